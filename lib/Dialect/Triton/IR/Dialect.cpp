@@ -1,0 +1,65 @@
+//===- Dialect.cpp - the tt dialect ---------------------------------------===//
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Transforms/InliningUtils.h"
+
+using namespace mlir;
+using namespace kiln::tt;
+
+#include "kiln/Dialect/Triton/IR/Dialect.cpp.inc"
+#include "kiln/Dialect/Triton/IR/Enums.cpp.inc"
+
+namespace {
+/// Every tt op may be inlined; a tt.return becomes a branch (or its operands
+/// replace the call's results when the callee has a single block).
+struct TritonInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *call, Operation *callable,
+                       bool wouldBeCloned) const final {
+    auto func = dyn_cast<FuncOp>(callable);
+    if (!func)
+      return true;
+    // Triton keeps callees marked `noinline = true` as calls.
+    if (auto noinline = func->getAttrOfType<BoolAttr>("noinline"))
+      return !noinline.getValue();
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+
+  void handleTerminator(Operation *op, Block *newDest) const final {
+    auto ret = dyn_cast<ReturnOp>(op);
+    if (!ret)
+      return;
+    OpBuilder builder(op);
+    builder.create<cf::BranchOp>(op->getLoc(), newDest, ret.getOperands());
+    op->erase();
+  }
+
+  void handleTerminator(Operation *op, ValueRange valuesToReplace) const final {
+    auto ret = cast<ReturnOp>(op);
+    for (auto [from, to] : llvm::zip(valuesToReplace, ret.getOperands()))
+      from.replaceAllUsesWith(to);
+  }
+};
+} // namespace
+
+void TritonDialect::initialize() {
+  registerTypes();
+  addOperations<
+#define GET_OP_LIST
+#include "kiln/Dialect/Triton/IR/Ops.cpp.inc"
+      >();
+  addInterfaces<TritonInlinerInterface>();
+}
+
+Operation *TritonDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                              Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}

@@ -1,0 +1,765 @@
+//===- Ops.cpp - tt dialect ops: builders, verifiers, interfaces ----------===//
+//
+// Folders and canonicalisation patterns live in Canonicalize.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace kiln::tt;
+
+#define GET_OP_CLASSES
+#include "kiln/Dialect/Triton/IR/Ops.cpp.inc"
+
+namespace {
+
+/// Shape of a tensor type, or an empty shape for a scalar.
+ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+unsigned bitWidthOf(Type element) {
+  if (isa<PointerType>(element))
+    return 64;
+  return element.getIntOrFloatBitWidth();
+}
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string out = "[";
+  llvm::raw_string_ostream os(out);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return out;
+}
+
+/// Checks that `order` is a permutation of [0, rank).
+LogicalResult verifyPermutation(Operation *op, ArrayRef<int32_t> order, size_t rank,
+                                StringRef what) {
+  if (order.size() != rank)
+    return op->emitOpError() << what << " has " << order.size()
+                             << " entries but the tensor has rank " << rank;
+  SmallVector<bool> seen(rank, false);
+  for (int32_t d : order) {
+    if (d < 0 || static_cast<size_t>(d) >= rank || seen[d])
+      return op->emitOpError() << what << " must be a permutation of [0, " << rank
+                               << "), got " << shapeString(SmallVector<int64_t>(
+                                                  order.begin(), order.end()));
+    seen[d] = true;
+  }
+  return success();
+}
+
+/// Region block of `op` must take `argTypes` and end in a terminator
+/// yielding `yieldTypes`.
+LogicalResult verifyCombineRegion(Operation *op, Region &region, TypeRange argTypes,
+                                  TypeRange yieldTypes) {
+  Block &block = region.front();
+  if (block.getNumArguments() != argTypes.size())
+    return op->emitOpError() << "combine region must take " << argTypes.size()
+                             << " arguments, but it takes " << block.getNumArguments();
+  for (auto [i, arg, want] : llvm::enumerate(block.getArgumentTypes(), argTypes))
+    if (arg != want)
+      return op->emitOpError() << "combine region argument #" << i << " has type "
+                               << arg << " but " << want << " is required";
+  Operation *terminator = block.getTerminator();
+  if (terminator->getNumOperands() != yieldTypes.size())
+    return op->emitOpError() << "combine region must yield " << yieldTypes.size()
+                             << " values, but it yields " << terminator->getNumOperands();
+  for (auto [i, got, want] :
+       llvm::enumerate(terminator->getOperandTypes(), yieldTypes))
+    if (got != want)
+      return op->emitOpError() << "combine region result #" << i << " has type " << got
+                               << " but " << want << " is required";
+  return success();
+}
+
+LogicalResult verifyDescriptorIndices(Operation *op, TensorDescType desc,
+                                      size_t numIndices) {
+  size_t rank = desc.getBlockType().getRank();
+  if (numIndices != rank)
+    return op->emitOpError() << "expects " << rank << " indices for a rank-" << rank
+                             << " descriptor, got " << numIndices;
+  return success();
+}
+
+/// A descriptor block and the tensor moved through it must have the same
+/// element type and number of elements (Triton lets leading 1s be dropped).
+LogicalResult verifyDescriptorBlock(Operation *op, TensorDescType desc,
+                                    RankedTensorType tensor, StringRef what) {
+  RankedTensorType block = desc.getBlockType();
+  if (block.getElementType() != tensor.getElementType())
+    return op->emitOpError() << what << " element type " << tensor.getElementType()
+                             << " does not match the descriptor's "
+                             << block.getElementType();
+  if (block.getNumElements() != tensor.getNumElements())
+    return op->emitOpError() << what << " shape " << shapeString(tensor.getShape())
+                             << " does not match the descriptor block "
+                             << shapeString(block.getShape());
+  return success();
+}
+
+LogicalResult verifyGatherScatterShape(Operation *op, TensorDescType desc,
+                                       RankedTensorType xOffsets,
+                                       RankedTensorType tensor, StringRef what) {
+  RankedTensorType block = desc.getBlockType();
+  if (block.getRank() != 2 || block.getShape()[0] != 1)
+    return op->emitOpError() << "descriptor block must have shape [1, N], got "
+                             << shapeString(block.getShape());
+  if (xOffsets.getRank() != 1)
+    return op->emitOpError() << "x_offsets must be a 1-D tensor";
+  if (tensor.getRank() != 2 || tensor.getShape()[0] != xOffsets.getShape()[0] ||
+      tensor.getShape()[1] != block.getShape()[1])
+    return op->emitOpError() << what << " must have shape ["
+                             << xOffsets.getShape()[0] << ", " << block.getShape()[1]
+                             << "], got " << shapeString(tensor.getShape());
+  if (tensor.getElementType() != block.getElementType())
+    return op->emitOpError() << what << " element type must match the descriptor's";
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Casts
+//===----------------------------------------------------------------------===//
+
+LogicalResult BitcastOp::verify() {
+  Type src = mlir::getElementTypeOrSelf(getSrc().getType());
+  Type dst = mlir::getElementTypeOrSelf(getType());
+  if (bitWidthOf(src) != bitWidthOf(dst))
+    return emitOpError() << "cannot bitcast " << src << " (" << bitWidthOf(src)
+                         << " bits) to " << dst << " (" << bitWidthOf(dst) << " bits)";
+  return success();
+}
+
+LogicalResult FpToFpOp::verify() {
+  Type src = mlir::getElementTypeOrSelf(getSrc().getType());
+  Type dst = mlir::getElementTypeOrSelf(getType());
+  bool narrowing = dst.getIntOrFloatBitWidth() < src.getIntOrFloatBitWidth();
+  if (narrowing && !getRounding())
+    return emitOpError() << "a narrowing conversion from " << src << " to " << dst
+                         << " needs a rounding mode";
+  if (!narrowing && getRounding())
+    return emitOpError() << "a rounding mode is only allowed when narrowing, not from "
+                         << src << " to " << dst;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult AdvanceOp::verify() {
+  auto block = cast<RankedTensorType>(getPtr().getType().getPointeeType());
+  if (getOffsets().size() != static_cast<size_t>(block.getRank()))
+    return emitOpError() << "expects " << block.getRank() << " offsets, got "
+                         << getOffsets().size();
+  return success();
+}
+
+static LogicalResult verifyBoundaryCheck(Operation *op, Type ptrType,
+                                         ArrayRef<int32_t> boundaryCheck) {
+  if (boundaryCheck.empty())
+    return success();
+  if (!isTensorPointerType(ptrType))
+    return op->emitOpError() << "boundaryCheck is only allowed with a block pointer";
+  int64_t rank = cast<RankedTensorType>(cast<PointerType>(ptrType).getPointeeType()).getRank();
+  for (int32_t d : boundaryCheck)
+    if (d < 0 || d >= rank)
+      return op->emitOpError() << "boundaryCheck dimension " << d
+                               << " is out of range for rank " << rank;
+  return success();
+}
+
+void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr, Value mask,
+                   Value other) {
+  build(builder, state, getPointeeType(ptr.getType()), ptr, mask, other,
+        /*boundaryCheck=*/ArrayRef<int32_t>{}, /*padding=*/nullptr,
+        CacheModifier::NONE, EvictionPolicy::NORMAL, /*isVolatile=*/false);
+}
+
+LogicalResult LoadOp::verify() {
+  if (isTensorPointerType(getPtr().getType()) && (getMask() || getOther()))
+    return emitOpError() << "a block-pointer load takes no mask or other; use "
+                            "boundaryCheck and padding";
+  if (getPadding() && !isTensorPointerType(getPtr().getType()))
+    return emitOpError() << "padding is only allowed with a block pointer";
+  if (getOther() && !getMask())
+    return emitOpError() << "'other' needs a mask";
+  return verifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck());
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
+                       GlobalMemory::get());
+  // A volatile load must not be removed or merged with another.
+  if (getIsVolatile())
+    effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
+LogicalResult StoreOp::verify() {
+  if (isTensorPointerType(getPtr().getType()) && getMask())
+    return emitOpError() << "a block-pointer store takes no mask; use boundaryCheck";
+  return verifyBoundaryCheck(*this, getPtr().getType(), getBoundaryCheck());
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  Type valType = getVal().getType();
+  if (getPtr().getType() != getPointerTypeSameShape(valType))
+    return emitOpError() << "pointer type " << getPtr().getType()
+                         << " does not point to values of type " << valType;
+  if (getType() != valType)
+    return emitOpError() << "result type must be the value type " << valType;
+  if (getMask() && getMask().getType() != getI1SameShape(valType))
+    return emitOpError() << "mask must be " << getI1SameShape(valType);
+  Type element = mlir::getElementTypeOrSelf(valType);
+  switch (getAtomicRmwOp()) {
+  case RMWOp::FADD:
+    if (!isa<FloatType>(element))
+      return emitOpError() << "fadd needs a float value, got " << element;
+    break;
+  case RMWOp::AND:
+  case RMWOp::OR:
+  case RMWOp::XOR:
+  case RMWOp::UMAX:
+  case RMWOp::UMIN:
+    if (!element.isInteger())
+      return emitOpError() << stringifyRMWOp(getAtomicRmwOp())
+                           << " needs an integer value, got " << element;
+    break;
+  default:
+    break;
+  }
+  return success();
+}
+
+LogicalResult AtomicCASOp::verify() {
+  Type valType = getVal().getType();
+  if (getCmp().getType() != valType || getType() != valType)
+    return emitOpError() << "cmp, val and result must all have type " << valType;
+  if (getPtr().getType() != getPointerTypeSameShape(valType))
+    return emitOpError() << "pointer type " << getPtr().getType()
+                         << " does not point to values of type " << valType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplatOp::verify() {
+  if (isa<RankedTensorType>(getSrc().getType()))
+    return emitOpError() << "splats a scalar, not a tensor";
+  return success();
+}
+
+LogicalResult UnsplatOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  if (src.getNumElements() != 1)
+    return emitOpError() << "needs a tensor of exactly one element, got "
+                         << shapeString(src.getShape());
+  if (getType() != src.getElementType())
+    return emitOpError() << "result must be the element type " << src.getElementType();
+  return success();
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  ArrayRef<int64_t> src = getSrc().getType().getShape();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > static_cast<int64_t>(src.size()))
+    return emitOpError() << "axis " << axis << " is out of range for rank " << src.size();
+  SmallVector<int64_t> want(src);
+  want.insert(want.begin() + axis, 1);
+  if (getType().getShape() != ArrayRef<int64_t>(want))
+    return emitOpError() << "result shape must be " << shapeString(want) << ", got "
+                         << shapeString(getType().getShape());
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  if (getSrc().getType().getNumElements() != getType().getNumElements())
+    return emitOpError() << "cannot reshape " << shapeString(getSrc().getType().getShape())
+                         << " into " << shapeString(getType().getShape())
+                         << ": element counts differ";
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  ArrayRef<int64_t> src = getSrc().getType().getShape();
+  ArrayRef<int64_t> dst = getType().getShape();
+  if (src.size() != dst.size())
+    return emitOpError() << "source and result must have the same rank, got "
+                         << src.size() << " and " << dst.size();
+  for (auto [i, s, d] : llvm::enumerate(src, dst))
+    if (s != d && s != 1)
+      return emitOpError() << "dimension " << i << " of size " << s
+                           << " cannot be broadcast to " << d;
+  return success();
+}
+
+LogicalResult CatOp::verify() {
+  RankedTensorType lhs = getLhs().getType();
+  if (lhs.getRank() != getType().getRank())
+    return emitOpError() << "result rank must match the operands";
+  if (getType().getNumElements() != 2 * lhs.getNumElements())
+    return emitOpError() << "result must hold the elements of both operands ("
+                         << 2 * lhs.getNumElements() << "), got "
+                         << getType().getNumElements();
+  return success();
+}
+
+LogicalResult JoinOp::verify() {
+  RankedTensorType lhs = getLhs().getType();
+  SmallVector<int64_t> want(lhs.getShape());
+  want.push_back(2);
+  if (getType().getShape() != ArrayRef<int64_t>(want) ||
+      getType().getElementType() != lhs.getElementType())
+    return emitOpError() << "result must be " << shapeString(want) << " of "
+                         << lhs.getElementType();
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  ArrayRef<int64_t> src = getSrc().getType().getShape();
+  if (src.empty() || src.back() != 2)
+    return emitOpError() << "the last dimension of the source must be 2, got "
+                         << shapeString(src);
+  SmallVector<int64_t> want(src.drop_back());
+  if (getOutLHS().getType().getShape() != ArrayRef<int64_t>(want) ||
+      getOutLHS().getType().getElementType() != getSrc().getType().getElementType())
+    return emitOpError() << "results must be " << shapeString(want) << " of "
+                         << getSrc().getType().getElementType();
+  return success();
+}
+
+LogicalResult TransOp::verify() {
+  ArrayRef<int64_t> src = getSrc().getType().getShape();
+  if (failed(verifyPermutation(*this, getOrder(), src.size(), "order")))
+    return failure();
+  SmallVector<int64_t> want;
+  for (int32_t d : getOrder())
+    want.push_back(src[d]);
+  if (getType().getShape() != ArrayRef<int64_t>(want))
+    return emitOpError() << "result shape must be " << shapeString(want) << ", got "
+                         << shapeString(getType().getShape());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Dot
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  auto a = getA().getType(), b = getB().getType(), c = getC().getType();
+  int64_t rank = a.getRank();
+  if (rank != 2 && rank != 3)
+    return emitOpError() << "operands must be 2-D (or 3-D batched), got rank " << rank;
+  if (b.getRank() != rank || c.getRank() != rank)
+    return emitOpError() << "a, b and c must have the same rank";
+  ArrayRef<int64_t> as = a.getShape(), bs = b.getShape(), cs = c.getShape();
+  if (as[rank - 1] != bs[rank - 2])
+    return emitOpError() << "reduction dimensions differ: a is "
+                         << shapeString(as) << ", b is " << shapeString(bs);
+  if (cs[rank - 2] != as[rank - 2] || cs[rank - 1] != bs[rank - 1] ||
+      (rank == 3 && (as[0] != bs[0] || as[0] != cs[0])))
+    return emitOpError() << "accumulator shape " << shapeString(cs)
+                         << " does not match a " << shapeString(as) << " * b "
+                         << shapeString(bs);
+  bool aFloat = isa<FloatType>(a.getElementType());
+  if (aFloat != isa<FloatType>(b.getElementType()))
+    return emitOpError() << "a and b must both be float or both be integer";
+  if (aFloat != isa<FloatType>(c.getElementType()))
+    return emitOpError() << "accumulator " << c.getElementType()
+                         << " does not suit inputs of " << a.getElementType();
+  return success();
+}
+
+LogicalResult DotScaledOp::verify() {
+  auto a = getA().getType(), b = getB().getType(), c = getC().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError() << "operands must be 2-D";
+  if (c.getShape()[0] != a.getShape()[0] || c.getShape()[1] != b.getShape()[1])
+    return emitOpError() << "accumulator shape " << shapeString(c.getShape())
+                         << " does not match a " << shapeString(a.getShape()) << " * b "
+                         << shapeString(b.getShape());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reduce, scan, map_elementwise
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifySameShapedInputs(Operation *op, ValueRange srcs,
+                                            int64_t axis) {
+  if (srcs.empty())
+    return op->emitOpError() << "needs at least one operand";
+  auto first = cast<RankedTensorType>(srcs.front().getType());
+  for (Value v : srcs)
+    if (cast<RankedTensorType>(v.getType()).getShape() != first.getShape())
+      return op->emitOpError() << "all operands must have the same shape";
+  if (axis < 0 || axis >= first.getRank())
+    return op->emitOpError() << "axis " << axis << " is out of range for rank "
+                             << first.getRank();
+  return success();
+}
+
+SmallVector<RankedTensorType> ReduceOp::getInputTypes() {
+  SmallVector<RankedTensorType> types;
+  for (Value v : getSrcs())
+    types.push_back(cast<RankedTensorType>(v.getType()));
+  return types;
+}
+
+SmallVector<Type> ReduceOp::getElementTypes() {
+  SmallVector<Type> types;
+  for (RankedTensorType t : getInputTypes())
+    types.push_back(t.getElementType());
+  return types;
+}
+
+/// Result types of reducing `inputs` along `axis`.
+static SmallVector<Type> reducedTypes(ArrayRef<RankedTensorType> inputs, int64_t axis) {
+  SmallVector<Type> types;
+  for (RankedTensorType t : inputs) {
+    if (t.getRank() == 1) {
+      types.push_back(t.getElementType());
+      continue;
+    }
+    SmallVector<int64_t> shape(t.getShape());
+    shape.erase(shape.begin() + axis);
+    types.push_back(RankedTensorType::get(shape, t.getElementType()));
+  }
+  return types;
+}
+
+void ReduceOp::build(OpBuilder &builder, OperationState &state, ValueRange srcs,
+                     int axis) {
+  SmallVector<RankedTensorType> inputs;
+  for (Value v : srcs)
+    inputs.push_back(cast<RankedTensorType>(v.getType()));
+  build(builder, state, reducedTypes(inputs, axis), srcs, axis);
+}
+
+LogicalResult ReduceOp::verify() {
+  if (failed(verifySameShapedInputs(*this, getSrcs(), getAxis())))
+    return failure();
+  SmallVector<Type> want = reducedTypes(getInputTypes(), getAxis());
+  if (getNumResults() != want.size())
+    return emitOpError() << "expects " << want.size() << " results, got "
+                         << getNumResults();
+  for (auto [i, got, expected] : llvm::enumerate(getResultTypes(), want)) {
+    // Result encodings are a later stage's business; compare shape and type.
+    auto gotTensor = dyn_cast<RankedTensorType>(got);
+    auto wantTensor = dyn_cast<RankedTensorType>(expected);
+    bool same = gotTensor && wantTensor
+                    ? gotTensor.getShape() == wantTensor.getShape() &&
+                          gotTensor.getElementType() == wantTensor.getElementType()
+                    : got == expected;
+    if (!same)
+      return emitOpError() << "result #" << i << " must be " << expected << ", got "
+                           << got;
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  SmallVector<Type> elements = getElementTypes();
+  SmallVector<Type> args(elements);
+  args.append(elements.begin(), elements.end());
+  return verifyCombineRegion(*this, getCombineOp(), args, elements);
+}
+
+SmallVector<RankedTensorType> ScanOp::getInputTypes() {
+  SmallVector<RankedTensorType> types;
+  for (Value v : getSrcs())
+    types.push_back(cast<RankedTensorType>(v.getType()));
+  return types;
+}
+
+SmallVector<Type> ScanOp::getElementTypes() {
+  SmallVector<Type> types;
+  for (RankedTensorType t : getInputTypes())
+    types.push_back(t.getElementType());
+  return types;
+}
+
+void ScanOp::build(OpBuilder &builder, OperationState &state, ValueRange srcs,
+                   int axis, bool reverse) {
+  build(builder, state, srcs.getTypes(), srcs, axis, reverse);
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifySameShapedInputs(*this, getSrcs(), getAxis())))
+    return failure();
+  if (getNumResults() != getSrcs().size())
+    return emitOpError() << "expects one result per operand";
+  for (auto [src, res] : llvm::zip(getSrcs().getTypes(), getResultTypes()))
+    if (src != res)
+      return emitOpError() << "result type " << res << " must match operand type " << src;
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  SmallVector<Type> elements = getElementTypes();
+  SmallVector<Type> args(elements);
+  args.append(elements.begin(), elements.end());
+  return verifyCombineRegion(*this, getCombineOp(), args, elements);
+}
+
+LogicalResult MapElementwiseOp::verify() {
+  if (getPack() < 1)
+    return emitOpError() << "pack must be at least 1, got " << getPack();
+  for (Value v : getSrcs())
+    if (cast<RankedTensorType>(v.getType()).getNumElements() % getPack() != 0)
+      return emitOpError() << "element count must be a multiple of pack " << getPack();
+  return success();
+}
+
+LogicalResult MapElementwiseOp::verifyRegions() {
+  if (getScalarOp().empty())
+    return emitOpError() << "needs a region";
+  // `pack` arguments per operand, then `pack` results per result, in order.
+  SmallVector<Type> args, yields;
+  for (Type t : getSrcs().getTypes())
+    args.append(getPack(), cast<RankedTensorType>(t).getElementType());
+  for (Type t : getResultTypes())
+    yields.append(getPack(), cast<RankedTensorType>(t).getElementType());
+  Block &entry = getScalarOp().front();
+  if (entry.getNumArguments() != args.size())
+    return emitOpError() << "region must take " << args.size() << " arguments, but it takes "
+                         << entry.getNumArguments();
+  for (auto [i, got, want] : llvm::enumerate(entry.getArgumentTypes(), args))
+    if (got != want)
+      return emitOpError() << "region argument #" << i << " has type " << got << " but "
+                           << want << " is required";
+  for (Block &block : getScalarOp()) {
+    auto ret = dyn_cast<MapElementwiseReturnOp>(block.getTerminator());
+    if (!ret)
+      continue;
+    if (TypeRange(ret.getOperandTypes()) != TypeRange(yields))
+      return emitOpError() << "region must yield " << yields.size()
+                           << " values of the result element types";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise calls
+//===----------------------------------------------------------------------===//
+
+static void addCallEffects(
+    bool pure,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  if (pure)
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+  effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
+LogicalResult ExternElementwiseOp::verify() {
+  if (getSymbol().empty())
+    return emitOpError() << "needs a non-empty symbol";
+  return success();
+}
+
+void ExternElementwiseOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  addCallEffects(getPure(), effects);
+}
+
+LogicalResult ElementwiseInlineAsmOp::verify() {
+  if (getPackedElement() < 1)
+    return emitOpError() << "packed_element must be at least 1";
+  for (Type t : llvm::concat<Type>(getArgs().getTypes(), getResultTypes()))
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      if (tensor.getNumElements() % getPackedElement() != 0)
+        return emitOpError() << "element count " << tensor.getNumElements()
+                             << " is not a multiple of packed_element "
+                             << getPackedElement();
+  return success();
+}
+
+void ElementwiseInlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  addCallEffects(getPure(), effects);
+}
+
+//===----------------------------------------------------------------------===//
+// make_range, histogram, gather, print
+//===----------------------------------------------------------------------===//
+
+LogicalResult MakeRangeOp::verify() {
+  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
+  RankedTensorType type = getType();
+  if (type.getRank() != 1 || !type.getElementType().isInteger(32))
+    return emitOpError() << "result must be a 1-D tensor of i32";
+  if (end <= start)
+    return emitOpError() << "end (" << end << ") must be greater than start (" << start
+                         << ")";
+  if (type.getShape()[0] != end - start)
+    return emitOpError() << "result has " << type.getShape()[0]
+                         << " elements but the range [" << start << ", " << end
+                         << ") has " << end - start;
+  return success();
+}
+
+LogicalResult HistogramOp::verify() {
+  if (getSrc().getType().getRank() != 1 || getType().getRank() != 1)
+    return emitOpError() << "source and result must be 1-D";
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  RankedTensorType src = getSrc().getType(), idx = getIndices().getType();
+  int64_t axis = getAxis();
+  if (src.getRank() != idx.getRank())
+    return emitOpError() << "source and indices must have the same rank";
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError() << "axis " << axis << " is out of range for rank "
+                         << src.getRank();
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != axis && idx.getShape()[d] > src.getShape()[d])
+      return emitOpError() << "indices dimension " << d << " (" << idx.getShape()[d]
+                           << ") exceeds the source's (" << src.getShape()[d] << ")";
+  if (getType().getShape() != idx.getShape() ||
+      getType().getElementType() != src.getElementType())
+    return emitOpError() << "result must have the indices' shape and the source's "
+                            "element type";
+  return success();
+}
+
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getArgs().size())
+    return emitOpError() << "isSigned must have one entry per argument ("
+                         << getArgs().size() << "), got " << getIsSigned().size();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Block pointers and descriptors
+//===----------------------------------------------------------------------===//
+
+LogicalResult MakeTensorPtrOp::verify() {
+  auto block = cast<RankedTensorType>(getType().getPointeeType());
+  size_t rank = block.getRank();
+  if (getShape().size() != rank || getStrides().size() != rank ||
+      getOffsets().size() != rank)
+    return emitOpError() << "shape, strides and offsets need " << rank
+                         << " entries each for a rank-" << rank << " block";
+  return verifyPermutation(*this, getOrder(), rank, "order");
+}
+
+LogicalResult MakeTensorDescOp::verify() {
+  RankedTensorType block = getType().getBlockType();
+  if (getShape().size() != static_cast<size_t>(block.getRank()))
+    return emitOpError() << "expects " << block.getRank() << " shape and stride values, got "
+                         << getShape().size();
+  if (getBase().getType().getPointeeType() != block.getElementType())
+    return emitOpError() << "base points to " << getBase().getType().getPointeeType()
+                         << " but the block holds " << block.getElementType();
+  return success();
+}
+
+LogicalResult DescriptorLoadOp::verify() {
+  if (failed(verifyDescriptorIndices(*this, getDesc().getType(), getIndices().size())))
+    return failure();
+  return verifyDescriptorBlock(*this, getDesc().getType(), getType(), "result");
+}
+
+LogicalResult DescriptorStoreOp::verify() {
+  if (failed(verifyDescriptorIndices(*this, getDesc().getType(), getIndices().size())))
+    return failure();
+  return verifyDescriptorBlock(*this, getDesc().getType(), getSrc().getType(), "source");
+}
+
+LogicalResult DescriptorReduceOp::verify() {
+  if (failed(verifyDescriptorIndices(*this, getDesc().getType(), getIndices().size())))
+    return failure();
+  return verifyDescriptorBlock(*this, getDesc().getType(), getSrc().getType(), "source");
+}
+
+LogicalResult DescriptorGatherOp::verify() {
+  return verifyGatherScatterShape(*this, getDesc().getType(), getXOffsets().getType(),
+                                  getType(), "result");
+}
+
+LogicalResult DescriptorScatterOp::verify() {
+  return verifyGatherScatterShape(*this, getDesc().getType(), getXOffsets().getType(),
+                                  getSrc().getType(), "source");
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+void FuncOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                   FunctionType type, ArrayRef<NamedAttribute> attrs,
+                   ArrayRef<DictionaryAttr> argAttrs) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(), builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  state.attributes.append(attrs.begin(), attrs.end());
+  state.addRegion();
+  if (argAttrs.empty())
+    return;
+  call_interface_impl::addArgAndResultAttrs(builder, state, argAttrs, /*resultAttrs=*/{},
+                                            getArgAttrsAttrName(state.name),
+                                            getResAttrsAttrName(state.name));
+}
+
+ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &builder, ArrayRef<Type> args, ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return builder.getFunctionType(args, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name),
+      buildType, getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void FuncOp::print(OpAsmPrinter &printer) {
+  function_interface_impl::printFunctionOp(printer, *this, /*isVariadic=*/false,
+                                           getFunctionTypeAttrName(), getArgAttrsAttrName(),
+                                           getResAttrsAttrName());
+}
+
+LogicalResult FuncOp::verify() {
+  if (isExternal())
+    return success();
+  for (auto [i, arg, type] :
+       llvm::enumerate(getBody().front().getArgumentTypes(), getArgumentTypes()))
+    if (arg != type)
+      return emitOpError() << "entry block argument #" << i << " has type " << arg
+                           << " but the signature says " << type;
+  return success();
+}
+
+LogicalResult ReturnOp::verify() {
+  auto func = cast<FuncOp>((*this)->getParentOp());
+  ArrayRef<Type> results = func.getResultTypes();
+  if (getNumOperands() != results.size())
+    return emitOpError() << "returns " << getNumOperands() << " values but @"
+                         << func.getName() << " declares " << results.size();
+  for (auto [i, got, want] : llvm::enumerate(getOperandTypes(), results))
+    if (got != want)
+      return emitOpError() << "value #" << i << " has type " << got << " but @"
+                           << func.getName() << " returns " << want;
+  return success();
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee = symbolTable.lookupNearestSymbolFrom<FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "calls @" << getCallee() << ", which is not a tt.func here";
+  FunctionType type = callee.getFunctionType();
+  if (TypeRange(type.getInputs()) != TypeRange(getOperandTypes()) ||
+      TypeRange(type.getResults()) != TypeRange(getResultTypes()))
+    return emitOpError() << "call type " << getCalleeType() << " does not match @"
+                         << getCallee() << "'s " << type;
+  return success();
+}
