@@ -1,0 +1,28 @@
+//===- Commands.h - subcommands of the kiln driver --------------*- C++ -*-===//
+//
+// Each subcommand lives in its own file: it declares an llvm::cl::SubCommand,
+// its options with cl::sub(<that subcommand>), and registers itself with a
+// static KILN_COMMAND object. kiln.cpp parses the command line and runs the
+// subcommand that was named.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_TOOLS_KILN_COMMANDS_H
+#define KILN_TOOLS_KILN_COMMANDS_H
+
+#include "llvm/Support/CommandLine.h"
+
+#include <functional>
+
+namespace kiln::driver {
+
+/// The option category of every kiln option: `--help` shows only these.
+llvm::cl::OptionCategory &category();
+
+/// Registers `sub`, run by `main` when it is named on the command line.
+struct CommandRegistration {
+  CommandRegistration(llvm::cl::SubCommand &sub, std::function<int()> main);
+};
+
+} // namespace kiln::driver
+
+#endif

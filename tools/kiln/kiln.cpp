@@ -1,0 +1,51 @@
+//===- kiln.cpp - the kiln compiler driver --------------------------------===//
+//
+// `kiln <command> [options]`. The commands are registered by their own
+// files (see Commands.h); this file only parses and dispatches.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+
+#include <vector>
+
+using namespace llvm;
+
+namespace kiln::driver {
+
+cl::OptionCategory &category() {
+  static cl::OptionCategory cat("kiln options");
+  return cat;
+}
+
+namespace {
+struct Entry {
+  cl::SubCommand *sub;
+  std::function<int()> main;
+};
+std::vector<Entry> &commands() {
+  static std::vector<Entry> list;
+  return list;
+}
+} // namespace
+
+CommandRegistration::CommandRegistration(cl::SubCommand &sub, std::function<int()> main) {
+  commands().push_back({&sub, std::move(main)});
+}
+
+} // namespace kiln::driver
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  // Show kiln's options only; libLLVM registers many of its own globally.
+  cl::HideUnrelatedOptions(kiln::driver::category());
+  cl::ParseCommandLineOptions(argc, argv,
+                              "kiln: a tile-kernel compiler for GPUs, open to plugins\n");
+  for (auto &entry : kiln::driver::commands())
+    if (*entry.sub)
+      return entry.main();
+  WithColor::error(errs(), "kiln") << "no command given; run 'kiln --help' for the list\n";
+  return 1;
+}
