@@ -2,28 +2,65 @@
 //
 // Registers kiln's dialects and passes beside the upstream dialects a TTIR
 // pipeline meets (arith, math, scf, cf, func, ub, llvm, nvvm, rocdl, gpu)
-// and every upstream pass, then hands over to MlirOptMain.
+// and every upstream pass, loads plugins (TRITON_PLUGIN_PATHS, then each
+// `--plugin PATH`), then hands over to MlirOptMain. Plugins load before the
+// command line is parsed so their passes can be named like any other
+// (`kiln-opt --plugin libfoo.so --foo-pass`), which is what lit tests of
+// plugins need.
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Plugin/PluginManager.h"
+#include "kiln/Registration.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/WithColor.h"
+
+#include <string>
+#include <vector>
+
+// Declared so the command line accepts and documents it; its values are read
+// by the scan in main, before parsing.
+static llvm::cl::list<std::string>
+    pluginFlags("plugin", llvm::cl::desc("Load a kiln plugin (after TRITON_PLUGIN_PATHS)"),
+                llvm::cl::value_desc("path"));
+
+/// The values of every `--plugin PATH` / `--plugin=PATH` in argv.
+static std::vector<std::string> scanPluginFlags(int argc, char **argv) {
+  std::vector<std::string> paths;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "--") // everything after is positional
+      break;
+    if (!arg.consume_front("--") && !arg.consume_front("-"))
+      continue;
+    if (arg == "plugin" && i + 1 < argc)
+      paths.push_back(argv[++i]);
+    else if (arg.consume_front("plugin="))
+      paths.push_back(arg.str());
+  }
+  return paths;
+}
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  kiln::registerKilnPasses();
+
+  kiln::PluginManager &plugins = kiln::PluginManager::get();
+  llvm::Error error = plugins.loadFromEnvironment();
+  for (const std::string &path : scanPluginFlags(argc, argv))
+    if (!error)
+      error = plugins.load(path);
+  if (error) {
+    llvm::WithColor::error(llvm::errs(), "kiln-opt") << llvm::toString(std::move(error))
+                                                      << "\n";
+    return 1;
+  }
 
   mlir::DialectRegistry registry;
-  registry.insert<kiln::tt::TritonDialect, mlir::arith::ArithDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
-                  mlir::ub::UBDialect, mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
-                  mlir::ROCDL::ROCDLDialect, mlir::gpu::GPUDialect>();
+  kiln::registerKilnDialects(registry);
+  plugins.appendDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "kiln optimizer driver\n", registry));
 }

@@ -10,8 +10,11 @@
 #define KILN_TOOLS_KILN_COMMANDS_H
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace kiln::driver {
 
@@ -22,6 +25,12 @@ llvm::cl::OptionCategory &category();
 struct CommandRegistration {
   CommandRegistration(llvm::cl::SubCommand &sub, std::function<int()> main);
 };
+
+/// Loads TRITON_PLUGIN_PATHS, then `explicitPaths` (the --plugin flags).
+llvm::Error loadPlugins(const std::vector<std::string> &explicitPaths);
+
+/// Prints `error` as "kiln: error: ..." and returns the exit status 1.
+int reportError(llvm::Error error);
 
 } // namespace kiln::driver
 

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "kiln/Plugin/PluginManager.h"
+
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 
@@ -33,6 +35,23 @@ std::vector<Entry> &commands() {
 
 CommandRegistration::CommandRegistration(cl::SubCommand &sub, std::function<int()> main) {
   commands().push_back({&sub, std::move(main)});
+}
+
+Error loadPlugins(const std::vector<std::string> &explicitPaths) {
+  PluginManager &manager = PluginManager::get();
+  if (Error error = manager.loadFromEnvironment())
+    return error;
+  for (const std::string &path : explicitPaths)
+    if (Error error = manager.load(path))
+      return error;
+  return Error::success();
+}
+
+int reportError(Error error) {
+  handleAllErrors(std::move(error), [](const ErrorInfoBase &info) {
+    WithColor::error(errs(), "kiln") << info.message() << "\n";
+  });
+  return 1;
 }
 
 } // namespace kiln::driver

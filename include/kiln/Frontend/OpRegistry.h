@@ -1,0 +1,59 @@
+//===- OpRegistry.h - kernel-language ops from plugins ----------*- C++ -*-===//
+//
+// A kernel-language op is a name, a signature and a builder callback that
+// emits IR through a KernelBuilder. Plugins add them (level 3); every
+// frontend exposes them (KernelBuilder::call).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_FRONTEND_OPREGISTRY_H
+#define KILN_FRONTEND_OPREGISTRY_H
+
+#include "mlir/IR/TypeRange.h"
+#include "mlir/IR/ValueRange.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+class KernelBuilder;
+
+struct KernelOp {
+  /// "<plugin>.<op>" for plugin ops.
+  std::string name;
+  /// Operand names, one per operand, e.g. {"x", "lo", "hi"}.
+  std::vector<std::string> operands;
+  unsigned numResults = 1;
+  /// One line for listings and errors, e.g. "(x: tensor<f32>) -> tensor<f32>".
+  std::string signature;
+  std::string summary;
+  /// Emits the op at the builder's insertion point; returns its results or
+  /// fails after emitting a diagnostic.
+  std::function<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(KernelBuilder &,
+                                                                 mlir::ValueRange)>
+      build;
+};
+
+class OpRegistry {
+public:
+  explicit OpRegistry(std::string owner = "core") : owner(std::move(owner)) {}
+
+  /// Adds `op`. Errors (duplicate names, bad names, null builders) are
+  /// collected and reported by whoever owns the registry.
+  void add(KernelOp op);
+
+  const KernelOp *lookup(llvm::StringRef name) const;
+  const std::vector<KernelOp> &all() const { return ops; }
+  llvm::StringRef ownerName() const { return owner; }
+
+private:
+  std::string owner;
+  std::vector<KernelOp> ops;
+};
+
+} // namespace kiln
+
+#endif

@@ -1,0 +1,47 @@
+//===- Cache.h - on-disk cache of compiled artefacts ------------*- C++ -*-===//
+//
+// Entries are keyed by a SHA-256 over everything that decides a compile's
+// output: kiln's version, the input IR, the compile options, the stage, the
+// effective pipeline (with provenance) and every loaded plugin's name,
+// version and file hash, so a rebuilt plugin never serves a stale artefact.
+// Each entry carries a checksum of its payload; an unreadable or corrupt
+// entry is a miss (and is removed), never served. Writes go to a temporary
+// file that is renamed into place, so readers never see half an entry.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_PIPELINE_CACHE_H
+#define KILN_PIPELINE_CACHE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace kiln {
+
+class Cache {
+public:
+  /// The folder of KILN_CACHE_DIR, or $XDG_CACHE_HOME/kiln, or ~/.cache/kiln.
+  static std::string defaultDirectory();
+
+  explicit Cache(std::string directory) : dir(std::move(directory)) {}
+
+  /// Hex SHA-256 of the parts, each length-prefixed so that no two
+  /// different lists of parts collide.
+  static std::string key(llvm::ArrayRef<llvm::StringRef> parts);
+
+  /// The payload stored under `key`, if there is a sound entry.
+  std::optional<std::string> lookup(llvm::StringRef key) const;
+  llvm::Error store(llvm::StringRef key, llvm::StringRef payload) const;
+
+  /// Where the entry of `key` lives.
+  std::string pathFor(llvm::StringRef key) const;
+
+private:
+  std::string dir;
+};
+
+} // namespace kiln
+
+#endif

@@ -1,0 +1,41 @@
+//===- Options.h - compile targets and options ------------------*- C++ -*-===//
+#ifndef KILN_PIPELINE_OPTIONS_H
+#define KILN_PIPELINE_OPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace kiln {
+
+/// A compile target, named as Triton names it: `cuda:<capability>` (e.g.
+/// `cuda:90`) or `hip:<arch>` (e.g. `hip:gfx942`).
+struct Target {
+  std::string kind; ///< "cuda" or "hip"
+  std::string arch; ///< "90", "gfx942", ...
+
+  static llvm::Expected<Target> parse(llvm::StringRef text);
+  std::string str() const { return kind + ":" + arch; }
+  /// The backend that compiles for this target: "nvidia" or "amd".
+  llvm::StringRef backend() const;
+  /// The CUDA compute capability (e.g. 90), or 0 for a non-CUDA target.
+  int capability() const;
+};
+
+/// Everything besides the IR and the pipeline that decides what a compile
+/// produces. Plugin passes receive it from their factories.
+struct CompileOptions {
+  Target target;
+  int numWarps = 4;
+  int numStages = 3;
+  int numCtas = 1;
+  int warpSize = 32;
+
+  /// A canonical one-line form, used in the cache key and in listings.
+  std::string str() const;
+};
+
+} // namespace kiln
+
+#endif

@@ -1,0 +1,90 @@
+//===- PluginAPI.h - the kiln plugin ABI ------------------------*- C++ -*-===//
+//
+// Everything a plugin needs to declare itself. A plugin is a shared library
+// that exports one C function,
+//
+//   extern "C" const kiln::PluginInfo *kilnGetPluginInfo();
+//
+// returning a pointer to a PluginInfo that lives as long as the library (a
+// static). Every callback is optional (null: not provided). Write it with
+// the KILN_PLUGIN macro:
+//
+//   static const kiln::PluginInfo info = {
+//       KILN_PLUGIN_HEADER("myplugin", "1.0"),
+//       /*registerDialects=*/nullptr, /*registerPasses=*/&registerPasses,
+//       /*extendPipeline=*/&extendPipeline, /*registerOps=*/nullptr};
+//   KILN_PLUGIN(info)
+//
+// Compatibility: PluginInfo only ever grows at its end within an API major
+// version (apiMinor counts the growths); the host reads the fields the
+// plugin's structSize covers and treats the rest as null. A new major
+// version may change anything and is refused by older hosts. Host and plugin
+// share C++ objects (MLIR types, std::function), so they must be built
+// against the same kiln and LLVM; `hostAbi` records what the plugin was built
+// against and the loader refuses a mismatch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_PLUGIN_PLUGINAPI_H
+#define KILN_PLUGIN_PLUGINAPI_H
+
+#include "kiln/Config.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace kiln {
+
+class PipelineEditor;
+class PassRegistrar;
+class OpRegistry;
+
+constexpr uint16_t kPluginApiMajor = 1;
+constexpr uint16_t kPluginApiMinor = 0;
+
+struct PluginInfo {
+  /// sizeof(PluginInfo) as the plugin was compiled: the fields it knows.
+  uint32_t structSize;
+  uint16_t apiMajor;
+  uint16_t apiMinor;
+  /// Short id that namespaces everything the plugin registers: lower-case
+  /// letters, digits, '_' and '-', starting with a letter.
+  const char *name;
+  const char *version;
+  /// KILN_HOST_ABI at the plugin's build.
+  const char *hostAbi;
+
+  /// Level 2: the plugin's own MLIR dialects (and their interfaces).
+  void (*registerDialects)(mlir::DialectRegistry &registry);
+  /// Makes the plugin's passes known to textual pipelines (`kiln-opt`).
+  void (*registerPasses)(PassRegistrar &registrar);
+  /// Places the plugin's passes in the compile pipeline.
+  void (*extendPipeline)(PipelineEditor &editor);
+  /// Level 3: new kernel-language ops, exposed by every frontend.
+  void (*registerOps)(OpRegistry &registry);
+};
+
+/// Size of the version-1.0 struct: the least a plugin may declare.
+constexpr uint32_t kPluginInfoMinSize = offsetof(PluginInfo, registerDialects);
+
+} // namespace kiln
+
+/// The first fields of a PluginInfo initializer.
+#define KILN_PLUGIN_HEADER(NAME, VERSION)                                      \
+  sizeof(::kiln::PluginInfo), ::kiln::kPluginApiMajor, ::kiln::kPluginApiMinor, \
+      NAME, VERSION, KILN_HOST_ABI
+
+/// Defines the exported entry point returning `INFO`.
+#define KILN_PLUGIN(INFO)                                                      \
+  extern "C" __attribute__((visibility("default"))) const ::kiln::PluginInfo * \
+  kilnGetPluginInfo() {                                                        \
+    return &(INFO);                                                            \
+  }
+
+/// The name of the entry point, for loaders.
+#define KILN_PLUGIN_ENTRY_POINT "kilnGetPluginInfo"
+
+#endif

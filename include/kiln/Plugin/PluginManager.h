@@ -1,0 +1,78 @@
+//===- PluginManager.h - loading and tracking plugins -----------*- C++ -*-===//
+//
+// One PluginManager per process. Plugins load in a defined order: the
+// entries of TRITON_PLUGIN_PATHS (files, or folders whose *.so load in name
+// order), then explicit paths (`--plugin`, loadPlugin). Each file loads once.
+// Every failure is an llvm::Error whose message names the plugin (when its
+// name is known), its file and the cause; a failed plugin leaves no trace.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_PLUGIN_PLUGINMANAGER_H
+#define KILN_PLUGIN_PLUGINMANAGER_H
+
+#include "kiln/Pipeline/PipelineEditor.h"
+#include "kiln/Plugin/PluginAPI.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+class OpRegistry;
+
+struct LoadedPlugin {
+  std::string name;
+  std::string version;
+  std::string path; ///< as given
+  std::string realPath;
+  std::vector<std::string> dialects;
+  std::vector<std::string> passes; ///< pass arguments for textual pipelines
+  std::vector<std::string> ops;    ///< kernel-language op names
+  size_t numEdits = 0;
+
+  /// SHA-256 of the library file, computed on first use (the cache key
+  /// needs it; loading does not).
+  llvm::Expected<std::string> fileHash() const;
+
+private:
+  mutable std::string hash;
+};
+
+class PluginManager {
+public:
+  static PluginManager &get();
+
+  /// Loads one plugin library. A file already loaded is not loaded again.
+  llvm::Error load(llvm::StringRef path);
+  /// Loads every entry of the colon-separated list `paths`.
+  llvm::Error loadList(llvm::StringRef paths);
+  /// Loads TRITON_PLUGIN_PATHS, if set.
+  llvm::Error loadFromEnvironment();
+
+  const std::vector<LoadedPlugin> &plugins() const { return loaded; }
+  const std::vector<PipelineEdit> &edits() const { return allEdits; }
+  /// Adds every plugin dialect to `registry`.
+  void appendDialects(mlir::DialectRegistry &registry) const;
+  OpRegistry &ops();
+
+  /// What every plugin contributes to a compile's identity: name, version
+  /// and file hash of each, in load order.
+  llvm::Expected<std::string> fingerprint() const;
+
+private:
+  PluginManager();
+  std::vector<LoadedPlugin> loaded;
+  std::vector<PipelineEdit> allEdits;
+  mlir::DialectRegistry dialects;
+};
+
+/// Loads `path` into the process's PluginManager (the C++ API of
+/// `--plugin`): usable at any time before a compile.
+llvm::Error loadPlugin(llvm::StringRef path);
+
+} // namespace kiln
+
+#endif

@@ -1,0 +1,18 @@
+//===- Registration.h - what kiln's tools register --------------*- C++ -*-===//
+#ifndef KILN_REGISTRATION_H
+#define KILN_REGISTRATION_H
+
+#include "mlir/IR/DialectRegistry.h"
+
+namespace kiln {
+
+/// kiln's dialects and the upstream ones a TTIR pipeline meets (arith, math,
+/// scf, cf, func, ub, llvm, nvvm, rocdl, gpu).
+void registerKilnDialects(mlir::DialectRegistry &registry);
+
+/// kiln's own passes, for textual pipelines.
+void registerKilnPasses();
+
+} // namespace kiln
+
+#endif

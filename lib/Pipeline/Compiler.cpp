@@ -1,0 +1,163 @@
+//===- Compiler.cpp - running a pipeline on a kernel ----------------------===//
+#include "kiln/Pipeline/Compiler.h"
+
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace llvm;
+
+namespace kiln {
+
+namespace {
+
+Error error(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+std::string describeEntry(const PassEntry &entry) {
+  if (entry.owner == "core")
+    return "pass '" + entry.id + "' (core)";
+  return "pass '" + entry.id + "' (placed by plugin '" + entry.owner + "': " +
+         entry.placement + ")";
+}
+
+/// Maps the passes of one stage back to their entries: to name the entry of
+/// a failing pass, and to print after the requested ids.
+class EntryInstrumentation : public mlir::PassInstrumentation {
+public:
+  EntryInstrumentation(const RunOptions &options) : options(options) {}
+
+  void track(mlir::Pass *pass, const PassEntry *entry) { entries[pass] = entry; }
+
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
+    const PassEntry *entry = entries.lookup(pass);
+    if (!entry || !options.printAfter.count(entry->id))
+      return;
+    raw_ostream &os = *options.printStream;
+    os << "// -----// IR after " << entry->id << " (" << entry->owner << ") //----- //\n";
+    op->print(os);
+    os << "\n";
+  }
+
+  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *) override {
+    if (!failed)
+      failed = entries.lookup(pass);
+  }
+
+  const PassEntry *failed = nullptr;
+
+private:
+  const RunOptions &options;
+  DenseMap<mlir::Pass *, const PassEntry *> entries;
+};
+
+Error runMLIRStage(const Stage &stage, Artifact &artifact, const CompileOptions &compile,
+                   const RunOptions &options) {
+  mlir::ModuleOp module = *artifact.module;
+  mlir::PassManager pm(module->getContext(), mlir::ModuleOp::getOperationName(),
+                       mlir::OpPassManager::Nesting::Implicit);
+  auto instrumentation = std::make_unique<EntryInstrumentation>(options);
+  EntryInstrumentation *tracker = instrumentation.get();
+  for (const PassEntry &entry : stage.entries) {
+    if (!entry.disabledBy.empty())
+      continue;
+    std::unique_ptr<mlir::Pass> pass = entry.create(compile);
+    if (!pass)
+      return error(describeEntry(entry) + ": its factory returned no pass");
+    tracker->track(pass.get(), &entry);
+    pm.addPass(std::move(pass));
+  }
+  pm.addInstrumentation(std::move(instrumentation));
+  if (succeeded(pm.run(module)))
+    return Error::success();
+  if (tracker->failed)
+    return error(describeEntry(*tracker->failed) + " failed in stage '" + stage.name + "'");
+  return error("stage '" + stage.name + "' failed");
+}
+
+Error dump(const Artifact &artifact, StringRef dir, StringRef kernel, StringRef stage) {
+  if (std::error_code ec = sys::fs::create_directories(dir))
+    return error("cannot create '" + dir + "': " + ec.message());
+  SmallString<256> path(dir);
+  sys::path::append(path, kernel + "." + stage);
+  std::error_code ec;
+  ToolOutputFile file(path, ec, sys::fs::OF_None);
+  if (ec)
+    return error("cannot write '" + path + "': " + ec.message());
+  file.os() << artifact.serialize();
+  file.keep();
+  return Error::success();
+}
+
+} // namespace
+
+std::string kernelName(mlir::ModuleOp module) {
+  for (auto func : module.getOps<tt::FuncOp>())
+    if (func.isPublic())
+      return func.getName().str();
+  return "kernel";
+}
+
+Expected<std::string> resolveStopStage(const Pipeline &pipeline, StringRef requested) {
+  if (!requested.empty() && !pipeline.findStage(requested)) {
+    std::string names;
+    for (const Stage &stage : pipeline.stages)
+      names += (names.empty() ? "" : ", ") + stage.name;
+    return error("unknown stage '" + requested + "' for " + pipeline.options.target.str() +
+                 " (stages: " + names + ")");
+  }
+  std::string last;
+  for (const Stage &stage : pipeline.stages) {
+    if (!stage.runnable()) {
+      if (requested.empty())
+        break;
+      return error("stage '" + stage.name + "' of backend " + pipeline.backend +
+                   " cannot run yet: its code generator is not implemented (a plugin "
+                   "can override the stage)");
+    }
+    last = stage.name;
+    if (stage.name == requested)
+      break;
+  }
+  return last;
+}
+
+Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAfter,
+                  const RunOptions &options) {
+  std::string kernel = artifact.module ? kernelName(*artifact.module) : "kernel";
+  for (const Stage &stage : pipeline.stages) {
+    if (stage.override) {
+      if (failed(stage.override(artifact, pipeline.options)))
+        return error("stage '" + stage.name + "' (overridden by plugin '" +
+                     stage.overrideOwner + "') failed");
+    } else {
+      if (stage.isMLIR) {
+        if (!artifact.module)
+          return error("stage '" + stage.name + "' needs an MLIR module as input");
+        if (Error err = runMLIRStage(stage, artifact, pipeline.options, options))
+          return err;
+      }
+      if (stage.needsCodegen) {
+        if (!stage.codegen)
+          return error("stage '" + stage.name + "' has no code generator yet");
+        if (failed(stage.codegen(artifact, pipeline.options)))
+          return error("code generation of stage '" + stage.name + "' failed");
+      }
+    }
+    artifact.kind = stage.output;
+    if (!options.dumpDir.empty())
+      if (Error err = dump(artifact, options.dumpDir, kernel, stage.name))
+        return err;
+    if (stage.name == stopAfter)
+      return Error::success();
+  }
+  return error("stage '" + stopAfter + "' not found");
+}
+
+} // namespace kiln

@@ -1,0 +1,50 @@
+//===- Options.cpp - compile targets and options --------------------------===//
+#include "kiln/Pipeline/Options.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+
+namespace kiln {
+
+Expected<Target> Target::parse(StringRef text) {
+  auto [kind, arch] = text.split(':');
+  auto bad = [&](const Twine &why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid target '" + text + "': " + why +
+                                 " (expected cuda:<capability> such as cuda:90, "
+                                 "or hip:<arch> such as hip:gfx942)");
+  };
+  if (arch.empty())
+    return bad("missing ':<arch>'");
+  if (kind == "cuda") {
+    unsigned capability;
+    if (arch.getAsInteger(10, capability) || capability < 70 || capability > 129)
+      return bad("the CUDA capability must be a number from 70 to 129");
+  } else if (kind == "hip") {
+    if (!arch.starts_with("gfx") || arch.size() < 6 ||
+        !llvm::all_of(arch.drop_front(3), llvm::isAlnum))
+      return bad("the AMD architecture must look like gfx942");
+  } else {
+    return bad("unknown target kind '" + kind + "'");
+  }
+  return Target{kind.str(), arch.str()};
+}
+
+StringRef Target::backend() const { return kind == "cuda" ? "nvidia" : "amd"; }
+
+int Target::capability() const {
+  int value = 0;
+  if (kind != "cuda" || StringRef(arch).getAsInteger(10, value))
+    return 0;
+  return value;
+}
+
+std::string CompileOptions::str() const {
+  return formatv("target={0} num-warps={1} num-stages={2} num-ctas={3} warp-size={4}",
+                 target.str(), numWarps, numStages, numCtas, warpSize)
+      .str();
+}
+
+} // namespace kiln

@@ -1,0 +1,301 @@
+//===- PipelineEditor.cpp - recording and applying pipeline edits ---------===//
+#include "kiln/Pipeline/PipelineEditor.h"
+
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/GlobPattern.h"
+
+using namespace llvm;
+
+namespace kiln {
+
+//===----------------------------------------------------------------------===//
+// Predicates
+//===----------------------------------------------------------------------===//
+
+/// Calls `fn` on each public tt.func of `module` until it returns true.
+static bool anyKernel(mlir::ModuleOp module, function_ref<bool(tt::FuncOp)> fn) {
+  for (auto func : module.getOps<tt::FuncOp>())
+    if (func.isPublic() && fn(func))
+      return true;
+  return false;
+}
+
+KernelPredicate KernelPredicate::nameMatches(StringRef glob) {
+  auto pattern = std::make_shared<GlobPattern>();
+  if (Expected<GlobPattern> parsed = GlobPattern::create(glob))
+    *pattern = std::move(*parsed);
+  else
+    consumeError(parsed.takeError()); // an unparsable glob matches nothing
+  return {"kernel name matches '" + glob.str() + "'", [pattern](mlir::ModuleOp module) {
+            return anyKernel(module,
+                             [&](tt::FuncOp f) { return pattern->match(f.getName()); });
+          }};
+}
+
+KernelPredicate KernelPredicate::hasAttribute(StringRef name) {
+  std::string attr = name.str();
+  return {"kernel has attribute '" + attr + "'", [attr](mlir::ModuleOp module) {
+            return anyKernel(module, [&](tt::FuncOp f) { return f->hasAttr(attr); });
+          }};
+}
+
+//===----------------------------------------------------------------------===//
+// Recording
+//===----------------------------------------------------------------------===//
+
+std::string PipelineEdit::describe() const {
+  switch (kind) {
+  case Kind::InsertBefore:
+    return "insert-before " + anchor;
+  case Kind::InsertAfter:
+    return "insert-after " + anchor;
+  case Kind::Prepend:
+    return "prepend to " + anchor;
+  case Kind::Append:
+    return "append to " + anchor;
+  case Kind::Disable:
+    return "disable " + anchor;
+  case Kind::Replace:
+    return "replace " + anchor;
+  case Kind::OverrideStage:
+    return "override stage " + anchor;
+  }
+  llvm_unreachable("unknown edit kind");
+}
+
+void PipelineEditor::record(PipelineEdit edit) {
+  edit.plugin = plugin;
+  edit.pluginFile = pluginFile;
+  sink.push_back(std::move(edit));
+}
+
+void PipelineEditor::insertBefore(StringRef passId, StringRef newId, PassFactory create,
+                                  EditScope scope) {
+  record({PipelineEdit::Kind::InsertBefore, passId.str(), newId.str(), std::move(create),
+          nullptr, std::move(scope)});
+}
+void PipelineEditor::insertAfter(StringRef passId, StringRef newId, PassFactory create,
+                                 EditScope scope) {
+  record({PipelineEdit::Kind::InsertAfter, passId.str(), newId.str(), std::move(create),
+          nullptr, std::move(scope)});
+}
+void PipelineEditor::prepend(StringRef stage, StringRef newId, PassFactory create,
+                             EditScope scope) {
+  record({PipelineEdit::Kind::Prepend, stage.str(), newId.str(), std::move(create), nullptr,
+          std::move(scope)});
+}
+void PipelineEditor::append(StringRef stage, StringRef newId, PassFactory create,
+                            EditScope scope) {
+  record({PipelineEdit::Kind::Append, stage.str(), newId.str(), std::move(create), nullptr,
+          std::move(scope)});
+}
+void PipelineEditor::disable(StringRef passId, EditScope scope) {
+  record({PipelineEdit::Kind::Disable, passId.str(), "", nullptr, nullptr, std::move(scope)});
+}
+void PipelineEditor::replace(StringRef passId, StringRef newId, PassFactory create,
+                             EditScope scope) {
+  record({PipelineEdit::Kind::Replace, passId.str(), newId.str(), std::move(create), nullptr,
+          std::move(scope)});
+}
+void PipelineEditor::overrideStage(StringRef stage, StageFunction function,
+                                   EditScope scope) {
+  record({PipelineEdit::Kind::OverrideStage, stage.str(), "", nullptr, std::move(function),
+          std::move(scope)});
+}
+
+static Error editError(const PipelineEdit &edit, const Twine &cause) {
+  return createStringError(inconvertibleErrorCode(), "plugin '" + edit.plugin + "' (" +
+                                                         edit.pluginFile + "): " +
+                                                         edit.describe() + ": " + cause);
+}
+
+Error validateEdit(const PipelineEdit &edit) {
+  using Kind = PipelineEdit::Kind;
+  bool placesPass = edit.kind != Kind::Disable && edit.kind != Kind::OverrideStage;
+  if (placesPass) {
+    if (!StringRef(edit.newId).starts_with(edit.plugin + ".") ||
+        edit.newId.size() == edit.plugin.size() + 1)
+      return editError(edit, "new pass id '" + edit.newId + "' must be '" + edit.plugin +
+                                 ".<name>'");
+    if (!edit.create)
+      return editError(edit, "null pass factory for '" + edit.newId + "'");
+  }
+  if (edit.kind == Kind::OverrideStage && !edit.stage)
+    return editError(edit, "null stage function");
+  if (edit.anchor.empty())
+    return editError(edit, "empty pass id or stage name");
+  if (!edit.scope.backend.empty() && edit.scope.backend != "nvidia" &&
+      edit.scope.backend != "amd")
+    return editError(edit, "unknown backend '" + edit.scope.backend +
+                               "' in scope (expected nvidia or amd)");
+  if (!edit.scope.target.empty())
+    if (Expected<Target> target = Target::parse(edit.scope.target); !target)
+      return editError(edit, toString(target.takeError()));
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Applying
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Applies edits to a list of stages, remembering what each replaced so that
+/// conflicting edits are caught.
+class EditApplier {
+public:
+  EditApplier(std::vector<Stage> &stages) : stages(stages) {}
+
+  Error apply(const PipelineEdit &edit, const std::string &condition);
+
+private:
+  struct Position {
+    Stage *stage;
+    size_t index;
+  };
+  std::optional<Position> findPass(StringRef id) {
+    for (Stage &stage : stages)
+      for (size_t i = 0; i < stage.entries.size(); ++i)
+        if (stage.entries[i].id == id)
+          return Position{&stage, i};
+    return std::nullopt;
+  }
+  Stage *findStage(StringRef name) {
+    for (Stage &stage : stages)
+      if (stage.name == name)
+        return &stage;
+    return nullptr;
+  }
+  Error unknownPass(const PipelineEdit &edit) {
+    auto it = replacedBy.find(edit.anchor);
+    if (it != replacedBy.end())
+      return editError(edit, "pass '" + edit.anchor + "' was already replaced by plugin '" +
+                                 it->second + "'");
+    return editError(edit, "unknown pass id '" + edit.anchor +
+                               "' (run 'kiln pipeline' to list the ids)");
+  }
+  PassEntry newEntry(const PipelineEdit &edit, const std::string &condition) {
+    PassEntry entry;
+    entry.id = edit.newId;
+    entry.create = edit.create;
+    entry.owner = edit.plugin;
+    entry.placement = edit.describe();
+    entry.condition = condition;
+    return entry;
+  }
+
+  std::vector<Stage> &stages;
+  StringMap<std::string> replacedBy; ///< replaced pass id -> plugin
+};
+
+} // namespace
+
+Error EditApplier::apply(const PipelineEdit &edit, const std::string &condition) {
+  using Kind = PipelineEdit::Kind;
+  bool placesPass = edit.kind != Kind::Disable && edit.kind != Kind::OverrideStage;
+  if (placesPass && findPass(edit.newId))
+    return editError(edit, "pass id '" + edit.newId + "' already exists");
+
+  switch (edit.kind) {
+  case Kind::InsertBefore:
+  case Kind::InsertAfter: {
+    std::optional<Position> at = findPass(edit.anchor);
+    if (!at)
+      return unknownPass(edit);
+    size_t index = at->index + (edit.kind == Kind::InsertAfter ? 1 : 0);
+    at->stage->entries.insert(at->stage->entries.begin() + index, newEntry(edit, condition));
+    return Error::success();
+  }
+  case Kind::Prepend:
+  case Kind::Append: {
+    Stage *stage = findStage(edit.anchor);
+    if (!stage)
+      return editError(edit, "unknown stage '" + edit.anchor + "'");
+    if (!stage->isMLIR)
+      return editError(edit, "stage '" + edit.anchor +
+                                 "' is not an MLIR stage and takes no passes; override it "
+                                 "instead");
+    auto where = edit.kind == Kind::Prepend ? stage->entries.begin() : stage->entries.end();
+    stage->entries.insert(where, newEntry(edit, condition));
+    return Error::success();
+  }
+  case Kind::Disable: {
+    if (replacedBy.count(edit.anchor))
+      return unknownPass(edit);
+    std::optional<Position> at = findPass(edit.anchor);
+    if (!at)
+      return unknownPass(edit);
+    PassEntry &entry = at->stage->entries[at->index];
+    if (entry.disabledBy.empty()) {
+      entry.disabledBy = edit.plugin;
+      entry.disabledCondition = condition;
+    }
+    return Error::success();
+  }
+  case Kind::Replace: {
+    if (replacedBy.count(edit.anchor))
+      return unknownPass(edit);
+    std::optional<Position> at = findPass(edit.anchor);
+    if (!at)
+      return unknownPass(edit);
+    PassEntry &old = at->stage->entries[at->index];
+    if (!old.disabledBy.empty() && old.disabledBy != edit.plugin)
+      return editError(edit, "pass '" + edit.anchor + "' was disabled by plugin '" +
+                                 old.disabledBy + "'");
+    if (!condition.empty()) {
+      // A conditional replacement keeps the original for other kernels.
+      old.disabledBy = edit.plugin;
+      old.disabledCondition = condition;
+      at->stage->entries.insert(at->stage->entries.begin() + at->index + 1,
+                                newEntry(edit, condition));
+    } else {
+      old = newEntry(edit, condition);
+    }
+    replacedBy[edit.anchor] = edit.plugin;
+    return Error::success();
+  }
+  case Kind::OverrideStage: {
+    Stage *stage = findStage(edit.anchor);
+    if (!stage)
+      return editError(edit, "unknown stage '" + edit.anchor + "'");
+    if (stage->override && stage->overrideOwner != edit.plugin)
+      return editError(edit, "stage '" + edit.anchor + "' is already overridden by plugin '" +
+                                 stage->overrideOwner + "'");
+    stage->override = edit.stage;
+    stage->overrideOwner = edit.plugin;
+    stage->overrideCondition = condition;
+    return Error::success();
+  }
+  }
+  llvm_unreachable("unknown edit kind");
+}
+
+Expected<Pipeline> buildPipeline(const CompileOptions &options, ArrayRef<PipelineEdit> edits,
+                                 mlir::ModuleOp module) {
+  Expected<std::vector<Stage>> stages = coreStages(options);
+  if (!stages)
+    return stages.takeError();
+  Pipeline pipeline{options.target.backend().str(), options, std::move(*stages)};
+
+  EditApplier applier(pipeline.stages);
+  for (const PipelineEdit &edit : edits) {
+    if (!edit.scope.backend.empty() && edit.scope.backend != pipeline.backend)
+      continue;
+    if (!edit.scope.target.empty() && edit.scope.target != options.target.str())
+      continue;
+    std::string condition;
+    if (edit.scope.kernel) {
+      if (module && !edit.scope.kernel.matches(module))
+        continue;
+      if (!module)
+        condition = edit.scope.kernel.description;
+    }
+    if (Error error = applier.apply(edit, condition))
+      return std::move(error);
+  }
+  return pipeline;
+}
+
+} // namespace kiln

@@ -1,0 +1,30 @@
+//===- Registration.cpp - the dialects kiln compiles with -----------------===//
+//
+// The only file of the library that includes the heavy LLVM, NVVM and ROCDL
+// dialect headers.
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Registration.h"
+
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Dialect/Triton/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
+namespace kiln {
+
+void registerKilnDialects(mlir::DialectRegistry &registry) {
+  registry.insert<tt::TritonDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
+                  mlir::func::FuncDialect, mlir::ub::UBDialect, mlir::LLVM::LLVMDialect,
+                  mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect,
+                  mlir::gpu::GPUDialect>();
+}
+
+void registerKilnPasses() { tt::registerTritonPasses(); }
+
+} // namespace kiln

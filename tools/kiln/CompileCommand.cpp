@@ -1,0 +1,158 @@
+//===- CompileCommand.cpp - kiln compile ----------------------------------===//
+#include "Commands.h"
+
+#include "kiln/Config.h"
+#include "kiln/Pipeline/Cache.h"
+#include "kiln/Pipeline/Compiler.h"
+#include "kiln/Plugin/PluginManager.h"
+#include "kiln/Registration.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace llvm;
+
+namespace kiln::driver {
+namespace {
+
+cl::SubCommand command("compile", "Compile a TTIR file up to a stage and write its artifact");
+cl::opt<std::string> input(cl::Positional, cl::desc("<kernel.ttir>"), cl::Required,
+                           cl::sub(command), cl::cat(category()));
+cl::opt<std::string> target("target", cl::desc("Target, e.g. cuda:90 or hip:gfx942"),
+                            cl::value_desc("target"), cl::Required, cl::sub(command),
+                            cl::cat(category()));
+cl::opt<std::string> stage("stage",
+                           cl::desc("Last stage to run (default: the furthest implemented)"),
+                           cl::value_desc("stage"), cl::sub(command), cl::cat(category()));
+cl::opt<std::string> output("o", cl::desc("Output file (default: standard output)"),
+                            cl::value_desc("file"), cl::init("-"), cl::sub(command),
+                            cl::cat(category()));
+cl::opt<std::string> dumpStages("dump-stages",
+                                cl::desc("Write every stage's artifact into this folder"),
+                                cl::value_desc("dir"), cl::sub(command), cl::cat(category()));
+cl::list<std::string> printAfter("print-after",
+                                 cl::desc("Print the IR after this pass id (repeatable)"),
+                                 cl::value_desc("id"), cl::sub(command), cl::cat(category()));
+cl::list<std::string> plugins("plugin",
+                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS)"),
+                              cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+cl::opt<int> numWarps("num-warps", cl::desc("Warps per program (default 4)"), cl::init(4),
+                      cl::sub(command), cl::cat(category()));
+cl::opt<int> numStages("num-stages", cl::desc("Software-pipelining stages (default 3)"),
+                       cl::init(3), cl::sub(command), cl::cat(category()));
+cl::opt<bool> noCache("no-cache", cl::desc("Neither read nor write the compile cache"),
+                      cl::sub(command), cl::cat(category()));
+cl::opt<bool> verbose("verbose", cl::desc("Report cache hits and misses on standard error"),
+                      cl::sub(command), cl::cat(category()));
+
+Error fail(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+Error writeOutput(StringRef data) {
+  std::error_code ec;
+  ToolOutputFile file(output, ec, sys::fs::OF_None);
+  if (ec)
+    return fail("cannot write '" + output + "': " + ec.message());
+  file.os() << data;
+  file.keep();
+  return Error::success();
+}
+
+Error compile() {
+  if (Error error = loadPlugins(plugins))
+    return error;
+  Expected<Target> parsed = Target::parse(target);
+  if (!parsed)
+    return parsed.takeError();
+  if (numWarps < 1 || (numWarps & (numWarps - 1)))
+    return fail("--num-warps must be a power of two, got " + Twine(numWarps));
+  if (numStages < 1)
+    return fail("--num-stages must be at least 1, got " + Twine(numStages));
+  CompileOptions options;
+  options.target = *parsed;
+  options.numWarps = numWarps;
+  options.numStages = numStages;
+
+  mlir::DialectRegistry registry;
+  registerKilnDialects(registry);
+  PluginManager::get().appendDialects(registry);
+  mlir::MLIRContext context(registry);
+
+  std::string errorMessage;
+  std::unique_ptr<MemoryBuffer> file = mlir::openInputFile(input, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  std::string source = file->getBuffer().str();
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  Artifact artifact;
+  artifact.module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!artifact.module)
+    return fail("cannot compile '" + input + "': it does not parse or verify");
+
+  Expected<Pipeline> pipeline =
+      buildPipeline(options, PluginManager::get().edits(), *artifact.module);
+  if (!pipeline)
+    return pipeline.takeError();
+  Expected<std::string> stop = resolveStopStage(*pipeline, stage);
+  if (!stop)
+    return stop.takeError();
+  RunOptions run;
+  run.stopAfter = *stop;
+  run.dumpDir = dumpStages;
+  for (const std::string &id : printAfter) {
+    bool known = false;
+    for (const Stage &s : pipeline->stages)
+      for (const PassEntry &entry : s.entries)
+        known |= entry.id == id;
+    if (!known)
+      return fail("--print-after: no pass '" + id + "' in the pipeline for " + target +
+                  " (run 'kiln pipeline --target " + target + "')");
+    run.printAfter.insert(id);
+  }
+
+  // Dumping and printing need the stages to run; they bypass the cache.
+  bool useCache = !noCache && dumpStages.empty() && printAfter.empty();
+  Cache cache(Cache::defaultDirectory());
+  std::string key;
+  if (useCache) {
+    Expected<std::string> pluginPrint = PluginManager::get().fingerprint();
+    if (!pluginPrint)
+      return pluginPrint.takeError();
+    std::string fingerprint = pipeline->fingerprint();
+    key = Cache::key({"kiln " KILN_VERSION_STRING, source, fingerprint, *pluginPrint, *stop});
+    if (std::optional<std::string> hit = cache.lookup(key)) {
+      if (verbose)
+        errs() << "kiln: cache hit " << key << "\n";
+      return writeOutput(*hit);
+    }
+  }
+
+  if (Error error = runPipeline(*pipeline, artifact, *stop, run))
+    return error;
+  std::string result = artifact.serialize();
+  if (useCache) {
+    if (Error error = cache.store(key, result))
+      errs() << "kiln: warning: " << toString(std::move(error)) << "\n";
+    else if (verbose)
+      errs() << "kiln: cache miss " << key << " (stored)\n";
+  }
+  return writeOutput(result);
+}
+
+int run() {
+  if (Error error = compile())
+    return reportError(std::move(error));
+  return 0;
+}
+
+CommandRegistration registration(command, run);
+
+} // namespace
+} // namespace kiln::driver

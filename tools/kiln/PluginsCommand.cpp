@@ -1,0 +1,103 @@
+//===- PluginsCommand.cpp - kiln plugins [check PATH] ---------------------===//
+#include "Commands.h"
+
+#include "kiln/Plugin/PluginManager.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace kiln::driver {
+namespace {
+
+cl::SubCommand command("plugins",
+                       "List loaded plugins and what each registered; 'kiln plugins check "
+                       "PATH' validates one plugin on its own (TRITON_PLUGIN_PATHS is not "
+                       "read) and explains any problem");
+cl::list<std::string> plugins("plugin",
+                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS)"),
+                              cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+cl::list<std::string> positional(cl::Positional, cl::desc("[check PATH]"), cl::sub(command),
+                                 cl::cat(category()));
+
+std::string joined(const std::vector<std::string> &items) {
+  return items.empty() ? "-" : join(items, ", ");
+}
+
+void describe(const LoadedPlugin &plugin, raw_ostream &os) {
+  os << plugin.name << " " << plugin.version << "  " << plugin.path << "\n";
+  os << "  dialects: " << joined(plugin.dialects) << "\n";
+  os << "  passes:   " << joined(plugin.passes) << "\n";
+  os << "  ops:      " << joined(plugin.ops) << "\n";
+  os << "  edits:   ";
+  bool any = false;
+  for (const PipelineEdit &edit : PluginManager::get().edits()) {
+    if (edit.plugin != plugin.name)
+      continue;
+    os << (any ? ";" : "") << " " << edit.describe();
+    if (!edit.newId.empty())
+      os << " (" << edit.newId << ")";
+    if (!edit.scope.backend.empty())
+      os << " [backend " << edit.scope.backend << "]";
+    if (!edit.scope.target.empty())
+      os << " [target " << edit.scope.target << "]";
+    if (edit.scope.kernel)
+      os << " [if " << edit.scope.kernel.description << "]";
+    any = true;
+  }
+  os << (any ? "\n" : " -\n");
+}
+
+int check(StringRef path) {
+  if (Error error = PluginManager::get().load(path)) {
+    outs() << "FAIL " << path << "\n";
+    return reportError(std::move(error));
+  }
+  const LoadedPlugin &plugin = PluginManager::get().plugins().back();
+  outs() << "OK ";
+  describe(plugin, outs());
+  // Where its passes land on each backend.
+  for (const Target &target : representativeTargets()) {
+    CompileOptions options;
+    options.target = target;
+    Expected<Pipeline> pipeline = buildPipeline(options, PluginManager::get().edits());
+    if (!pipeline)
+      return reportError(pipeline.takeError());
+    for (const Stage &stage : pipeline->stages) {
+      if (stage.overrideOwner == plugin.name)
+        outs() << "  " << target.str() << ": overrides stage " << stage.name << "\n";
+      for (const PassEntry &entry : stage.entries) {
+        if (entry.owner == plugin.name)
+          outs() << "  " << target.str() << ": " << stage.name << " runs " << entry.id
+                 << " (" << entry.placement << ")\n";
+        if (entry.disabledBy == plugin.name)
+          outs() << "  " << target.str() << ": " << stage.name << " disables " << entry.id
+                 << "\n";
+      }
+    }
+  }
+  return 0;
+}
+
+int run() {
+  if (!positional.empty()) {
+    if (positional[0] != "check" || positional.size() != 2)
+      return reportError(createStringError(
+          inconvertibleErrorCode(), "usage: kiln plugins [--plugin PATH]... | kiln plugins "
+                                    "check PATH"));
+    return check(positional[1]);
+  }
+  if (Error error = loadPlugins(plugins))
+    return reportError(std::move(error));
+  const auto &loaded = PluginManager::get().plugins();
+  if (loaded.empty())
+    outs() << "no plugins loaded (set TRITON_PLUGIN_PATHS or pass --plugin)\n";
+  for (const LoadedPlugin &plugin : loaded)
+    describe(plugin, outs());
+  return 0;
+}
+
+CommandRegistration registration(command, run);
+
+} // namespace
+} // namespace kiln::driver
