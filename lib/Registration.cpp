@@ -25,6 +25,12 @@ void registerKilnDialects(mlir::DialectRegistry &registry) {
                   mlir::gpu::GPUDialect>();
 }
 
-void registerKilnPasses() { tt::registerTritonPasses(); }
+void registerKilnPasses() {
+  static bool registered = [] {
+    tt::registerTritonPasses();
+    return true;
+  }();
+  (void)registered;
+}
 
 } // namespace kiln

@@ -14,10 +14,17 @@ config.test_exec_root = os.path.join(config.kiln_obj_root, "test")
 
 config.substitutions.append(("%kiln_src", config.kiln_src_root))
 config.substitutions.append(("%kiln_lib", config.kiln_lib_dir))
+# First-party plugins, and the test plugins under <that>/test.
+config.substitutions.append(("%kiln_plugins", os.path.join(config.kiln_obj_root, "plugins")))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
+# Tests must not see the developer's plugins or cache.
+config.environment.pop("TRITON_PLUGIN_PATHS", None)
+config.environment["KILN_CACHE_DIR"] = os.path.join(config.test_exec_root, "kiln-cache")
 llvm_config.use_default_substitutions()
+# `not`, `count` and friends live beside FileCheck.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
-tools = ["kiln-opt"]
+tools = ["kiln-opt", "kiln"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

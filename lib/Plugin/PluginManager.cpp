@@ -53,7 +53,9 @@ PluginManager &PluginManager::get() {
   return manager;
 }
 
-PluginManager::PluginManager() = default;
+// kiln's own passes are registered first so that no plugin pass can take
+// one of their names.
+PluginManager::PluginManager() { registerKilnPasses(); }
 
 OpRegistry &PluginManager::ops() {
   static OpRegistry registry("plugins");

@@ -72,15 +72,21 @@ OpFoldResult BitcastOp::fold(FoldAdaptor) {
 OpFoldResult FpToFpOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
     return getSrc();
-  // Zero converts to zero exactly in every float format.
-  if (isZeroConstant(adaptor.getSrc())) {
-    Type element = mlir::getElementTypeOrSelf(getType());
-    auto zero = FloatAttr::get(element, 0.0);
-    if (auto shaped = dyn_cast<ShapedType>(getType()))
-      return SplatElementsAttr::get(shaped, Attribute(zero));
-    return zero;
-  }
-  return {};
+  // Zero converts to zero exactly in every float format, keeping its sign
+  // where the format has a negative zero (the FNUZ fp8 formats have none).
+  Attribute src = adaptor.getSrc();
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(src))
+    src = splat.getSplatValue<Attribute>();
+  auto value = dyn_cast_if_present<FloatAttr>(src);
+  if (!value || !value.getValue().isZero())
+    return {};
+  auto element = cast<FloatType>(mlir::getElementTypeOrSelf(getType()));
+  APFloat zero = APFloat::getZero(element.getFloatSemantics(),
+                                  value.getValue().isNegative());
+  auto zeroAttr = FloatAttr::get(element, zero);
+  if (auto shaped = dyn_cast<ShapedType>(getType()))
+    return SplatElementsAttr::get(shaped, Attribute(zeroAttr));
+  return zeroAttr;
 }
 
 OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
@@ -120,17 +126,21 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
-  ArrayRef<int32_t> order = getOrder();
-  if (llvm::equal(order, llvm::seq<int32_t>(0, order.size())))
+  auto isIdentity = [](ArrayRef<int32_t> order) {
+    return llvm::equal(order, llvm::seq<int32_t>(0, order.size()));
+  };
+  // An identity permutation may still change the encoding; only a trans
+  // whose source already has the result type is a no-op.
+  if (isIdentity(getOrder()) && getSrc().getType() == getType())
     return getSrc();
   if (OpFoldResult constant = reshapeSplatConstant(adaptor.getSrc(), getType()))
     return constant;
   // trans(trans(x, inner), outer) == trans(x, inner[outer[i]]).
   if (auto inner = getSrc().getDefiningOp<TransOp>()) {
     SmallVector<int32_t> composed;
-    for (int32_t d : order)
+    for (int32_t d : getOrder())
       composed.push_back(inner.getOrder()[d]);
-    if (llvm::equal(composed, llvm::seq<int32_t>(0, composed.size())))
+    if (isIdentity(composed) && inner.getSrc().getType() == getType())
       return inner.getSrc();
     setOrder(composed);
     getSrcMutable().assign(inner.getSrc());
@@ -152,13 +162,20 @@ OpFoldResult MakeRangeOp::fold(FoldAdaptor) {
 
 namespace {
 
+/// A reshape marked `efficient_layout` records a layout decision made by a
+/// later stage; like Triton, leave it alone.
+bool hasLayoutHint(Operation *op) {
+  auto reshape = dyn_cast<ReshapeOp>(op);
+  return reshape && reshape.getEfficientLayout();
+}
+
 /// op(splat(x)) -> splat(x) for ops that only change the shape.
 template <typename OpTy>
 struct ShapeOfSplatIsSplat : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
     auto splat = op.getSrc().template getDefiningOp<SplatOp>();
-    if (!splat)
+    if (!splat || hasLayoutHint(op))
       return failure();
     rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
     return success();
@@ -177,18 +194,18 @@ struct BroadcastOfBroadcast : public OpRewritePattern<BroadcastOp> {
   }
 };
 
-/// reshape(reshape(x)) -> reshape(x), keeping reorder permission only if
-/// both allowed it.
+/// reshape(reshape(x)) -> reshape(x). If either step may reorder elements,
+/// the order after both is unspecified, so the result may reorder (as in
+/// Triton).
 struct ReshapeOfReshape : public OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp op, PatternRewriter &rewriter) const override {
     auto inner = op.getSrc().getDefiningOp<ReshapeOp>();
-    if (!inner)
+    if (!inner || hasLayoutHint(op))
       return failure();
     auto replacement =
         rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), inner.getSrc());
-    replacement.setAllowReorder(op.getAllowReorder() && inner.getAllowReorder());
-    replacement.setEfficientLayout(op.getEfficientLayout());
+    replacement.setAllowReorder(op.getAllowReorder() || inner.getAllowReorder());
     return success();
   }
 };

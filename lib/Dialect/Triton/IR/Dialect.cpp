@@ -38,7 +38,7 @@ struct TritonInlinerInterface : public DialectInlinerInterface {
     if (!ret)
       return;
     OpBuilder builder(op);
-    builder.create<cf::BranchOp>(op->getLoc(), newDest, ret.getOperands());
+    cf::BranchOp::create(builder, op->getLoc(), newDest, ret.getOperands());
     op->erase();
   }
 

@@ -23,12 +23,6 @@ ArrayRef<int64_t> shapeOf(Type type) {
   return {};
 }
 
-unsigned bitWidthOf(Type element) {
-  if (isa<PointerType>(element))
-    return 64;
-  return element.getIntOrFloatBitWidth();
-}
-
 std::string shapeString(ArrayRef<int64_t> shape) {
   std::string out = "[";
   llvm::raw_string_ostream os(out);
@@ -54,8 +48,9 @@ LogicalResult verifyPermutation(Operation *op, ArrayRef<int32_t> order, size_t r
   return success();
 }
 
-/// Region block of `op` must take `argTypes` and end in a terminator
+/// Region block of `op` must take `argTypes` and end in a `ReturnOpTy`
 /// yielding `yieldTypes`.
+template <typename ReturnOpTy>
 LogicalResult verifyCombineRegion(Operation *op, Region &region, TypeRange argTypes,
                                   TypeRange yieldTypes) {
   Block &block = region.front();
@@ -67,6 +62,10 @@ LogicalResult verifyCombineRegion(Operation *op, Region &region, TypeRange argTy
       return op->emitOpError() << "combine region argument #" << i << " has type "
                                << arg << " but " << want << " is required";
   Operation *terminator = block.getTerminator();
+  if (!isa<ReturnOpTy>(terminator))
+    return op->emitOpError() << "combine region must end in '"
+                             << ReturnOpTy::getOperationName() << "', not '"
+                             << terminator->getName() << "'";
   if (terminator->getNumOperands() != yieldTypes.size())
     return op->emitOpError() << "combine region must yield " << yieldTypes.size()
                              << " values, but it yields " << terminator->getNumOperands();
@@ -131,9 +130,23 @@ LogicalResult verifyGatherScatterShape(Operation *op, TensorDescType desc,
 LogicalResult BitcastOp::verify() {
   Type src = mlir::getElementTypeOrSelf(getSrc().getType());
   Type dst = mlir::getElementTypeOrSelf(getType());
-  if (bitWidthOf(src) != bitWidthOf(dst))
-    return emitOpError() << "cannot bitcast " << src << " (" << bitWidthOf(src)
-                         << " bits) to " << dst << " (" << bitWidthOf(dst) << " bits)";
+  // Pointers only reinterpret as pointers into the same address space;
+  // ptr_to_int and int_to_ptr convert between pointers and integers.
+  auto srcPtr = dyn_cast<PointerType>(src), dstPtr = dyn_cast<PointerType>(dst);
+  if (srcPtr || dstPtr) {
+    if (!srcPtr || !dstPtr)
+      return emitOpError() << "cannot bitcast between a pointer and a non-pointer ("
+                           << src << " to " << dst << "); use ptr_to_int or int_to_ptr";
+    if (srcPtr.getAddressSpace() != dstPtr.getAddressSpace())
+      return emitOpError() << "cannot bitcast a pointer from address space "
+                           << srcPtr.getAddressSpace() << " to address space "
+                           << dstPtr.getAddressSpace();
+    return success();
+  }
+  unsigned srcBits = src.getIntOrFloatBitWidth(), dstBits = dst.getIntOrFloatBitWidth();
+  if (srcBits != dstBits)
+    return emitOpError() << "cannot bitcast " << src << " (" << srcBits << " bits) to "
+                         << dst << " (" << dstBits << " bits)";
   return success();
 }
 
@@ -377,17 +390,64 @@ LogicalResult DotOp::verify() {
   if (aFloat != isa<FloatType>(c.getElementType()))
     return emitOpError() << "accumulator " << c.getElementType()
                          << " does not suit inputs of " << a.getElementType();
+  // Mixed widths (say f16 * f8) are not a tensor-core shape; Triton casts
+  // one side before emitting the dot.
+  if (a.getElementType().getIntOrFloatBitWidth() !=
+      b.getElementType().getIntOrFloatBitWidth())
+    return emitOpError() << "a and b must have elements of the same width, got "
+                         << a.getElementType() << " and " << b.getElementType();
   return success();
 }
 
 LogicalResult DotScaledOp::verify() {
   auto a = getA().getType(), b = getB().getType(), c = getC().getType();
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
-    return emitOpError() << "operands must be 2-D";
-  if (c.getShape()[0] != a.getShape()[0] || c.getShape()[1] != b.getShape()[1])
-    return emitOpError() << "accumulator shape " << shapeString(c.getShape())
-                         << " does not match a " << shapeString(a.getShape()) << " * b "
-                         << shapeString(b.getShape());
+  int64_t rank = a.getRank();
+  if (rank < 2 || b.getRank() != rank || c.getRank() != rank)
+    return emitOpError() << "a, b and c must have the same rank, at least 2";
+  ArrayRef<int64_t> as = a.getShape(), bs = b.getShape(), cs = c.getShape();
+  // e2m1 packs two values per i8: along K, or along M (N) when k_pack is off.
+  bool aPacked = getAElemType() == ScaleDotElemType::E2M1;
+  bool bPacked = getBElemType() == ScaleDotElemType::E2M1;
+  int64_t m = as[rank - 2] * (aPacked && !getLhsKPack() ? 2 : 1);
+  int64_t aK = as[rank - 1] * (aPacked && getLhsKPack() ? 2 : 1);
+  int64_t bK = bs[rank - 2] * (bPacked && getRhsKPack() ? 2 : 1);
+  int64_t n = bs[rank - 1] * (bPacked && !getRhsKPack() ? 2 : 1);
+  if (aK != bK)
+    return emitOpError() << "reduction dimensions differ: a holds K = " << aK
+                         << ", b holds K = " << bK;
+  if (cs[rank - 2] != m || cs[rank - 1] != n ||
+      as.drop_back(2) != cs.drop_back(2) || bs.drop_back(2) != cs.drop_back(2))
+    return emitOpError() << "accumulator shape " << shapeString(cs)
+                         << " does not match the " << m << "x" << n
+                         << " product of a " << shapeString(as) << " and b "
+                         << shapeString(bs);
+  // A scale holds one exponent per 16 or 32 elements of K for each row of
+  // M (a) or column of N (b); a single-element scale is a broadcast one.
+  int64_t scaleFactor = 0;
+  auto verifyScale = [&](Value scale, int64_t rows, StringRef which) -> LogicalResult {
+    if (!scale)
+      return success();
+    auto type = cast<RankedTensorType>(scale.getType());
+    if (type.getNumElements() == 1)
+      return success();
+    ArrayRef<int64_t> ss = type.getShape();
+    if (type.getRank() != rank || ss[rank - 2] != rows)
+      return emitOpError() << which << " scale shape " << shapeString(ss)
+                           << " must have " << rows << " rows";
+    int64_t factor = ss[rank - 1] ? aK / ss[rank - 1] : 0;
+    if ((factor != 16 && factor != 32) || factor * ss[rank - 1] != aK)
+      return emitOpError() << which << " scale shape " << shapeString(ss)
+                           << " must hold one value per 16 or 32 elements of K = "
+                           << aK;
+    if (scaleFactor && scaleFactor != factor)
+      return emitOpError() << "lhs and rhs scales use different block sizes ("
+                           << scaleFactor << " and " << factor << ")";
+    scaleFactor = factor;
+    return success();
+  };
+  if (failed(verifyScale(getAScale(), m, "lhs")) ||
+      failed(verifyScale(getBScale(), n, "rhs")))
+    return failure();
   return success();
 }
 
@@ -472,7 +532,7 @@ LogicalResult ReduceOp::verifyRegions() {
   SmallVector<Type> elements = getElementTypes();
   SmallVector<Type> args(elements);
   args.append(elements.begin(), elements.end());
-  return verifyCombineRegion(*this, getCombineOp(), args, elements);
+  return verifyCombineRegion<ReduceReturnOp>(*this, getCombineOp(), args, elements);
 }
 
 SmallVector<RankedTensorType> ScanOp::getInputTypes() {
@@ -509,12 +569,12 @@ LogicalResult ScanOp::verifyRegions() {
   SmallVector<Type> elements = getElementTypes();
   SmallVector<Type> args(elements);
   args.append(elements.begin(), elements.end());
-  return verifyCombineRegion(*this, getCombineOp(), args, elements);
+  return verifyCombineRegion<ScanReturnOp>(*this, getCombineOp(), args, elements);
 }
 
 LogicalResult MapElementwiseOp::verify() {
-  if (getPack() < 1)
-    return emitOpError() << "pack must be at least 1, got " << getPack();
+  if (getPack() < 1 || !llvm::isPowerOf2_32(getPack()))
+    return emitOpError() << "pack must be a power of 2, got " << getPack();
   for (Value v : getSrcs())
     if (cast<RankedTensorType>(v.getType()).getNumElements() % getPack() != 0)
       return emitOpError() << "element count must be a multiple of pack " << getPack();
@@ -546,6 +606,19 @@ LogicalResult MapElementwiseOp::verifyRegions() {
       return emitOpError() << "region must yield " << yields.size()
                            << " values of the result element types";
   }
+  // The region runs once per element (or pack); a write in it would not be
+  // masked like the tensor op it stands for, so Triton forbids stores there.
+  Operation *writer = nullptr;
+  getScalarOp().walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects || !effects.hasEffect<MemoryEffects::Write>())
+      return WalkResult::advance();
+    writer = op;
+    return WalkResult::interrupt();
+  });
+  if (writer)
+    return emitOpError() << "region must not write to memory, but '"
+                         << writer->getName() << "' does";
   return success();
 }
 

@@ -68,7 +68,16 @@ Type TensorDescType::parse(AsmParser &parser) {
         << block;
     return {};
   }
-  return TensorDescType::get(parser.getContext(), ranked);
+  return TensorDescType::getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                                    parser.getContext(), ranked);
+}
+
+LogicalResult TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     RankedTensorType blockType) {
+  if (!blockType.hasStaticShape())
+    return emitError() << "tensordesc block type must have a static shape, got "
+                       << blockType;
+  return success();
 }
 
 void TensorDescType::print(AsmPrinter &printer) const {

@@ -86,44 +86,37 @@ bool mayWriteMemory(Operation *op) {
 
 /// Lanes the mask turns off read as `other` instead of being selected
 /// away afterwards. Triton matches only `mask = splat(c)`; a mask that is
-/// `c` itself (a tensor or scalar condition) is the same situation.
+/// `c` itself (a tensor or scalar condition) is the same situation. Unlike
+/// Triton, a load with other users is left alone: rewriting it would read
+/// the memory twice.
 struct CombineSelectMaskedLoad : public OpRewritePattern<arith::SelectOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(arith::SelectOp select,
                                 PatternRewriter &rewriter) const override {
     auto load = select.getTrueValue().getDefiningOp<LoadOp>();
-    if (!load || !load.getMask() || load->getBlock() != select->getBlock())
+    if (!load || !load.getMask() || !load->hasOneUse() ||
+        load->getBlock() != select->getBlock())
       return failure();
     Value cond = select.getCondition(), mask = load.getMask();
     auto splat = mask.getDefiningOp<SplatOp>();
     if (mask != cond && !(splat && splat.getSrc() == cond))
       return failure();
-    // Rewriting one user of a volatile load must not add a second access.
-    if (load.getIsVolatile() && !load->hasOneUse())
-      return failure();
 
-    // The new load must read memory at the same point as the old one.
     // `other` dominates the select; it is available at the load unless it
-    // is defined between the two, in which case the load may only move
-    // down to the select if nothing in between writes memory.
+    // is defined between the two. Then the load has to move down to the
+    // select, which is only allowed if nothing in between writes memory.
     Value other = select.getFalseValue();
     Operation *otherDef = other.getDefiningOp();
-    Operation *insertionPoint = load;
     if (otherDef && otherDef->getBlock() == load->getBlock() &&
         load->isBeforeInBlock(otherDef)) {
       for (Operation *op = load->getNextNode(); op != select; op = op->getNextNode())
         if (mayWriteMemory(op))
           return failure();
-      insertionPoint = select;
+      rewriter.moveOpBefore(load, select);
     }
-
-    rewriter.setInsertionPoint(insertionPoint);
-    auto newLoad = cast<LoadOp>(rewriter.clone(*load));
-    rewriter.modifyOpInPlace(newLoad, [&] { newLoad.getOtherMutable().assign(other); });
-    rewriter.replaceOp(select, newLoad.getResult());
-    if (load->use_empty())
-      rewriter.eraseOp(load);
+    rewriter.modifyOpInPlace(load, [&] { load.getOtherMutable().assign(other); });
+    rewriter.replaceOp(select, load.getResult());
     return success();
   }
 };

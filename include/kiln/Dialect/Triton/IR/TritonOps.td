@@ -136,9 +136,11 @@ def TT_LoadOp : TT_Op<"load", [
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     TypesMatchWith<"result matches pointee type", "ptr", "result",
                    "::kiln::tt::getPointeeType($_self)">,
+    // `other` without `mask` (rejected by the verifier) also has two
+    // operands, so test for the mask itself rather than the operand count.
     TypesMatchWith<"mask shape matches ptr", "ptr", "mask",
                    "::kiln::tt::getI1SameShape(::kiln::tt::getPointeeType($_self))",
-                   "($_op.getOperands().size() <= 1) || std::equal_to<>()">,
+                   "!::llvm::cast<::kiln::tt::LoadOp>(&$_op).getMask() || std::equal_to<>()">,
     TypesMatchWith<"other matches pointee type", "ptr", "other",
                    "::kiln::tt::getPointeeType($_self)",
                    "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
@@ -366,14 +368,15 @@ def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
   let summary = "microscaled matrix multiply: d = scale(a) * scale(b) + c";
   let description = [{
     `a`/`b` hold elements of `lhs`/`rhs` type (fp4 `e2m1` packed two per i8
-    along K); the optional scales are e8m0 exponents, one per 32 elements of K.
+    along K, or along M (N) when `lhs_k_pack` (`rhs_k_pack`) is false); the
+    optional scales are e8m0 exponents, one per 16 or 32 elements of K.
   }];
   let arguments = (ins
-    RankedTensorOf<[TT_Float, I8]>:$a,
-    RankedTensorOf<[TT_Float, I8]>:$b,
+    StaticShapeTensorOf<[TT_Float, I8]>:$a,
+    StaticShapeTensorOf<[TT_Float, I8]>:$b,
     TT_FloatTensor:$c,
-    Optional<RankedTensorOf<[TT_Float, I8]>>:$a_scale,
-    Optional<RankedTensorOf<[TT_Float, I8]>>:$b_scale,
+    Optional<StaticShapeTensorOf<[TT_Float, I8]>>:$a_scale,
+    Optional<StaticShapeTensorOf<[TT_Float, I8]>>:$b_scale,
     TT_ScaleDotElemTypeAttr:$a_elem_type,
     TT_ScaleDotElemTypeAttr:$b_elem_type,
     BoolAttr:$fastMath,
@@ -601,7 +604,7 @@ def TT_DescriptorReduceOp : TT_Op<"descriptor_reduce", [
 
 def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [MemoryEffects<[MemRead<GlobalMemory>]>]> {
   let summary = "gather rows (x_offsets) starting at column y_offset through a descriptor";
-  let arguments = (ins TT_TensorDescType:$desc, RankedTensorOf<[I32]>:$x_offsets, I32:$y_offset);
+  let arguments = (ins TT_TensorDescType:$desc, StaticShapeTensorOf<[I32]>:$x_offsets, I32:$y_offset);
   let results = (outs TT_Tensor:$result);
   let assemblyFormat = "$desc `[` $x_offsets `,` $y_offset `]` attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
@@ -610,7 +613,7 @@ def TT_DescriptorGatherOp : TT_Op<"descriptor_gather", [MemoryEffects<[MemRead<G
 def TT_DescriptorScatterOp : TT_Op<"descriptor_scatter", [
     MemoryEffects<[MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>]> {
   let summary = "scatter rows (x_offsets) starting at column y_offset through a descriptor";
-  let arguments = (ins TT_TensorDescType:$desc, RankedTensorOf<[I32]>:$x_offsets,
+  let arguments = (ins TT_TensorDescType:$desc, StaticShapeTensorOf<[I32]>:$x_offsets,
                        I32:$y_offset, TT_Tensor:$src);
   let assemblyFormat = "$desc `[` $x_offsets `,` $y_offset `]` `,` $src attr-dict `:` type(operands)";
   let hasVerifier = 1;

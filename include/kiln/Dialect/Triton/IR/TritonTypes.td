@@ -37,37 +37,41 @@ def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
   }];
   let parameters = (ins "::mlir::RankedTensorType":$blockType);
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
-// Element type classes, as Triton groups them.
+// Element type classes, as Triton groups them. Tensors always have a static
+// shape: Triton never makes a dynamic one, and the verifiers count elements.
 def TT_Float : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F16, BF16, F32, F64], "floating-point">;
-def TT_FloatTensor : RankedTensorOf<[TT_Float]>;
+def TT_FloatTensor : StaticShapeTensorOf<[TT_Float]>;
 def TT_FloatLike : AnyTypeOf<[TT_Float, TT_FloatTensor]>;
 
-def TT_BoolTensor : RankedTensorOf<[I1]>;
+def TT_BoolTensor : StaticShapeTensorOf<[I1]>;
 def TT_BoolLike : AnyTypeOf<[I1, TT_BoolTensor]>;
 
 def TT_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
-def TT_IntTensor : RankedTensorOf<[TT_Int]>;
+def TT_IntTensor : StaticShapeTensorOf<[TT_Int]>;
 def TT_IntLike : AnyTypeOf<[TT_Int, TT_IntTensor]>;
 
-def TT_I32Like : AnyTypeOf<[I32, RankedTensorOf<[I32]>]>;
-def TT_I64Like : AnyTypeOf<[I64, RankedTensorOf<[I64]>]>;
+def TT_I32Like : AnyTypeOf<[I32, StaticShapeTensorOf<[I32]>]>;
+def TT_I64Like : AnyTypeOf<[I64, StaticShapeTensorOf<[I64]>]>;
 
 def TT_Ptr : Type<CPred<"::llvm::isa<::kiln::tt::PointerType>($_self) && "
                         "!::llvm::isa<::mlir::RankedTensorType>("
                         "::llvm::cast<::kiln::tt::PointerType>($_self).getPointeeType())">,
                   "pointer to a scalar", "::kiln::tt::PointerType">;
-def TT_PtrTensor : RankedTensorOf<[TT_Ptr]>;
+def TT_PtrTensor : StaticShapeTensorOf<[TT_Ptr]>;
 def TT_PtrLike : AnyTypeOf<[TT_Ptr, TT_PtrTensor]>;
 
 def TT_TensorPtr : Type<CPred<"::llvm::isa<::kiln::tt::PointerType>($_self) && "
                               "::llvm::isa<::mlir::RankedTensorType>("
-                              "::llvm::cast<::kiln::tt::PointerType>($_self).getPointeeType())">,
+                              "::llvm::cast<::kiln::tt::PointerType>($_self).getPointeeType()) && "
+                              "::llvm::cast<::mlir::RankedTensorType>(::llvm::cast<"
+                              "::kiln::tt::PointerType>($_self).getPointeeType()).hasStaticShape()">,
                         "pointer to a tensor block", "::kiln::tt::PointerType">;
 
-def TT_FpIntTensor : RankedTensorOf<[TT_Float, TT_Int]>;
-def TT_Tensor : RankedTensorOf<[TT_Float, TT_Int, TT_Ptr]>;
+def TT_FpIntTensor : StaticShapeTensorOf<[TT_Float, TT_Int]>;
+def TT_Tensor : StaticShapeTensorOf<[TT_Float, TT_Int, TT_Ptr]>;
 
 // Any value a Triton kernel computes with.
 def TT_Type : AnyTypeOf<[TT_FloatLike, TT_IntLike, TT_PtrLike, TT_TensorPtr]>;

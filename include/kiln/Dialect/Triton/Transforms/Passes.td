@@ -17,12 +17,15 @@ def TritonCombine : Pass<"ttir-combine", "::mlir::ModuleOp"> {
     Greedily applies the rewrites Triton's combine pass does, plus folding:
 
     * `addf/addi(tt.dot(a, b, zero), d)` (either operand order) becomes
-      `tt.dot(a, b, d)` when the dot has no other use. A float add is not
+      `tt.dot(a, b, d)` when the add is the dot's only user and in the same
+      block (a dot is never moved into a loop). A float add is not
       combined into a dot with `maxNumImpreciseAcc != 0`, whose partial sums
       are kept in reduced precision. `addf(tt.dot_scaled(..., zero), d)`
       combines the same way.
     * `arith.select(c, tt.load(p, m), other)`, where the mask `m` is `c`
-      itself or `tt.splat(c)`, becomes `tt.load(p, m, other)`.
+      itself or `tt.splat(c)` and the select is the load's only user,
+      becomes `tt.load(p, m, other)`. The load is not moved past anything
+      that may write memory.
     * `tt.addptr(tt.addptr(p, x), y)` becomes `tt.addptr(p, x + y)` when `x`
       and `y` have the same type and the sum cannot overflow where the two
       separate advances would not: 64-bit offsets, or constants whose sum

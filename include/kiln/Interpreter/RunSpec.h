@@ -1,0 +1,107 @@
+//===- RunSpec.h - run specs: launch a kernel on files, check outputs -*- C++ -*-===//
+//
+// A run spec (manifest.json; format in docs/interpreter.md, the corpus's
+// format plus a few conveniences) says which tt.func to launch, on which
+// grid, with which arguments, and what each output must hold. This API
+// loads a spec, builds the buffers and kernel arguments (checked against the
+// tt.func signature), and compares the outputs after a run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_INTERPRETER_RUNSPEC_H
+#define KILN_INTERPRETER_RUNSPEC_H
+
+#include "kiln/Interpreter/Interpreter.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::interp {
+
+enum class ArgKind { Buffer, Scalar, TensorDescriptor };
+enum class Role { Input, Output, InOut };
+
+struct Tolerance {
+  double rtol = 0;
+  double atol = 0;
+};
+
+struct ArgSpec {
+  std::string name;
+  ArgKind kind = ArgKind::Buffer;
+  ElemKind dtype = ElemKind::F32;
+  bool isUnsigned = false; ///< dtype was spelt u8..u64
+  Role role = Role::Input;
+  Shape shape;             ///< buffer / descriptor tensor shape
+  Shape block;             ///< descriptor block shape (may be empty)
+  // Initial contents of inputs: a file, inline values, or one fill value
+  // (zeros when none is given).
+  std::string file;
+  std::optional<std::vector<double>> data;
+  std::optional<double> fill;
+  // Expected contents: a file or inline values.
+  std::string expect;
+  std::optional<std::vector<double>> expectData;
+  Tolerance tolerance;
+  // Scalars.
+  int64_t intValue = 0;
+  double floatValue = 0;
+
+  bool hasExpectation() const { return !expect.empty() || expectData.has_value(); }
+};
+
+struct RunSpec {
+  std::string path; ///< the spec file
+  std::string dir;  ///< relative file names are resolved against it
+  std::string name;
+  std::string kernel; ///< empty: the module's only public tt.func
+  std::string ttir;   ///< resolved path of the kernel file
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::vector<ArgSpec> args;
+};
+
+/// Reads CASE_DIR/manifest.json, or the given .json file.
+llvm::Expected<RunSpec> loadRunSpec(llvm::StringRef caseDirOrFile);
+/// Parses spec text; relative paths resolve against `dir`.
+llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef json, llvm::StringRef dir);
+/// `--set name=value`: replaces a scalar argument's value.
+llvm::Error setScalar(RunSpec &spec, llvm::StringRef name, llvm::StringRef value);
+/// `--grid X[,Y[,Z]]`.
+llvm::Error setGrid(RunSpec &spec, llvm::StringRef text);
+
+/// Buffers and kernel arguments for one launch.
+struct Launch {
+  Memory memory;
+  std::string kernel;               ///< the tt.func to run
+  std::vector<RtValue> args;        ///< one per tt.func argument
+  std::vector<int> bufferOfArg;     ///< per spec argument: buffer id or -1
+};
+
+/// Allocates every buffer (outputs poisoned), reads inputs, and builds the
+/// tt.func arguments, checking them against its signature.
+llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, mlir::ModuleOp module);
+
+struct OutputCheck {
+  std::string name;
+  bool pass = true;
+  int64_t elements = 0;
+  int64_t mismatches = 0;
+  int64_t unwritten = 0; ///< mismatches that were never written
+  double maxAbsErr = 0;
+  double maxRelErr = 0;
+  int64_t firstMismatch = -1;
+  std::string firstIndex, got, want; ///< of the first mismatch
+  Tolerance tolerance;
+  ElemKind dtype = ElemKind::F32;
+};
+
+/// Compares every argument that has an expectation.
+llvm::Expected<std::vector<OutputCheck>> checkOutputs(const RunSpec &spec, const Launch &launch);
+/// "z: PASS max_abs_err=0 max_rel_err=0 first_mismatch=none (...)".
+std::string formatCheck(const OutputCheck &check);
+/// Writes each output and inout buffer to DIR/<name>.out.bin.
+llvm::Error writeOutputs(const RunSpec &spec, const Launch &launch, llvm::StringRef dir);
+
+} // namespace kiln::interp
+
+#endif

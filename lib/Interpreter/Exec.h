@@ -1,0 +1,111 @@
+//===- Exec.h - the interpreter's execution state (internal) ----*- C++ -*-===//
+//
+// One Exec runs one kernel launch: it owns the value frames, the handler
+// table (op TypeID -> handler), the constant cache and the first error.
+// Each op family registers its handlers from its own file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_INTERPRETER_EXEC_H
+#define KILN_LIB_INTERPRETER_EXEC_H
+
+#include "kiln/Interpreter/Interpreter.h"
+
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Twine.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::interp::detail {
+
+using mlir::LogicalResult;
+using mlir::Operation;
+
+class Exec;
+using Handler = LogicalResult (*)(Exec &, Operation *);
+using HandlerMap = llvm::DenseMap<mlir::TypeID, Handler>;
+
+template <class OpT> void addHandler(HandlerMap &map, Handler h) {
+  map[mlir::TypeID::get<OpT>()] = h;
+}
+
+void registerControlHandlers(HandlerMap &map);
+void registerArithHandlers(HandlerMap &map);
+void registerMathHandlers(HandlerMap &map);
+void registerShapeHandlers(HandlerMap &map);
+void registerMemoryHandlers(HandlerMap &map);
+void registerReduceHandlers(HandlerMap &map);
+void registerDotHandlers(HandlerMap &map);
+void registerDebugHandlers(HandlerMap &map);
+
+class Exec {
+public:
+  Exec(mlir::ModuleOp module, Memory &memory, const RunOptions &opts);
+
+  Memory &mem;
+  const RunOptions &opts;
+  mlir::ModuleOp module;
+  llvm::raw_ostream &printOut;
+  std::array<int64_t, 3> pid{0, 0, 0};
+  std::array<int64_t, 3> grid{1, 1, 1};
+  int64_t poisonReads = 0;
+
+  // --- values of the current frame ---
+  const RtValue &value(mlir::Value v) const;
+  /// The tensor bound to `v` (a shared copy, safe across set()).
+  Tensor tensor(mlir::Value v) const;
+  void set(mlir::Value v, RtValue x) { frames_.back()[v] = std::move(x); }
+  void pushFrame() { frames_.emplace_back(); }
+  void popFrame() { frames_.pop_back(); }
+
+  // --- errors ---
+  /// Records "<loc>: error: <op>: <msg> (program (x, y, z))" unless an
+  /// error is already recorded; returns failure.
+  LogicalResult fail(Operation *op, const llvm::Twine &msg);
+  LogicalResult failAt(Operation *op, llvm::ArrayRef<int64_t> shape, int64_t flat,
+                       const llvm::Twine &msg);
+  bool hasError() const { return !error_.empty(); }
+  const std::string &error() const { return error_; }
+  std::string programString() const;
+
+  // --- execution ---
+  LogicalResult runOp(Operation *op);
+  /// Runs the single block `block` with `args`; `yielded` receives the
+  /// operands of its terminator.
+  LogicalResult runBlock(mlir::Block &block, llvm::ArrayRef<RtValue> args,
+                         llvm::SmallVectorImpl<RtValue> &yielded);
+  /// Runs a region that may branch between blocks (cf.br/cf.cond_br) and
+  /// ends in a return-like terminator; `results` receives its operands.
+  LogicalResult runRegion(mlir::Region &region, llvm::ArrayRef<RtValue> args,
+                          llvm::SmallVectorImpl<RtValue> &results);
+  LogicalResult callFunction(kiln::tt::FuncOp func, llvm::ArrayRef<RtValue> args,
+                             llvm::SmallVectorImpl<RtValue> &results);
+
+  // --- memory ---
+  /// Resolves an access of `size` bytes at `addr` made by element `flat`
+  /// (of a tensor of `shape`) of `op`. Reports and returns false on a fault.
+  /// A read of an unwritten poisoned element is a fault unless
+  /// opts.poisonReadIsError is false.
+  bool resolve(Operation *op, uint64_t addr, unsigned size, bool isRead,
+               llvm::ArrayRef<int64_t> shape, int64_t flat, unsigned &id, int64_t &offset);
+
+  /// The tensor of an arith.constant (cached across programs).
+  Tensor constant(Operation *op, mlir::Attribute attr, mlir::Type type);
+
+private:
+  HandlerMap handlers_;
+  std::vector<llvm::DenseMap<mlir::Value, RtValue>> frames_;
+  llvm::DenseMap<Operation *, Tensor> constants_;
+  std::string error_;
+};
+
+/// The element kind of a value's type (its element type for tensors).
+ElemKind elemKindOf(mlir::Type type);
+/// The static shape of a tensor type ({} for scalars).
+Shape shapeOf(mlir::Type type);
+
+} // namespace kiln::interp::detail
+
+#endif

@@ -1,0 +1,444 @@
+//===- Interpreter.cpp - execution state, control flow, the grid loop -----===//
+#include "Exec.h"
+#include "Kernels.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+namespace kiln::interp {
+
+void registerInterpreterDialects(DialectRegistry &registry) {
+  registry.insert<kiln::tt::TritonDialect, arith::ArithDialect, math::MathDialect,
+                  scf::SCFDialect, cf::ControlFlowDialect, ub::UBDialect,
+                  func::FuncDialect>();
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> parseKernelFile(llvm::StringRef path,
+                                                      MLIRContext &ctx) {
+  if (!llvm::sys::fs::exists(path))
+    return llvm::createStringError("cannot read kernel file '" + path.str() +
+                                   "': no such file");
+  std::string diags;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    llvm::raw_string_ostream os(diags);
+    const char *sev = d.getSeverity() == DiagnosticSeverity::Error     ? "error"
+                      : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
+                                                                       : "note";
+    os << formatLocation(d.getLocation()) << ": " << sev << ": " << d << "\n";
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &ctx);
+  if (!module)
+    return llvm::createStringError("cannot parse kernel '" + path.str() + "'" +
+                                   (diags.empty() ? std::string() : ":\n" + diags));
+  return std::move(module);
+}
+
+std::string formatLocation(Location loc) {
+  if (auto f = dyn_cast<FileLineColLoc>(loc))
+    return (f.getFilename().getValue() + ":" + llvm::Twine(f.getLine()) + ":" +
+            llvm::Twine(f.getColumn()))
+        .str();
+  if (auto n = dyn_cast<NameLoc>(loc))
+    return formatLocation(n.getChildLoc());
+  if (auto c = dyn_cast<CallSiteLoc>(loc)) {
+    std::string callee = formatLocation(c.getCallee());
+    std::string caller = formatLocation(c.getCaller());
+    return callee + " (inlined at " + caller + ")";
+  }
+  if (auto f = dyn_cast<FusedLoc>(loc))
+    for (Location inner : f.getLocations()) {
+      std::string s = formatLocation(inner);
+      if (s != "<unknown location>")
+        return s;
+    }
+  return "<unknown location>";
+}
+
+namespace detail {
+
+ElemKind elemKindOf(Type type) {
+  if (auto t = dyn_cast<RankedTensorType>(type))
+    type = t.getElementType();
+  if (auto k = kindOfType(type))
+    return *k;
+  llvm::report_fatal_error("interpreter: unexpected element type");
+}
+
+Shape shapeOf(Type type) {
+  if (auto t = dyn_cast<RankedTensorType>(type))
+    return Shape(t.getShape().begin(), t.getShape().end());
+  return {};
+}
+
+Exec::Exec(ModuleOp module, Memory &memory, const RunOptions &opts)
+    : mem(memory), opts(opts), module(module),
+      printOut(opts.printStream ? *opts.printStream : llvm::outs()) {
+  registerControlHandlers(handlers_);
+  registerArithHandlers(handlers_);
+  registerMathHandlers(handlers_);
+  registerShapeHandlers(handlers_);
+  registerMemoryHandlers(handlers_);
+  registerReduceHandlers(handlers_);
+  registerDotHandlers(handlers_);
+  registerDebugHandlers(handlers_);
+}
+
+const RtValue &Exec::value(Value v) const {
+  auto &frame = frames_.back();
+  auto it = frame.find(v);
+  if (it == frame.end())
+    llvm::report_fatal_error("interpreter: a value was used before it was computed");
+  return it->second;
+}
+
+Tensor Exec::tensor(Value v) const {
+  const RtValue &x = value(v);
+  if (auto *t = std::get_if<Tensor>(&x))
+    return *t;
+  llvm::report_fatal_error("interpreter: expected a tensor value");
+}
+
+std::string Exec::programString() const {
+  return "program (" + std::to_string(pid[0]) + ", " + std::to_string(pid[1]) + ", " +
+         std::to_string(pid[2]) + ")";
+}
+
+LogicalResult Exec::fail(Operation *op, const llvm::Twine &msg) {
+  if (error_.empty())
+    error_ = formatLocation(op->getLoc()) + ": error: " + op->getName().getStringRef().str() +
+             " in " + programString() + ": " + msg.str();
+  return failure();
+}
+
+LogicalResult Exec::failAt(Operation *op, llvm::ArrayRef<int64_t> shape, int64_t flat,
+                           const llvm::Twine &msg) {
+  if (shape.empty())
+    return fail(op, msg);
+  return fail(op, "element " + formatIndex(shape, flat) + ": " + msg);
+}
+
+bool Exec::resolve(Operation *op, uint64_t addr, unsigned size, bool isRead,
+                   llvm::ArrayRef<int64_t> shape, int64_t flat, unsigned &id,
+                   int64_t &offset) {
+  Fault fault = mem.locate(addr, size, id, offset);
+  if (fault != Fault::None) {
+    const char *what = fault == Fault::Misaligned ? "misaligned " : "out-of-bounds ";
+    (void)failAt(op, shape, flat,
+                 llvm::Twine(what) + (isRead ? "read: " : "write: ") + mem.describe(fault, addr, size));
+    return false;
+  }
+  if (isRead && !mem.isWritten(id, offset, size)) {
+    if (!opts.poisonReadIsError) {
+      ++poisonReads;
+      return true;
+    }
+    (void)failAt(op, shape, flat, "poisoned read: " + mem.describe(Fault::Poison, addr, size));
+    return false;
+  }
+  return true;
+}
+
+Tensor Exec::constant(Operation *op, Attribute attr, Type type) {
+  auto it = constants_.find(op);
+  if (it != constants_.end())
+    return it->second;
+  ElemKind kind = elemKindOf(type);
+  Shape shape = shapeOf(type);
+  Tensor t = Tensor::alloc(kind, shape);
+  auto bitsOf = [](Attribute a) -> uint64_t {
+    if (auto i = dyn_cast<IntegerAttr>(a))
+      return i.getValue().getZExtValue();
+    if (auto f = dyn_cast<FloatAttr>(a))
+      return f.getValue().bitcastToAPInt().getZExtValue();
+    return 0;
+  };
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.isSplat()) {
+      uint64_t bits = isa<FloatType>(dense.getElementType())
+                          ? dense.getSplatValue<APFloat>().bitcastToAPInt().getZExtValue()
+                          : dense.getSplatValue<APInt>().getZExtValue();
+      for (int64_t i = 0; i < t.numel(); ++i)
+        t.setBits(i, bits);
+    } else if (isa<FloatType>(dense.getElementType())) {
+      int64_t i = 0;
+      for (const APFloat &v : dense.getValues<APFloat>())
+        t.setBits(i++, v.bitcastToAPInt().getZExtValue());
+    } else {
+      int64_t i = 0;
+      for (const APInt &v : dense.getValues<APInt>())
+        t.setBits(i++, v.getZExtValue());
+    }
+  } else {
+    t.setBits(0, bitsOf(attr));
+  }
+  if (kind == ElemKind::I1)
+    for (int64_t i = 0; i < t.numel(); ++i)
+      t.dataMut<uint8_t>()[i] &= 1;
+  constants_[op] = t;
+  return t;
+}
+
+LogicalResult Exec::runOp(Operation *op) {
+  auto it = handlers_.find(op->getName().getTypeID());
+  if (it == handlers_.end())
+    return fail(op, "this op is not supported by the interpreter");
+  return it->second(*this, op);
+}
+
+LogicalResult Exec::runBlock(Block &block, llvm::ArrayRef<RtValue> args,
+                             llvm::SmallVectorImpl<RtValue> &yielded) {
+  for (auto [arg, v] : llvm::zip(block.getArguments(), args))
+    set(arg, v);
+  for (Operation &op : block.without_terminator())
+    if (failed(runOp(&op)))
+      return failure();
+  Operation *term = block.getTerminator();
+  if (isa<cf::BranchOp, cf::CondBranchOp>(term))
+    return fail(term, "branches are only supported in function bodies");
+  yielded.clear();
+  for (Value v : term->getOperands())
+    yielded.push_back(value(v));
+  return success();
+}
+
+LogicalResult Exec::runRegion(Region &region, llvm::ArrayRef<RtValue> args,
+                              llvm::SmallVectorImpl<RtValue> &results) {
+  Block *block = &region.front();
+  llvm::SmallVector<RtValue, 8> blockArgs(args.begin(), args.end());
+  while (true) {
+    for (auto [arg, v] : llvm::zip(block->getArguments(), blockArgs))
+      set(arg, v);
+    for (Operation &op : block->without_terminator())
+      if (failed(runOp(&op)))
+        return failure();
+    Operation *term = block->getTerminator();
+    if (auto br = dyn_cast<cf::BranchOp>(term)) {
+      blockArgs.clear();
+      for (Value v : br.getDestOperands())
+        blockArgs.push_back(value(v));
+      block = br.getDest();
+      continue;
+    }
+    if (auto cbr = dyn_cast<cf::CondBranchOp>(term)) {
+      bool taken = tensor(cbr.getCondition()).uintAt(0) != 0;
+      blockArgs.clear();
+      for (Value v : taken ? cbr.getTrueDestOperands() : cbr.getFalseDestOperands())
+        blockArgs.push_back(value(v));
+      block = taken ? cbr.getTrueDest() : cbr.getFalseDest();
+      continue;
+    }
+    results.clear();
+    for (Value v : term->getOperands())
+      results.push_back(value(v));
+    return success();
+  }
+}
+
+LogicalResult Exec::callFunction(kiln::tt::FuncOp func, llvm::ArrayRef<RtValue> args,
+                                 llvm::SmallVectorImpl<RtValue> &results) {
+  if (func.isExternal())
+    return fail(func, "cannot call a function without a body");
+  if (frames_.size() > 256)
+    return fail(func, "call depth exceeds 256 (unbounded recursion?)");
+  pushFrame();
+  LogicalResult r = runRegion(func.getBody(), args, results);
+  popFrame();
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow and program ids
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+void setResults(Exec &ex, Operation *op, llvm::ArrayRef<RtValue> values) {
+  for (auto [r, v] : llvm::zip(op->getResults(), values))
+    ex.set(r, v);
+}
+
+LogicalResult execFor(Exec &ex, Operation *op) {
+  auto f = cast<scf::ForOp>(op);
+  Tensor lbT = ex.tensor(f.getLowerBound()), ubT = ex.tensor(f.getUpperBound()),
+         stepT = ex.tensor(f.getStep());
+  ElemKind ivKind = elemKindOf(f.getInductionVar().getType());
+  bool isUnsigned = f.getUnsignedCmp();
+  int64_t lb = lbT.intAt(0), ub = ubT.intAt(0), step = stepT.intAt(0);
+  if (isUnsigned ? stepT.uintAt(0) == 0 : step <= 0)
+    return ex.fail(op, "the step must be positive (it is " + llvm::Twine(step) + ")");
+  llvm::SmallVector<RtValue, 8> iter, args;
+  for (Value v : f.getInitArgs())
+    iter.push_back(ex.value(v));
+  llvm::SmallVector<RtValue, 8> yielded;
+  for (int64_t iv = lb; isUnsigned ? uint64_t(iv) < uint64_t(ub) : iv < ub; iv += step) {
+    args.clear();
+    args.push_back(Tensor::scalarInt(ivKind, iv));
+    args.append(iter.begin(), iter.end());
+    if (failed(ex.runBlock(*f.getBody(), args, yielded)))
+      return failure();
+    iter.assign(yielded.begin(), yielded.end());
+    // An induction variable narrower than 64 bits cannot pass its maximum.
+    unsigned bits = intBits(ivKind);
+    if (bits < 64 && !isUnsigned && iv + step > (int64_t(1) << (bits - 1)) - 1)
+      break;
+  }
+  setResults(ex, op, iter);
+  return success();
+}
+
+LogicalResult execWhile(Exec &ex, Operation *op) {
+  auto w = cast<scf::WhileOp>(op);
+  llvm::SmallVector<RtValue, 8> cur, before, after;
+  for (Value v : w.getInits())
+    cur.push_back(ex.value(v));
+  while (true) {
+    if (failed(ex.runBlock(w.getBefore().front(), cur, before)))
+      return failure();
+    bool go = std::get<Tensor>(before[0]).uintAt(0) != 0;
+    llvm::ArrayRef<RtValue> forwarded(before.begin() + 1, before.end());
+    if (!go) {
+      setResults(ex, op, forwarded);
+      return success();
+    }
+    if (failed(ex.runBlock(w.getAfter().front(), forwarded, after)))
+      return failure();
+    cur.assign(after.begin(), after.end());
+  }
+}
+
+LogicalResult execIf(Exec &ex, Operation *op) {
+  auto i = cast<scf::IfOp>(op);
+  bool cond = ex.tensor(i.getCondition()).uintAt(0) != 0;
+  Region &region = cond ? i.getThenRegion() : i.getElseRegion();
+  if (region.empty())
+    return success();
+  llvm::SmallVector<RtValue, 8> yielded;
+  if (failed(ex.runBlock(region.front(), {}, yielded)))
+    return failure();
+  setResults(ex, op, yielded);
+  return success();
+}
+
+LogicalResult execExecuteRegion(Exec &ex, Operation *op) {
+  auto e = cast<scf::ExecuteRegionOp>(op);
+  llvm::SmallVector<RtValue, 8> yielded;
+  if (failed(ex.runBlock(e.getRegion().front(), {}, yielded)))
+    return failure();
+  setResults(ex, op, yielded);
+  return success();
+}
+
+LogicalResult execIndexSwitch(Exec &ex, Operation *op) {
+  auto s = cast<scf::IndexSwitchOp>(op);
+  int64_t arg = ex.tensor(s.getArg()).intAt(0);
+  Region *region = &s.getDefaultRegion();
+  for (auto [c, r] : llvm::zip(s.getCases(), s.getCaseRegions()))
+    if (c == arg)
+      region = &r;
+  llvm::SmallVector<RtValue, 8> yielded;
+  if (failed(ex.runBlock(region->front(), {}, yielded)))
+    return failure();
+  setResults(ex, op, yielded);
+  return success();
+}
+
+LogicalResult execCall(Exec &ex, Operation *op) {
+  auto call = cast<kiln::tt::CallOp>(op);
+  auto callee =
+      SymbolTable::lookupNearestSymbolFrom<kiln::tt::FuncOp>(op, call.getCalleeAttr());
+  if (!callee)
+    return ex.fail(op, "no tt.func named '" + call.getCallee() + "'");
+  llvm::SmallVector<RtValue, 8> args, results;
+  for (Value v : call.getOperands())
+    args.push_back(ex.value(v));
+  if (failed(ex.callFunction(callee, args, results)))
+    return failure();
+  setResults(ex, op, results);
+  return success();
+}
+
+LogicalResult execProgramId(Exec &ex, Operation *op) {
+  auto p = cast<kiln::tt::GetProgramIdOp>(op);
+  ex.set(p.getResult(), Tensor::scalarInt(ElemKind::I32, ex.pid[int(p.getAxis())]));
+  return success();
+}
+
+LogicalResult execNumPrograms(Exec &ex, Operation *op) {
+  auto p = cast<kiln::tt::GetNumProgramsOp>(op);
+  ex.set(p.getResult(), Tensor::scalarInt(ElemKind::I32, ex.grid[int(p.getAxis())]));
+  return success();
+}
+
+/// ub.poison: any value will do; zeros make runs reproducible.
+LogicalResult execPoison(Exec &ex, Operation *op) {
+  Type t = op->getResult(0).getType();
+  ex.set(op->getResult(0), Tensor::zeros(elemKindOf(t), shapeOf(t)));
+  return success();
+}
+
+} // namespace
+
+void registerControlHandlers(HandlerMap &m) {
+  addHandler<scf::ForOp>(m, execFor);
+  addHandler<scf::WhileOp>(m, execWhile);
+  addHandler<scf::IfOp>(m, execIf);
+  addHandler<scf::ExecuteRegionOp>(m, execExecuteRegion);
+  addHandler<scf::IndexSwitchOp>(m, execIndexSwitch);
+  addHandler<kiln::tt::CallOp>(m, execCall);
+  addHandler<kiln::tt::GetProgramIdOp>(m, execProgramId);
+  addHandler<kiln::tt::GetNumProgramsOp>(m, execNumPrograms);
+  addHandler<ub::PoisonOp>(m, execPoison);
+}
+
+} // namespace detail
+
+//===----------------------------------------------------------------------===//
+// The grid loop
+//===----------------------------------------------------------------------===//
+
+Interpreter::Interpreter(ModuleOp module) : module_(module) {}
+Interpreter::~Interpreter() = default;
+
+llvm::Error Interpreter::run(llvm::StringRef kernel, llvm::ArrayRef<RtValue> args,
+                             Memory &memory, const RunOptions &opts) {
+  auto func = module_.lookupSymbol<kiln::tt::FuncOp>(kernel);
+  if (!func)
+    return llvm::createStringError("no tt.func named '" + kernel.str() + "' in the module");
+  if (func.isExternal())
+    return llvm::createStringError("tt.func '" + kernel.str() + "' has no body");
+  if (args.size() != func.getNumArguments())
+    return llvm::createStringError("kernel '" + kernel.str() + "' takes " +
+                                   std::to_string(func.getNumArguments()) +
+                                   " arguments, but " + std::to_string(args.size()) +
+                                   " were given");
+  for (int64_t g : opts.grid)
+    if (g < 0)
+      return llvm::createStringError("grid sizes must not be negative");
+
+  detail::Exec ex(module_, memory, opts);
+  ex.grid = opts.grid;
+  llvm::SmallVector<RtValue, 4> results;
+  for (int64_t z = 0; z < opts.grid[2]; ++z)
+    for (int64_t y = 0; y < opts.grid[1]; ++y)
+      for (int64_t x = 0; x < opts.grid[0]; ++x) {
+        ex.pid = {x, y, z};
+        if (failed(ex.callFunction(func, args, results))) {
+          poisonReads_ = ex.poisonReads;
+          return llvm::createStringError(ex.error());
+        }
+      }
+  poisonReads_ = ex.poisonReads;
+  return llvm::Error::success();
+}
+
+} // namespace kiln::interp

@@ -1,0 +1,629 @@
+//===- RunSpec.cpp - run specs: parse, prepare a launch, check outputs ----===//
+#include "kiln/Interpreter/RunSpec.h"
+
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+namespace json = llvm::json;
+
+namespace kiln::interp {
+namespace {
+
+llvm::Error error(const llvm::Twine &msg) { return llvm::createStringError(msg.str()); }
+
+std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+std::string resolvePath(llvm::StringRef dir, llvm::StringRef file) {
+  if (file.empty() || llvm::sys::path::is_absolute(file))
+    return file.str();
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, file);
+  llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
+  return std::string(p);
+}
+
+/// A JSON number, bool, or "inf"/"-inf"/"nan" as a double.
+std::optional<double> numberOf(const json::Value &v) {
+  if (auto d = v.getAsNumber())
+    return *d;
+  if (auto b = v.getAsBoolean())
+    return *b ? 1.0 : 0.0;
+  if (auto s = v.getAsString()) {
+    if (*s == "inf" || *s == "+inf")
+      return HUGE_VAL;
+    if (*s == "-inf")
+      return -HUGE_VAL;
+    if (*s == "nan")
+      return std::nan("");
+  }
+  return std::nullopt;
+}
+
+llvm::Expected<Shape> parseShape(const json::Value *v, llvm::StringRef what) {
+  const json::Array *arr = v ? v->getAsArray() : nullptr;
+  if (!arr)
+    return error(what + " must be an array of sizes");
+  Shape s;
+  for (const json::Value &e : *arr) {
+    std::optional<int64_t> i = e.getAsInteger();
+    if (!i || *i < 0)
+      return error(what + " must hold non-negative integers");
+    s.push_back(*i);
+  }
+  return s;
+}
+
+llvm::Expected<std::vector<double>> parseValues(const json::Array &arr, llvm::StringRef what) {
+  std::vector<double> out;
+  for (const json::Value &e : arr) {
+    std::optional<double> d = numberOf(e);
+    if (!d)
+      return error(what + " must hold numbers");
+    out.push_back(*d);
+  }
+  return out;
+}
+
+llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::StringRef dir) {
+  ArgSpec a;
+  if (auto n = o.getString("name"))
+    a.name = n->str();
+  else
+    a.name = "arg" + std::to_string(index);
+  std::string where = "argument " + std::to_string(index) + " ('" + a.name + "')";
+
+  std::optional<llvm::StringRef> kind = o.getString("kind");
+  if (!kind)
+    return error(where + ": missing \"kind\" (buffer, scalar or tensor_descriptor)");
+  if (*kind == "buffer")
+    a.kind = ArgKind::Buffer;
+  else if (*kind == "scalar")
+    a.kind = ArgKind::Scalar;
+  else if (*kind == "tensor_descriptor")
+    a.kind = ArgKind::TensorDescriptor;
+  else
+    return error(where + ": unknown kind '" + *kind +
+                 "' (expected buffer, scalar or tensor_descriptor)");
+
+  std::optional<llvm::StringRef> dtype = o.getString("dtype");
+  if (!dtype)
+    return error(where + ": missing \"dtype\"");
+  std::optional<ElemKind> ek = parseKindName(*dtype);
+  if (!ek)
+    return error(where + ": unknown dtype '" + *dtype +
+                 "' (expected i1, i8, i16, i32, i64, u8..u64, f16, bf16, f32, f64, "
+                 "f8e4m3fn, f8e5m2, f8e4m3fnuz or f8e5m2fnuz)");
+  a.dtype = *ek;
+  a.isUnsigned = dtype->starts_with("u");
+
+  if (a.kind == ArgKind::Scalar) {
+    const json::Value *v = o.get("value");
+    std::optional<double> d = v ? numberOf(*v) : std::nullopt;
+    if (!d)
+      return error(where + ": a scalar needs a numeric \"value\"");
+    a.floatValue = *d;
+    if (isIntKind(a.dtype)) {
+      std::optional<int64_t> i = v->getAsInteger();
+      if (!i && v->getAsBoolean())
+        i = *v->getAsBoolean();
+      if (!i)
+        return error(where + ": the value of an integer scalar must be an integer");
+      a.intValue = *i;
+    }
+    return a;
+  }
+
+  auto shape = parseShape(o.get("shape"), where + ": \"shape\"");
+  if (!shape)
+    return shape.takeError();
+  a.shape = *shape;
+  if (a.kind == ArgKind::TensorDescriptor) {
+    if (o.get("block")) {
+      auto block = parseShape(o.get("block"), where + ": \"block\"");
+      if (!block)
+        return block.takeError();
+      a.block = *block;
+    }
+    if (a.shape.empty())
+      return error(where + ": a tensor descriptor needs a non-empty shape");
+  }
+
+  std::optional<llvm::StringRef> role = o.getString("role");
+  if (!role || *role == "input")
+    a.role = Role::Input;
+  else if (*role == "output")
+    a.role = Role::Output;
+  else if (*role == "inout")
+    a.role = Role::InOut;
+  else
+    return error(where + ": unknown role '" + *role + "' (expected input, output or inout)");
+
+  int64_t count = numElements(a.shape);
+  if (auto f = o.getString("file"))
+    a.file = resolvePath(dir, *f);
+  if (const json::Array *d = o.getArray("data")) {
+    auto vals = parseValues(*d, where + ": \"data\"");
+    if (!vals)
+      return vals.takeError();
+    if (int64_t(vals->size()) != count)
+      return error(where + ": \"data\" has " + llvm::Twine(vals->size()) +
+                   " values but the shape holds " + llvm::Twine(count));
+    a.data = std::move(*vals);
+  }
+  if (const json::Value *f = o.get("fill")) {
+    std::optional<double> d = numberOf(*f);
+    if (!d)
+      return error(where + ": \"fill\" must be a number");
+    a.fill = *d;
+  }
+  if (a.role == Role::InOut && a.file.empty() && !a.data && !a.fill)
+    return error(where + ": an inout buffer needs its initial contents (\"file\", \"data\" or "
+                         "\"fill\")");
+  if (const json::Value *e = o.get("expect")) {
+    if (auto s = e->getAsString()) {
+      a.expect = resolvePath(dir, *s);
+    } else if (const json::Array *arr = e->getAsArray()) {
+      auto vals = parseValues(*arr, where + ": \"expect\"");
+      if (!vals)
+        return vals.takeError();
+      if (int64_t(vals->size()) != count)
+        return error(where + ": \"expect\" has " + llvm::Twine(vals->size()) +
+                     " values but the shape holds " + llvm::Twine(count));
+      a.expectData = std::move(*vals);
+    } else {
+      return error(where + ": \"expect\" must be a file name or an array of values");
+    }
+  }
+  if (const json::Object *t = o.getObject("tolerance")) {
+    for (auto [key, field] : {std::pair{"rtol", &a.tolerance.rtol},
+                              std::pair{"atol", &a.tolerance.atol}}) {
+      if (const json::Value *v = t->get(key)) {
+        std::optional<double> d = v->getAsNumber();
+        if (!d || *d < 0 || std::isnan(*d))
+          return error(where + ": tolerance " + key + " must be a non-negative number");
+        *field = *d;
+      }
+    }
+  }
+  return a;
+}
+
+std::string formatValue(double v, bool isInt) {
+  if (std::isnan(v))
+    return "nan";
+  if (isInt)
+    return std::to_string(int64_t(v));
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%.9g", v);
+  return s;
+}
+
+/// The raw bit pattern of `v` as an element of `kind`.
+llvm::Expected<uint64_t> bitsOf(double v, ElemKind kind, llvm::StringRef where) {
+  if (isIntKind(kind)) {
+    if (v != std::trunc(v) || std::isinf(v))
+      return error(where + ": " + formatValue(v, false) + " is not an integer");
+    return kind == ElemKind::I1 ? uint64_t(v != 0) : uint64_t(int64_t(v));
+  }
+  return Tensor::scalarFloat(kind, v).bitsAt(0);
+}
+
+llvm::Error fillFromValues(Buffer &b, const std::vector<double> &vals, llvm::StringRef where) {
+  unsigned size = byteSize(b.elem);
+  for (size_t i = 0; i < vals.size(); ++i) {
+    auto bits = bitsOf(vals[i], b.elem, where);
+    if (!bits)
+      return bits.takeError();
+    std::memcpy(&b.bytes[i * size], &*bits, size);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<uint8_t>> readExact(const std::string &path, size_t bytes,
+                                               const ArgSpec &a) {
+  auto mb = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!mb)
+    return error("argument '" + a.name + "': cannot read '" + path +
+                 "': " + mb.getError().message());
+  if ((*mb)->getBufferSize() != bytes)
+    return error("argument '" + a.name + "': '" + path + "' has " +
+                 llvm::Twine((*mb)->getBufferSize()) + " bytes, but " +
+                 llvm::Twine(numElements(a.shape)) + " elements of " + kindName(a.dtype) +
+                 " need " + llvm::Twine(bytes));
+  return std::vector<uint8_t>((*mb)->getBufferStart(), (*mb)->getBufferEnd());
+}
+
+llvm::Error initBuffer(Buffer &b, const ArgSpec &a) {
+  if (a.role == Role::Output)
+    return llvm::Error::success(); // poisoned
+  if (!a.file.empty()) {
+    auto bytes = readExact(a.file, b.bytes.size(), a);
+    if (!bytes)
+      return bytes.takeError();
+    b.bytes = std::move(*bytes);
+    return llvm::Error::success();
+  }
+  if (a.data)
+    return fillFromValues(b, *a.data, "argument '" + a.name + "'");
+  if (a.fill)
+    return fillFromValues(b, std::vector<double>(b.numel(), *a.fill),
+                          "argument '" + a.name + "'");
+  return llvm::Error::success();
+}
+
+bool compatibleElements(ElemKind buffer, ElemKind pointee) {
+  if (buffer == pointee)
+    return true;
+  // Triton passes bool tensors as i8 pointers.
+  return (buffer == ElemKind::I1 && pointee == ElemKind::I8) ||
+         (buffer == ElemKind::I8 && pointee == ElemKind::I1);
+}
+
+} // namespace
+
+llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) {
+  llvm::Expected<json::Value> root = json::parse(text);
+  if (!root)
+    return error("malformed JSON: " + llvm::toString(root.takeError()));
+  const json::Object *o = root->getAsObject();
+  if (!o)
+    return error("the run spec must be a JSON object");
+  RunSpec spec;
+  spec.dir = dir.str();
+  if (auto n = o->getString("name"))
+    spec.name = n->str();
+  if (auto k = o->getString("kernel"))
+    spec.kernel = k->str();
+  spec.ttir = resolvePath(dir, o->getString("ttir").value_or("kernel.ttir"));
+  if (const json::Value *g = o->get("grid")) {
+    const json::Array *arr = g->getAsArray();
+    if (!arr || arr->empty() || arr->size() > 3)
+      return error("\"grid\" must be an array of 1 to 3 sizes");
+    for (size_t i = 0; i < arr->size(); ++i) {
+      std::optional<int64_t> v = (*arr)[i].getAsInteger();
+      if (!v || *v < 0)
+        return error("\"grid\" sizes must be non-negative integers");
+      spec.grid[i] = *v;
+    }
+  }
+  const json::Array *args = o->getArray("args");
+  if (!args)
+    return error("missing \"args\" (the kernel's arguments, in order)");
+  for (size_t i = 0; i < args->size(); ++i) {
+    const json::Object *ao = (*args)[i].getAsObject();
+    if (!ao)
+      return error("argument " + llvm::Twine(i) + " must be a JSON object");
+    auto a = parseArg(*ao, i, dir);
+    if (!a)
+      return a.takeError();
+    spec.args.push_back(std::move(*a));
+  }
+  return spec;
+}
+
+llvm::Expected<RunSpec> loadRunSpec(llvm::StringRef caseDirOrFile) {
+  llvm::SmallString<256> path(caseDirOrFile);
+  if (llvm::sys::fs::is_directory(path))
+    llvm::sys::path::append(path, "manifest.json");
+  auto mb = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!mb)
+    return error("cannot read run spec '" + path + "': " + mb.getError().message());
+  llvm::SmallString<256> dir(path);
+  llvm::sys::path::remove_filename(dir);
+  if (dir.empty())
+    dir = ".";
+  auto spec = parseRunSpec((*mb)->getBuffer(), dir);
+  if (!spec)
+    return error(path + ": " + llvm::toString(spec.takeError()));
+  spec->path = std::string(path);
+  if (spec->name.empty())
+    spec->name = llvm::sys::fs::is_directory(caseDirOrFile)
+                     ? llvm::sys::path::filename(llvm::StringRef(caseDirOrFile).rtrim('/')).str()
+                     : llvm::sys::path::stem(path).str();
+  return spec;
+}
+
+llvm::Error setScalar(RunSpec &spec, llvm::StringRef name, llvm::StringRef value) {
+  for (ArgSpec &a : spec.args) {
+    if (a.name != name)
+      continue;
+    if (a.kind != ArgKind::Scalar)
+      return error("--set " + name + ": '" + name + "' is not a scalar argument");
+    if (isIntKind(a.dtype)) {
+      int64_t v;
+      if (value.getAsInteger(0, v))
+        return error("--set " + name + ": '" + value + "' is not an integer");
+      a.intValue = v;
+      a.floatValue = double(v);
+    } else {
+      double d;
+      if (value.getAsDouble(d))
+        return error("--set " + name + ": '" + value + "' is not a number");
+      a.floatValue = d;
+    }
+    return llvm::Error::success();
+  }
+  return error("--set: the run spec has no argument named '" + name + "'");
+}
+
+llvm::Error setGrid(RunSpec &spec, llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  text.split(parts, ',');
+  if (parts.empty() || parts.size() > 3)
+    return error("--grid takes X[,Y[,Z]]");
+  std::array<int64_t, 3> g{1, 1, 1};
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].trim().getAsInteger(10, g[i]) || g[i] < 0)
+      return error("--grid: '" + parts[i] + "' is not a non-negative integer");
+  spec.grid = g;
+  return llvm::Error::success();
+}
+
+llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, ModuleOp module) {
+  Launch launch;
+  kiln::tt::FuncOp func;
+  if (!spec.kernel.empty()) {
+    func = module.lookupSymbol<kiln::tt::FuncOp>(spec.kernel);
+    if (!func)
+      return error("the kernel file has no tt.func named '" + spec.kernel + "'");
+  } else {
+    for (auto f : module.getOps<kiln::tt::FuncOp>())
+      if (f.isPublic()) {
+        if (func)
+          return error("the kernel file has several public tt.funcs; name one with \"kernel\"");
+        func = f;
+      }
+    if (!func)
+      return error("the kernel file has no public tt.func");
+  }
+  launch.kernel = func.getSymName().str();
+  llvm::ArrayRef<Type> types = func.getArgumentTypes();
+  auto signature = [&] {
+    std::string s = "(";
+    for (size_t i = 0; i < types.size(); ++i)
+      s += (i ? ", " : "") + typeString(types[i]);
+    return s + ")";
+  };
+  auto countError = [&](size_t given) {
+    return error("the run spec gives " + llvm::Twine(given) + " kernel arguments but @" +
+                 launch.kernel + " takes " + llvm::Twine(types.size()) + ": " + signature());
+  };
+
+  size_t ai = 0;
+  for (const ArgSpec &a : spec.args) {
+    std::string where = "argument '" + a.name + "' (kernel argument " + std::to_string(ai) + ")";
+    if (ai >= types.size()) {
+      size_t given = ai;
+      for (const ArgSpec &rest : llvm::ArrayRef(spec.args).drop_front(&a - spec.args.data()))
+        given += rest.kind == ArgKind::TensorDescriptor ? 1 + 2 * rest.shape.size() : 1;
+      return countError(given);
+    }
+    Type t = types[ai];
+    if (a.kind == ArgKind::Scalar) {
+      std::optional<ElemKind> k = kindOfType(t);
+      if (!k || *k == ElemKind::Ptr || isa<kiln::tt::PointerType>(t))
+        return error(where + ": the run spec passes a scalar but the kernel expects " +
+                     typeString(t));
+      if (*k != a.dtype)
+        return error(where + ": the run spec passes " + kindName(a.dtype) +
+                     " but the kernel expects " + typeString(t));
+      launch.args.push_back(isIntKind(a.dtype) ? Tensor::scalarInt(a.dtype, a.intValue)
+                                                : Tensor::scalarFloat(a.dtype, a.floatValue));
+      launch.bufferOfArg.push_back(-1);
+      ++ai;
+      continue;
+    }
+
+    unsigned id = launch.memory.addBuffer(a.name, a.dtype, a.shape, a.role == Role::Output);
+    if (llvm::Error e = initBuffer(launch.memory.buffer(id), a))
+      return std::move(e);
+    launch.bufferOfArg.push_back(int(id));
+    uint64_t addr = launch.memory.address(id);
+
+    if (a.kind == ArgKind::Buffer) {
+      auto ptr = dyn_cast<kiln::tt::PointerType>(t);
+      std::optional<ElemKind> pk = ptr ? kindOfType(ptr.getPointeeType()) : std::nullopt;
+      if (!ptr || !pk)
+        return error(where + ": the run spec passes a buffer but the kernel expects " +
+                     typeString(t));
+      if (!compatibleElements(a.dtype, *pk))
+        return error(where + ": the buffer holds " + kindName(a.dtype) +
+                     " but the kernel expects " + typeString(t));
+      launch.args.push_back(Tensor::scalarPtr(addr));
+      ++ai;
+      continue;
+    }
+
+    // A tensor descriptor: the descriptor, then (in Triton's signature) its
+    // shape as i32s and its strides as i64s.
+    auto descType = dyn_cast<kiln::tt::TensorDescType>(t);
+    if (!descType)
+      return error(where + ": the run spec passes a tensor descriptor but the kernel expects " +
+                   typeString(t));
+    RankedTensorType blockType = descType.getBlockType();
+    if (kindOfType(blockType.getElementType()) != a.dtype)
+      return error(where + ": the descriptor holds " + kindName(a.dtype) +
+                   " but the kernel expects " + typeString(t));
+    size_t rank = a.shape.size();
+    if (!a.block.empty() && llvm::ArrayRef<int64_t>(a.block) != blockType.getShape())
+      return error(where + ": the run spec's block shape differs from the kernel's " +
+                   typeString(t));
+    TensorDesc d;
+    d.base = addr;
+    d.elem = a.dtype;
+    d.shape = a.shape;
+    d.block.assign(blockType.getShape().begin(), blockType.getShape().end());
+    d.strides.assign(rank, 1);
+    for (int i = int(rank) - 2; i >= 0; --i)
+      d.strides[i] = d.strides[i + 1] * a.shape[i + 1];
+    launch.args.push_back(d);
+    ++ai;
+    bool expanded = ai + 2 * rank <= types.size();
+    for (size_t i = 0; expanded && i < rank; ++i)
+      expanded = types[ai + i].isInteger(32) && types[ai + rank + i].isInteger(64);
+    if (expanded) {
+      for (size_t i = 0; i < rank; ++i)
+        launch.args.push_back(Tensor::scalarInt(ElemKind::I32, a.shape[i]));
+      for (size_t i = 0; i < rank; ++i)
+        launch.args.push_back(Tensor::scalarInt(ElemKind::I64, d.strides[i]));
+      ai += 2 * rank;
+    }
+  }
+  if (ai != types.size())
+    return countError(ai);
+  return launch;
+}
+
+llvm::Expected<std::vector<OutputCheck>> checkOutputs(const RunSpec &spec, const Launch &launch) {
+  std::vector<OutputCheck> checks;
+  for (size_t s = 0; s < spec.args.size(); ++s) {
+    const ArgSpec &a = spec.args[s];
+    if (!a.hasExpectation() || launch.bufferOfArg[s] < 0)
+      continue;
+    const Buffer &buf = launch.memory.buffer(launch.bufferOfArg[s]);
+    unsigned esz = byteSize(a.dtype);
+    int64_t n = buf.numel();
+    Tensor got = Tensor::alloc(a.dtype, {n}), want = Tensor::alloc(a.dtype, {n});
+    std::memcpy(got.rawMut(), buf.bytes.data(), buf.bytes.size());
+    if (!a.expect.empty()) {
+      auto bytes = readExact(a.expect, buf.bytes.size(), a);
+      if (!bytes)
+        return bytes.takeError();
+      std::memcpy(want.rawMut(), bytes->data(), bytes->size());
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        auto bits = bitsOf((*a.expectData)[i], a.dtype, "argument '" + a.name + "'");
+        if (!bits)
+          return bits.takeError();
+        want.setBits(i, *bits);
+      }
+    }
+    OutputCheck c;
+    c.name = a.name;
+    c.elements = n;
+    c.tolerance = a.tolerance;
+    c.dtype = a.dtype;
+    bool isFloat = isFloatKind(a.dtype);
+    for (int64_t i = 0; i < n; ++i) {
+      bool unwritten = buf.poisoned() && !launch.memory.isWritten(launch.bufferOfArg[s], i * esz, esz);
+      double g, w;
+      if (isFloat) {
+        g = got.floatAt(i);
+        w = want.floatAt(i);
+      } else if (a.isUnsigned) {
+        g = double(got.uintAt(i));
+        w = double(want.uintAt(i));
+      } else {
+        g = double(got.intAt(i));
+        w = double(want.intAt(i));
+      }
+      double diff;
+      bool ok;
+      if (std::isnan(g) || std::isnan(w)) {
+        ok = std::isnan(g) && std::isnan(w);
+        diff = ok ? 0 : std::nan("");
+      } else if (g == w) {
+        ok = true;
+        diff = 0;
+      } else if (!isFloat) {
+        bool exact = got.bitsAt(i) == want.bitsAt(i);
+        diff = std::fabs(g - w);
+        ok = exact || diff <= a.tolerance.atol + a.tolerance.rtol * std::fabs(w);
+      } else {
+        diff = std::fabs(g - w); // inf when one side is infinite
+        ok = diff <= a.tolerance.atol + a.tolerance.rtol * std::fabs(w);
+      }
+      if (unwritten) {
+        // Counted on their own; their poison values say nothing about error.
+        ok = false;
+        diff = 0;
+      }
+      if (std::isnan(diff))
+        c.maxAbsErr = diff; // stays NaN: a NaN where a number was expected
+      else if (!std::isnan(c.maxAbsErr) && diff > c.maxAbsErr)
+        c.maxAbsErr = diff;
+      if (w != 0 && !std::isnan(diff) && !unwritten) {
+        double rel = diff / std::fabs(w);
+        if (rel > c.maxRelErr)
+          c.maxRelErr = rel;
+      }
+      if (!ok) {
+        ++c.mismatches;
+        c.unwritten += unwritten;
+        if (c.firstMismatch < 0) {
+          c.firstMismatch = i;
+          c.firstIndex = formatIndex(a.shape, i);
+          c.got = unwritten ? "<never written>" : formatValue(g, !isFloat);
+          c.want = formatValue(w, !isFloat);
+        }
+      }
+    }
+    c.pass = c.mismatches == 0;
+    checks.push_back(std::move(c));
+  }
+  return checks;
+}
+
+std::string formatCheck(const OutputCheck &c) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto num = [&](double v) {
+    if (std::isnan(v))
+      os << "nan";
+    else
+      os << llvm::format("%.3e", v);
+  };
+  os << c.name << ": " << (c.pass ? "PASS" : "FAIL") << " max_abs_err=";
+  num(c.maxAbsErr);
+  os << " max_rel_err=";
+  num(c.maxRelErr);
+  os << " first_mismatch=";
+  if (c.firstMismatch < 0)
+    os << "none";
+  else
+    os << c.firstIndex << " (got " << c.got << ", want " << c.want << ")";
+  os << " [" << c.elements << " x " << kindName(c.dtype) << ", atol=" << llvm::format("%g", c.tolerance.atol)
+     << " rtol=" << llvm::format("%g", c.tolerance.rtol);
+  if (c.mismatches)
+    os << ", " << c.mismatches << " mismatching";
+  if (c.unwritten)
+    os << ", " << c.unwritten << " never written";
+  os << "]";
+  return s;
+}
+
+llvm::Error writeOutputs(const RunSpec &spec, const Launch &launch, llvm::StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return error("cannot create '" + dir + "': " + ec.message());
+  for (size_t s = 0; s < spec.args.size(); ++s) {
+    const ArgSpec &a = spec.args[s];
+    if (launch.bufferOfArg[s] < 0 || a.role == Role::Input)
+      continue;
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, a.name + ".out.bin");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return error("cannot write '" + path + "': " + ec.message());
+    const Buffer &b = launch.memory.buffer(launch.bufferOfArg[s]);
+    os.write(reinterpret_cast<const char *>(b.bytes.data()), b.bytes.size());
+  }
+  return llvm::Error::success();
+}
+
+} // namespace kiln::interp

@@ -1,0 +1,132 @@
+//===- RunCommand.cpp - kiln run ------------------------------------------===//
+//
+// `kiln run CASE --interpret`: loads a run spec (CASE/manifest.json or a
+// .json file; format in docs/interpreter.md), builds its buffers (outputs
+// poisoned), runs the kernel with the reference interpreter, and compares
+// every output that has an expectation. One line per output; exit status 0
+// only when every output passes.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "kiln/Interpreter/Interpreter.h"
+#include "kiln/Interpreter/RunSpec.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+
+using namespace llvm;
+
+namespace kiln::driver {
+namespace {
+
+cl::SubCommand command(
+    "run", "Run a kernel from a run spec (a corpus case folder or a .json file) and check "
+           "its outputs; see docs/interpreter.md for the run-spec format");
+cl::opt<std::string> caseArg(cl::Positional, cl::desc("<case folder | run-spec.json>"),
+                             cl::sub(command), cl::cat(category()));
+cl::opt<bool> interpret("interpret",
+                        cl::desc("Execute with the reference interpreter on the CPU "
+                                 "(required: it is the only executor so far)"),
+                        cl::sub(command), cl::cat(category()));
+cl::opt<std::string> outputDir("output-dir",
+                               cl::desc("Write each output/inout buffer to DIR/<name>.out.bin"),
+                               cl::value_desc("DIR"), cl::sub(command), cl::cat(category()));
+cl::opt<std::string> gridOverride("grid", cl::desc("Override the grid: X[,Y[,Z]]"),
+                                  cl::value_desc("X,Y,Z"), cl::sub(command),
+                                  cl::cat(category()));
+cl::list<std::string> scalarOverrides("set",
+                                      cl::desc("Override a scalar argument (repeatable)"),
+                                      cl::value_desc("NAME=VALUE"), cl::sub(command),
+                                      cl::cat(category()));
+cl::opt<bool> allowPoisonReads(
+    "allow-poison-reads",
+    cl::desc("Count reads of never-written output elements instead of stopping at the first"),
+    cl::sub(command), cl::cat(category()));
+
+int runCommand() {
+  if (caseArg.empty())
+    return reportError(createStringError("kiln run needs a case folder or a run-spec file"));
+  if (!interpret)
+    return reportError(createStringError(
+        "kiln run executes kernels only with --interpret (the CPU reference interpreter) "
+        "for now; add --interpret"));
+
+  Expected<interp::RunSpec> spec = interp::loadRunSpec(caseArg);
+  if (!spec)
+    return reportError(spec.takeError());
+  if (!gridOverride.empty())
+    if (Error e = interp::setGrid(*spec, gridOverride))
+      return reportError(std::move(e));
+  for (const std::string &s : scalarOverrides) {
+    auto [name, value] = StringRef(s).split('=');
+    if (value.empty() && !StringRef(s).contains('='))
+      return reportError(createStringError("--set takes NAME=VALUE, got '" + s + "'"));
+    if (Error e = interp::setScalar(*spec, name, value))
+      return reportError(std::move(e));
+  }
+
+  mlir::DialectRegistry registry;
+  interp::registerInterpreterDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.allowUnregisteredDialects(false);
+  auto module = interp::parseKernelFile(spec->ttir, context);
+  if (!module)
+    return reportError(module.takeError());
+  Expected<interp::Launch> launch = interp::prepareLaunch(*spec, **module);
+  if (!launch)
+    return reportError(createStringError(spec->path + ": " + toString(launch.takeError())));
+
+  interp::RunOptions opts;
+  opts.grid = spec->grid;
+  opts.poisonReadIsError = !allowPoisonReads;
+  interp::Interpreter interpreter(**module);
+  auto start = std::chrono::steady_clock::now();
+  Error runError = interpreter.run(launch->kernel, launch->args, launch->memory, opts);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  outs().flush();
+  if (runError) {
+    // The message already reads "<location>: error: ...".
+    handleAllErrors(std::move(runError),
+                    [](const ErrorInfoBase &info) { errs() << info.message() << "\n"; });
+    errs() << spec->name << ": FAIL (the run stopped)\n";
+    return 1;
+  }
+
+  outs() << spec->name << ": ran @" << launch->kernel << " on grid [" << spec->grid[0] << ", "
+         << spec->grid[1] << ", " << spec->grid[2] << "] with the interpreter in "
+         << format("%.3f", seconds) << " s\n";
+  if (interpreter.poisonReads())
+    WithColor::warning(errs(), "kiln")
+        << interpreter.poisonReads() << " reads of never-written output elements\n";
+  if (!outputDir.empty())
+    if (Error e = interp::writeOutputs(*spec, *launch, outputDir))
+      return reportError(std::move(e));
+
+  Expected<std::vector<interp::OutputCheck>> checks = interp::checkOutputs(*spec, *launch);
+  if (!checks)
+    return reportError(checks.takeError());
+  unsigned failed = 0;
+  for (const interp::OutputCheck &c : *checks) {
+    outs() << "  " << interp::formatCheck(c) << "\n";
+    failed += !c.pass;
+  }
+  if (checks->empty())
+    outs() << spec->name << ": no outputs to check\n";
+  else if (failed)
+    outs() << spec->name << ": FAIL (" << failed << " of " << checks->size()
+           << " outputs differ)\n";
+  else
+    outs() << spec->name << ": PASS (" << checks->size() << " outputs)\n";
+  return failed ? 1 : 0;
+}
+
+CommandRegistration registration(command, runCommand);
+
+} // namespace
+} // namespace kiln::driver
