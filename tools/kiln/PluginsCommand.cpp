@@ -51,6 +51,7 @@ void describe(const LoadedPlugin &plugin, raw_ostream &os) {
 int check(StringRef path) {
   if (Error error = PluginManager::get().load(path)) {
     outs() << "FAIL " << path << "\n";
+    outs().flush();
     return reportError(std::move(error));
   }
   const LoadedPlugin &plugin = PluginManager::get().plugins().back();

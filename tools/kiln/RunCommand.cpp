@@ -33,9 +33,10 @@ cl::opt<bool> interpret("interpret",
                         cl::desc("Execute with the reference interpreter on the CPU "
                                  "(required: it is the only executor so far)"),
                         cl::sub(command), cl::cat(category()));
-cl::opt<std::string> outputDir("output-dir",
-                               cl::desc("Write each output/inout buffer to DIR/<name>.out.bin"),
-                               cl::value_desc("DIR"), cl::sub(command), cl::cat(category()));
+cl::opt<std::string> outputDir(
+    "output-dir",
+    cl::desc("Write each output/inout buffer to DIR/<name>.out.bin (also when the run stops)"),
+    cl::value_desc("DIR"), cl::sub(command), cl::cat(category()));
 cl::opt<std::string> gridOverride("grid", cl::desc("Override the grid: X[,Y[,Z]]"),
                                   cl::value_desc("X,Y,Z"), cl::sub(command),
                                   cl::cat(category()));
@@ -90,6 +91,13 @@ int runCommand() {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outs().flush();
+  // Outputs are written even when the run stops: what the kernel had
+  // written by then helps to debug it.
+  if (!outputDir.empty())
+    if (Error e = interp::writeOutputs(*spec, *launch, outputDir)) {
+      consumeError(std::move(runError));
+      return reportError(std::move(e));
+    }
   if (runError) {
     // The message already reads "<location>: error: ...".
     handleAllErrors(std::move(runError),
@@ -104,9 +112,6 @@ int runCommand() {
   if (interpreter.poisonReads())
     WithColor::warning(errs(), "kiln")
         << interpreter.poisonReads() << " reads of never-written output elements\n";
-  if (!outputDir.empty())
-    if (Error e = interp::writeOutputs(*spec, *launch, outputDir))
-      return reportError(std::move(e));
 
   Expected<std::vector<interp::OutputCheck>> checks = interp::checkOutputs(*spec, *launch);
   if (!checks)

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "kiln/Config.h"
+#include "kiln/Plugin/PluginAPI.h"
 #include "kiln/Plugin/PluginManager.h"
 
 #include "llvm/Support/InitLLVM.h"
@@ -60,6 +62,10 @@ int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   // Show kiln's options only; libLLVM registers many of its own globally.
   cl::HideUnrelatedOptions(kiln::driver::category());
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "kiln " KILN_VERSION_STRING "\n  host ABI: " KILN_HOST_ABI "\n  plugin API: "
+       << kiln::kPluginApiMajor << "." << kiln::kPluginApiMinor << "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv,
                               "kiln: a tile-kernel compiler for GPUs, open to plugins\n");
   for (auto &entry : kiln::driver::commands())

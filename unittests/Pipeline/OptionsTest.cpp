@@ -1,0 +1,42 @@
+//===- OptionsTest.cpp - targets and compile options ----------------------===//
+#include "kiln/Pipeline/Options.h"
+
+#include "gtest/gtest.h"
+
+using namespace kiln;
+
+namespace {
+
+TEST(Target, ParsesTritonNames) {
+  llvm::Expected<Target> cuda = Target::parse("cuda:90");
+  ASSERT_TRUE(static_cast<bool>(cuda));
+  EXPECT_EQ(cuda->backend(), "nvidia");
+  EXPECT_EQ(cuda->capability(), 90);
+  EXPECT_EQ(cuda->str(), "cuda:90");
+
+  llvm::Expected<Target> hip = Target::parse("hip:gfx942");
+  ASSERT_TRUE(static_cast<bool>(hip));
+  EXPECT_EQ(hip->backend(), "amd");
+  EXPECT_EQ(hip->capability(), 0);
+}
+
+TEST(Target, RejectsMalformedNames) {
+  for (const char *bad : {"cuda", "cuda:", "cuda:sm_90", "cuda:12", "hip:942", "hip:gfx",
+                          "metal:1", ":90"}) {
+    llvm::Expected<Target> target = Target::parse(bad);
+    EXPECT_FALSE(static_cast<bool>(target)) << bad;
+    if (!target) {
+      std::string message = llvm::toString(target.takeError());
+      EXPECT_NE(message.find(bad), std::string::npos) << message;
+    }
+  }
+}
+
+TEST(CompileOptions, CanonicalFormNamesEveryOption) {
+  CompileOptions options;
+  options.target = Target{"cuda", "80"};
+  options.numWarps = 8;
+  EXPECT_EQ(options.str(), "target=cuda:80 num-warps=8 num-stages=3 num-ctas=1 warp-size=32");
+}
+
+} // namespace
