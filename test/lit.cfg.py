@@ -16,6 +16,17 @@ config.substitutions.append(("%kiln_src", config.kiln_src_root))
 config.substitutions.append(("%kiln_lib", config.kiln_lib_dir))
 # First-party plugins, and the test plugins under <that>/test.
 config.substitutions.append(("%kiln_plugins", os.path.join(config.kiln_obj_root, "plugins")))
+# The build tree itself, and CMake as it was configured (generator, make
+# program, compiler), for the SDK test that installs and builds against it.
+config.substitutions.append(("%kiln_build", config.kiln_obj_root))
+config.substitutions.append(("%cmake", '"%s"' % config.kiln_cmake))
+config.substitutions.append(
+    (
+        "%kiln_cmake_args",
+        '-G "%s" -DCMAKE_MAKE_PROGRAM="%s" -DCMAKE_CXX_COMPILER="%s"'
+        % (config.kiln_cmake_generator, config.kiln_make_program, config.kiln_cxx_compiler),
+    )
+)
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 # Tests must not see the developer's plugins or cache.

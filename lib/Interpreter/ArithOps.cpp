@@ -283,6 +283,8 @@ LogicalResult execBitcast(Exec &ex, Operation *op) {
 
 LogicalResult execConstant(Exec &ex, Operation *op) {
   auto c = cast<arith::ConstantOp>(op);
+  if (!isa<DenseElementsAttr, IntegerAttr, FloatAttr>(c.getValue()))
+    return ex.fail(op, "constants of this attribute kind are not supported");
   ex.set(c.getResult(), ex.constant(op, c.getValue(), c.getType()));
   return success();
 }

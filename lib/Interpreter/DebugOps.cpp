@@ -17,6 +17,8 @@ void printElement(llvm::raw_ostream &os, const Tensor &t, int64_t i, bool isSign
     os << llvm::format_hex(t.bitsAt(i), 2 + 2 * t.elemBytes());
   } else if (isFloatKind(k)) {
     os << llvm::format("%.9g", t.floatAt(i));
+  } else if (k == ElemKind::I1) {
+    os << t.uintAt(i); // booleans print as 0 / 1 whatever isSigned says
   } else if (isSigned) {
     os << t.intAt(i);
   } else {

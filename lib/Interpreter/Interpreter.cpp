@@ -4,9 +4,11 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -19,7 +21,7 @@ namespace kiln::interp {
 void registerInterpreterDialects(DialectRegistry &registry) {
   registry.insert<kiln::tt::TritonDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, ub::UBDialect,
-                  func::FuncDialect>();
+                  func::FuncDialect, gpu::GPUDialect>();
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>> parseKernelFile(llvm::StringRef path,
@@ -386,9 +388,13 @@ LogicalResult execPoison(Exec &ex, Operation *op) {
   return success();
 }
 
+/// gpu.barrier (tl.debug_barrier): a program's ops already run in order.
+LogicalResult execBarrier(Exec &, Operation *) { return success(); }
+
 } // namespace
 
 void registerControlHandlers(HandlerMap &m) {
+  addHandler<gpu::BarrierOp>(m, execBarrier);
   addHandler<scf::ForOp>(m, execFor);
   addHandler<scf::WhileOp>(m, execWhile);
   addHandler<scf::IfOp>(m, execIf);
@@ -421,6 +427,22 @@ llvm::Error Interpreter::run(llvm::StringRef kernel, llvm::ArrayRef<RtValue> arg
                                    std::to_string(func.getNumArguments()) +
                                    " arguments, but " + std::to_string(args.size()) +
                                    " were given");
+  for (auto [i, type, arg] : llvm::enumerate(func.getArgumentTypes(), args)) {
+    // A wrong kind of value would otherwise surface deep inside an op.
+    bool ok;
+    if (isa<kiln::tt::TensorDescType>(type))
+      ok = std::holds_alternative<TensorDesc>(arg);
+    else if (kiln::tt::isTensorPointerType(type))
+      ok = std::holds_alternative<BlockPtr>(arg);
+    else if (auto *t = std::get_if<Tensor>(&arg))
+      ok = kindOfType(getElementTypeOrSelf(type)) == t->kind() &&
+           t->shape() == llvm::ArrayRef<int64_t>(detail::shapeOf(type));
+    else
+      ok = false;
+    if (!ok)
+      return llvm::createStringError("argument " + std::to_string(i) + " of '" + kernel.str() +
+                                     "' does not match its type");
+  }
   for (int64_t g : opts.grid)
     if (g < 0)
       return llvm::createStringError("grid sizes must not be negative");

@@ -146,6 +146,8 @@ enum class Lib {
   IsInf, IsNan, IsFinite, SignBit, Ilogb,
   // float -> int conversions with a rounding step
   ToIntRN, ToIntRZ, ToIntRD, ToIntRU, ToUIntRN, ToUIntRZ, ToUIntRD, ToUIntRU,
+  // int / double -> float or double, rounded in a named direction
+  ToFloatRN, ToFloatRZ, ToFloatRD, ToFloatRU, UToFloatRN, UToFloatRZ, UToFloatRD, UToFloatRU,
   // bit reinterpretations
   AsBits,
   // integer
@@ -160,6 +162,16 @@ Lib lookupLib(llvm::StringRef symbol) {
       return Lib::Unknown;
     for (llvm::StringRef suffix : {"_f16", "_f32", "_f64"})
       base.consume_back(suffix);
+  }
+  // <int|ll|uint|ull|double|float>2<float|double>_<rn|rz|rd|ru>
+  {
+    auto [from, rest] = base.split('2');
+    auto [to, dir] = rest.split('_');
+    bool src = from == "int" || from == "ll" || from == "uint" || from == "ull" ||
+               from == "double" || from == "float";
+    int d = dir == "rn" ? 0 : dir == "rz" ? 1 : dir == "rd" ? 2 : dir == "ru" ? 3 : -1;
+    if (src && (to == "float" || to == "double") && d >= 0)
+      return Lib(int(from.starts_with("u") ? Lib::UToFloatRN : Lib::ToFloatRN) + d);
   }
   auto match = [](llvm::StringRef n) {
     return llvm::StringSwitch<Lib>(n)
@@ -467,6 +479,17 @@ LogicalResult execExternElementwise(Exec &ex, Operation *op) {
   }
   if (lib >= Lib::ToIntRN && lib <= Lib::ToUIntRU)
     return failed(want(1)) ? failure() : execLibToInt(ex, op, lib);
+  if (lib >= Lib::ToFloatRN && lib <= Lib::UToFloatRU) {
+    if (failed(want(1)))
+      return failure();
+    bool isUnsigned = lib >= Lib::UToFloatRN;
+    int dir = int(lib) - int(isUnsigned ? Lib::UToFloatRN : Lib::ToFloatRN);
+    const Round modes[] = {Round::NearestEven, Round::TowardZero, Round::Down, Round::Up};
+    ElemKind to = elemKindOf(op->getResult(0).getType());
+    ex.set(op->getResult(0),
+           convertTensor(ex.tensor(op->getOperand(0)), to, isUnsigned, false, modes[dir]));
+    return success();
+  }
   return execLibInt(ex, op, lib);
 }
 

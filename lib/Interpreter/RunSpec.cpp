@@ -152,7 +152,14 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
   else
     return error(where + ": unknown role '" + *role + "' (expected input, output or inout)");
 
-  int64_t count = numElements(a.shape);
+  // Host memory holds every buffer, and each must fit its 2^40-byte window.
+  int64_t count = 1, bytes;
+  for (int64_t d : a.shape)
+    if (__builtin_mul_overflow(count, d, &count))
+      count = INT64_MAX;
+  if (__builtin_mul_overflow(count, int64_t(byteSize(a.dtype)), &bytes) ||
+      bytes > (int64_t(1) << 36))
+    return error(where + ": the buffer is too large for the interpreter (over 64 GiB)");
   if (auto f = o.getString("file"))
     a.file = resolvePath(dir, *f);
   if (const json::Array *d = o.getArray("data")) {
@@ -540,12 +547,15 @@ llvm::Expected<std::vector<OutputCheck>> checkOutputs(const RunSpec &spec, const
       } else if (g == w) {
         ok = true;
         diff = 0;
+      } else if (std::isinf(g) || std::isinf(w)) {
+        ok = false; // an infinity only matches itself (as in numpy.isclose)
+        diff = HUGE_VAL;
       } else if (!isFloat) {
         bool exact = got.bitsAt(i) == want.bitsAt(i);
         diff = std::fabs(g - w);
         ok = exact || diff <= a.tolerance.atol + a.tolerance.rtol * std::fabs(w);
       } else {
-        diff = std::fabs(g - w); // inf when one side is infinite
+        diff = std::fabs(g - w);
         ok = diff <= a.tolerance.atol + a.tolerance.rtol * std::fabs(w);
       }
       if (unwritten) {

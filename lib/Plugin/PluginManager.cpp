@@ -91,6 +91,10 @@ Expected<std::string> PluginManager::fingerprint() const {
 
 Error PluginManager::load(StringRef path) {
   PluginErrors fail{path.str(), ""};
+#ifdef KILN_STATIC_BUILD
+  // A plugin links libkiln.so and shares its MLIR; a static kiln has neither.
+  return fail("this kiln is a static build and cannot load plugins");
+#endif
   if (!sys::fs::exists(path))
     return fail("no such file");
   if (sys::fs::is_directory(path))
@@ -164,7 +168,15 @@ Error PluginManager::load(StringRef path) {
         taken.insert(name);
       for (StringRef name : dialects.getDialectNames())
         taken.insert(name);
+      // Every registry starts out holding the builtin dialect; that one is
+      // not the plugin's.
+      mlir::DialectRegistry fresh;
+      StringSet<> preset;
+      for (StringRef name : fresh.getDialectNames())
+        preset.insert(name);
       for (StringRef name : newDialects.getDialectNames()) {
+        if (preset.contains(name))
+          continue;
         if (taken.contains(name))
           return fail("dialect '" + name + "' is already registered");
         record.dialects.push_back(name.str());

@@ -38,7 +38,7 @@ tt.func @mixed_types(%a: tensor<4xf32>, %b: tensor<4xf16>) {
 // -----
 
 tt.func @mixed_shapes(%a: tensor<4xf32>, %b: tensor<8xf32>) {
-  // expected-error @+1 {{requires the same type for all operands and results}}
+  // expected-error @+1 {{all non-scalar operands/results must have the same shape and base type}}
   %0 = "fusedma.fma"(%a, %a, %b) : (tensor<4xf32>, tensor<4xf32>, tensor<8xf32>) -> tensor<4xf32>
   tt.return
 }

@@ -130,6 +130,7 @@ tt.func @not_float_tensors(%a: f32, %b: f32, %c: f32, %i: tensor<16xi32>) -> (f3
   tt.return %r, %ri : f32, tensor<16xi32>
 }
 
+// CHECK-LABEL: tt.func @identical_fmas
 // CSE-LABEL: tt.func @identical_fmas
 // CSE-NEXT: %[[R:.*]] = fusedma.fma
 // CSE-NEXT: tt.return %[[R]], %[[R]]

@@ -40,7 +40,7 @@ struct RunOptions {
   bool poisonReadIsError = true;
 };
 
-/// The dialects a TTIR file may use (tt, arith, math, scf, cf, ub, func).
+/// The dialects a TTIR file may use (tt, arith, math, scf, cf, ub, func, gpu).
 void registerInterpreterDialects(mlir::DialectRegistry &registry);
 
 /// Parses and verifies a TTIR file.
