@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Registration.h"
 
+#include "kiln/Plugin/PluginManager.h"
+
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 
@@ -23,6 +25,11 @@ void registerKilnDialects(mlir::DialectRegistry &registry) {
                   mlir::func::FuncDialect, mlir::ub::UBDialect, mlir::LLVM::LLVMDialect,
                   mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect,
                   mlir::gpu::GPUDialect>();
+}
+
+void registerKilnAndPluginDialects(mlir::DialectRegistry &registry) {
+  registerKilnDialects(registry);
+  PluginManager::get().appendDialects(registry);
 }
 
 void registerKilnPasses() {

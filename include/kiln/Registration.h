@@ -10,6 +10,10 @@ namespace kiln {
 /// scf, cf, func, ub, llvm, nvvm, rocdl, gpu).
 void registerKilnDialects(mlir::DialectRegistry &registry);
 
+/// kiln's dialects and those of every plugin loaded so far: what a context
+/// that parses or builds kernels needs.
+void registerKilnAndPluginDialects(mlir::DialectRegistry &registry);
+
 /// kiln's own passes, for textual pipelines.
 void registerKilnPasses();
 

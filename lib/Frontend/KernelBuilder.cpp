@@ -79,8 +79,7 @@ Operation *bySign(OpBuilder &b, Location loc, Value lhs, Value rhs, bool isFloat
 
 std::unique_ptr<MLIRContext> KernelBuilder::createContext() {
   DialectRegistry registry;
-  registerKilnDialects(registry);
-  PluginManager::get().appendDialects(registry);
+  registerKilnAndPluginDialects(registry);
   return std::make_unique<MLIRContext>(registry);
 }
 
@@ -95,8 +94,7 @@ KernelBuilder::KernelBuilder(MLIRContext &context, StringRef name)
   // A caller's context may lack the plugins' dialects; give it the registry
   // so that a plugin op can create them.
   DialectRegistry registry;
-  registerKilnDialects(registry);
-  PluginManager::get().appendDialects(registry);
+  registerKilnAndPluginDialects(registry);
   ctx->appendDialectRegistry(registry);
   init(name);
 }
@@ -711,8 +709,13 @@ Value KernelBuilder::cast(Value x, Type to, Sign sign) {
       op = arith::FPToSIOp::create(b, loc, result, x);
   } else if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth()) {
     op = arith::ExtFOp::create(b, loc, result, x);
-  } else {
+  } else if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth()) {
     op = arith::TruncFOp::create(b, loc, result, x);
+  } else {
+    // Same width, other format (f16 <-> bf16, e4m3 <-> e5m2): arith has no
+    // such cast, tt.fp_to_fp does (a same-width conversion takes no rounding
+    // mode; it rounds to nearest even).
+    op = tt::FpToFpOp::create(b, loc, result, x, /*rounding=*/nullptr);
   }
   return checkedValue(op);
 }
@@ -955,7 +958,7 @@ FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange o
 // Finishing
 //===----------------------------------------------------------------------===//
 
-OwningOpRef<ModuleOp> KernelBuilder::finish() {
+OwningOpRef<ModuleOp> KernelBuilder::finish() & {
   if (!usable({}))
     return nullptr;
   tt::FuncOp done = func;

@@ -25,10 +25,17 @@ using mlir::Operation;
 
 class Exec;
 using Handler = LogicalResult (*)(Exec &, Operation *);
-using HandlerMap = llvm::DenseMap<mlir::TypeID, Handler>;
+struct HandlerEntry {
+  Handler fn = nullptr;
+  /// Whether the handler accepts block pointers and tensor descriptors;
+  /// Exec::runOp rejects them for all other ops before they reach a handler
+  /// that would take them for tensors.
+  bool takesHandles = false;
+};
+using HandlerMap = llvm::DenseMap<mlir::TypeID, HandlerEntry>;
 
-template <class OpT> void addHandler(HandlerMap &map, Handler h) {
-  map[mlir::TypeID::get<OpT>()] = h;
+template <class OpT> void addHandler(HandlerMap &map, Handler h, bool takesHandles = false) {
+  map[mlir::TypeID::get<OpT>()] = {h, takesHandles};
 }
 
 void registerControlHandlers(HandlerMap &map);
@@ -71,6 +78,8 @@ public:
   std::string programString() const;
 
   // --- execution ---
+  /// Runs one op; the first run of each op checks that the interpreter can
+  /// hold its operand and result types.
   LogicalResult runOp(Operation *op);
   /// Runs the single block `block` with `args`; `yielded` receives the
   /// operands of its terminator.
@@ -98,10 +107,14 @@ private:
   HandlerMap handlers_;
   std::vector<llvm::DenseMap<mlir::Value, RtValue>> frames_;
   llvm::DenseMap<Operation *, Tensor> constants_;
+  /// Ops whose types have been checked, with their handlers: after the
+  /// first run an op costs one lookup here.
+  llvm::DenseMap<Operation *, Handler> checked_;
   std::string error_;
 };
 
-/// The element kind of a value's type (its element type for tensors).
+/// The element kind of a value's type (its element type for tensors). Only
+/// for types that Exec::runOp has checked.
 ElemKind elemKindOf(mlir::Type type);
 /// The static shape of a tensor type ({} for scalars).
 Shape shapeOf(mlir::Type type);

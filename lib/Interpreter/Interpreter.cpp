@@ -73,8 +73,43 @@ ElemKind elemKindOf(Type type) {
     type = t.getElementType();
   if (auto k = kindOfType(type))
     return *k;
-  llvm::report_fatal_error("interpreter: unexpected element type");
+  // Unreachable from user IR: Exec::runOp rejects such types first.
+  llvm::report_fatal_error("interpreter: internal error: unchecked element type");
 }
+
+namespace {
+
+std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+/// The part of `type` the interpreter cannot represent (an element type, a
+/// pointee, or the type itself), or null if it can.
+Type unsupportedPart(Type type) {
+  if (auto d = dyn_cast<kiln::tt::TensorDescType>(type))
+    return unsupportedPart(d.getBlockType());
+  if (kiln::tt::isTensorPointerType(type))
+    return unsupportedPart(cast<kiln::tt::PointerType>(type).getPointeeType());
+  if (auto t = dyn_cast<RankedTensorType>(type)) {
+    Type e = t.getElementType();
+    return kindOfType(e) ? unsupportedPart(e) : e;
+  }
+  if (!kindOfType(type))
+    return type;
+  // A scalar pointer's pointee sizes tt.addptr and the loads through it.
+  if (auto p = dyn_cast<kiln::tt::PointerType>(type))
+    return unsupportedPart(p.getPointeeType());
+  return {};
+}
+
+bool isHandleType(Type t) {
+  return isa<kiln::tt::TensorDescType>(t) || kiln::tt::isTensorPointerType(t);
+}
+
+} // namespace
 
 Shape shapeOf(Type type) {
   if (auto t = dyn_cast<RankedTensorType>(type))
@@ -98,8 +133,9 @@ Exec::Exec(ModuleOp module, Memory &memory, const RunOptions &opts)
 const RtValue &Exec::value(Value v) const {
   auto &frame = frames_.back();
   auto it = frame.find(v);
+  // Unreachable from verified IR: definitions dominate their uses.
   if (it == frame.end())
-    llvm::report_fatal_error("interpreter: a value was used before it was computed");
+    llvm::report_fatal_error("interpreter: internal error: a value was used before it was computed");
   return it->second;
 }
 
@@ -107,7 +143,9 @@ Tensor Exec::tensor(Value v) const {
   const RtValue &x = value(v);
   if (auto *t = std::get_if<Tensor>(&x))
     return *t;
-  llvm::report_fatal_error("interpreter: expected a tensor value");
+  // Unreachable from user IR: Exec::runOp only lets block pointers and
+  // descriptors reach handlers that expect them.
+  llvm::report_fatal_error("interpreter: internal error: expected a tensor value");
 }
 
 std::string Exec::programString() const {
@@ -191,10 +229,35 @@ Tensor Exec::constant(Operation *op, Attribute attr, Type type) {
 }
 
 LogicalResult Exec::runOp(Operation *op) {
+  auto known = checked_.find(op);
+  if (known != checked_.end())
+    return known->second(*this, op);
   auto it = handlers_.find(op->getName().getTypeID());
   if (it == handlers_.end())
     return fail(op, "this op is not supported by the interpreter");
-  return it->second(*this, op);
+  // Handlers assume every type they see maps to an ElemKind and that block
+  // pointers and descriptors only reach handlers written for them; check
+  // that once per op rather than crash inside a handler.
+  auto check = [&](Type t) -> LogicalResult {
+    if (Type bad = unsupportedPart(t))
+      return fail(op, llvm::Twine("unsupported ") +
+                          (isa<ShapedType>(bad) ? "type " : "element type ") + typeString(bad) +
+                          " in the interpreter");
+    if (!it->second.takesHandles && isHandleType(t))
+      return fail(op, llvm::Twine(isa<kiln::tt::TensorDescType>(t) ? "tensor descriptor"
+                                                                     : "block pointer") +
+                          " values (" + typeString(t) +
+                          ") are not supported by this op in the interpreter");
+    return success();
+  };
+  for (Type t : op->getOperandTypes())
+    if (failed(check(t)))
+      return failure();
+  for (Type t : op->getResultTypes())
+    if (failed(check(t)))
+      return failure();
+  checked_[op] = it->second.fn;
+  return it->second.fn(*this, op);
 }
 
 LogicalResult Exec::runBlock(Block &block, llvm::ArrayRef<RtValue> args,
@@ -274,25 +337,46 @@ LogicalResult execFor(Exec &ex, Operation *op) {
   Tensor lbT = ex.tensor(f.getLowerBound()), ubT = ex.tensor(f.getUpperBound()),
          stepT = ex.tensor(f.getStep());
   ElemKind ivKind = elemKindOf(f.getInductionVar().getType());
-  bool isUnsigned = f.getUnsignedCmp();
-  int64_t lb = lbT.intAt(0), ub = ubT.intAt(0), step = stepT.intAt(0);
-  if (isUnsigned ? stepT.uintAt(0) == 0 : step <= 0)
-    return ex.fail(op, "the step must be positive (it is " + llvm::Twine(step) + ")");
+  unsigned bits = intBits(ivKind);
   llvm::SmallVector<RtValue, 8> iter, args;
   for (Value v : f.getInitArgs())
     iter.push_back(ex.value(v));
   llvm::SmallVector<RtValue, 8> yielded;
-  for (int64_t iv = lb; isUnsigned ? uint64_t(iv) < uint64_t(ub) : iv < ub; iv += step) {
+  auto body = [&](int64_t iv) {
     args.clear();
     args.push_back(Tensor::scalarInt(ivKind, iv));
     args.append(iter.begin(), iter.end());
     if (failed(ex.runBlock(*f.getBody(), args, yielded)))
       return failure();
     iter.assign(yielded.begin(), yielded.end());
-    // An induction variable narrower than 64 bits cannot pass its maximum.
-    unsigned bits = intBits(ivKind);
-    if (bits < 64 && !isUnsigned && iv + step > (int64_t(1) << (bits - 1)) - 1)
-      break;
+    return success();
+  };
+  // The loop stops where the next iv would not fit the iv's bit width: the
+  // comparison is done in that width, so a wrapped iv would compare below
+  // the bound again and the loop would never end.
+  if (f.getUnsignedCmp()) {
+    // Bounds are read zero-extended: 0x80000005 : i32 is 2147483653 here.
+    uint64_t lb = lbT.uintAt(0), ub = ubT.uintAt(0), step = stepT.uintAt(0);
+    uint64_t max = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    if (step == 0)
+      return ex.fail(op, "the step must be positive (it is 0)");
+    for (uint64_t iv = lb; iv < ub; iv += step) {
+      if (failed(body(int64_t(iv))))
+        return failure();
+      if (step > max - iv)
+        break;
+    }
+  } else {
+    int64_t lb = lbT.intAt(0), ub = ubT.intAt(0), step = stepT.intAt(0);
+    int64_t max = bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
+    if (step <= 0)
+      return ex.fail(op, "the step must be positive (it is " + llvm::Twine(step) + ")");
+    for (int64_t iv = lb; iv < ub;) {
+      if (failed(body(iv)))
+        return failure();
+      if (__builtin_add_overflow(iv, step, &iv) || iv > max)
+        break;
+    }
   }
   setResults(ex, op, iter);
   return success();
@@ -395,12 +479,12 @@ LogicalResult execBarrier(Exec &, Operation *) { return success(); }
 
 void registerControlHandlers(HandlerMap &m) {
   addHandler<gpu::BarrierOp>(m, execBarrier);
-  addHandler<scf::ForOp>(m, execFor);
-  addHandler<scf::WhileOp>(m, execWhile);
-  addHandler<scf::IfOp>(m, execIf);
-  addHandler<scf::ExecuteRegionOp>(m, execExecuteRegion);
-  addHandler<scf::IndexSwitchOp>(m, execIndexSwitch);
-  addHandler<kiln::tt::CallOp>(m, execCall);
+  addHandler<scf::ForOp>(m, execFor, /*takesHandles=*/true);
+  addHandler<scf::WhileOp>(m, execWhile, /*takesHandles=*/true);
+  addHandler<scf::IfOp>(m, execIf, /*takesHandles=*/true);
+  addHandler<scf::ExecuteRegionOp>(m, execExecuteRegion, /*takesHandles=*/true);
+  addHandler<scf::IndexSwitchOp>(m, execIndexSwitch, /*takesHandles=*/true);
+  addHandler<kiln::tt::CallOp>(m, execCall, /*takesHandles=*/true);
   addHandler<kiln::tt::GetProgramIdOp>(m, execProgramId);
   addHandler<kiln::tt::GetNumProgramsOp>(m, execNumPrograms);
   addHandler<ub::PoisonOp>(m, execPoison);

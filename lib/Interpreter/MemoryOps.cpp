@@ -174,17 +174,47 @@ LogicalResult execStore(Exec &ex, Operation *op) {
   return success();
 }
 
-/// One read-modify-write step on the raw bits `old` of an element.
+/// The value of float bits of kind `ek`, as Tensor::floatAt reads them.
+double decodeBits(ElemKind ek, uint64_t bits) {
+  if (ek == ElemKind::F64) {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  }
+  if (ek == ElemKind::F32) {
+    uint32_t u = uint32_t(bits);
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  }
+  return decodeFloat(uint32_t(bits), *floatFormatOf(ek));
+}
+
+/// The bits of `x` as kind `ek`, rounded as Tensor::scalarFloat rounds.
+uint64_t encodeBits(ElemKind ek, double x) {
+  if (ek == ElemKind::F64) {
+    uint64_t b;
+    std::memcpy(&b, &x, 8);
+    return b;
+  }
+  if (ek == ElemKind::F32) {
+    float f = float(x);
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+  }
+  return encodeFloat(x, *floatFormatOf(ek));
+}
+
+/// One read-modify-write step on the raw bits `old` of an element. Called
+/// per element, so it decodes bits directly rather than through Tensors.
 uint64_t rmwStep(tt::RMWOp kind, ElemKind ek, uint64_t old, uint64_t v) {
   unsigned bits = isIntKind(ek) ? intBits(ek) : 64;
   auto sext = [&](uint64_t x) {
     return bits == 64 ? int64_t(x) : int64_t(x << (64 - bits)) >> (64 - bits);
   };
   if (isFloatKind(ek)) {
-    Tensor a = Tensor::alloc(ek, {}), b = Tensor::alloc(ek, {});
-    a.setBits(0, old);
-    b.setBits(0, v);
-    double x = a.floatAt(0), y = b.floatAt(0), r;
+    double x = decodeBits(ek, old), y = decodeBits(ek, v), r;
     switch (kind) {
     case tt::RMWOp::FADD: r = ek == ElemKind::F64 ? x + y : double(float(x) + float(y)); break;
     case tt::RMWOp::MAX: r = std::fmax(x, y); break;
@@ -192,7 +222,7 @@ uint64_t rmwStep(tt::RMWOp kind, ElemKind ek, uint64_t old, uint64_t v) {
     case tt::RMWOp::XCHG: return v;
     default: return old; // rejected by the caller
     }
-    return Tensor::scalarFloat(ek, r).bitsAt(0);
+    return encodeBits(ek, r);
   }
   switch (kind) {
   case tt::RMWOp::AND: return old & v;
@@ -509,18 +539,18 @@ template <bool Scatter> LogicalResult execDescGatherScatter(Exec &ex, Operation 
 
 void registerMemoryHandlers(HandlerMap &m) {
   addHandler<tt::AddPtrOp>(m, execAddPtr);
-  addHandler<tt::LoadOp>(m, execLoad);
-  addHandler<tt::StoreOp>(m, execStore);
+  addHandler<tt::LoadOp>(m, execLoad, /*takesHandles=*/true);
+  addHandler<tt::StoreOp>(m, execStore, /*takesHandles=*/true);
   addHandler<tt::AtomicRMWOp>(m, execAtomicRMW);
   addHandler<tt::AtomicCASOp>(m, execAtomicCAS);
-  addHandler<tt::MakeTensorPtrOp>(m, execMakeTensorPtr);
-  addHandler<tt::AdvanceOp>(m, execAdvance);
-  addHandler<tt::MakeTensorDescOp>(m, execMakeTensorDesc);
-  addHandler<tt::DescriptorLoadOp>(m, execDescLoad);
-  addHandler<tt::DescriptorStoreOp>(m, execDescStore);
-  addHandler<tt::DescriptorReduceOp>(m, execDescReduce);
-  addHandler<tt::DescriptorGatherOp>(m, execDescGatherScatter<false>);
-  addHandler<tt::DescriptorScatterOp>(m, execDescGatherScatter<true>);
+  addHandler<tt::MakeTensorPtrOp>(m, execMakeTensorPtr, /*takesHandles=*/true);
+  addHandler<tt::AdvanceOp>(m, execAdvance, /*takesHandles=*/true);
+  addHandler<tt::MakeTensorDescOp>(m, execMakeTensorDesc, /*takesHandles=*/true);
+  addHandler<tt::DescriptorLoadOp>(m, execDescLoad, /*takesHandles=*/true);
+  addHandler<tt::DescriptorStoreOp>(m, execDescStore, /*takesHandles=*/true);
+  addHandler<tt::DescriptorReduceOp>(m, execDescReduce, /*takesHandles=*/true);
+  addHandler<tt::DescriptorGatherOp>(m, execDescGatherScatter<false>, /*takesHandles=*/true);
+  addHandler<tt::DescriptorScatterOp>(m, execDescGatherScatter<true>, /*takesHandles=*/true);
 }
 
 } // namespace kiln::interp::detail

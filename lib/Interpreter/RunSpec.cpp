@@ -78,6 +78,83 @@ llvm::Expected<std::vector<double>> parseValues(const json::Array &arr, llvm::St
   return out;
 }
 
+std::string formatValue(double v, bool isInt);
+
+/// The dtype as the run spec spells its signedness ("u8" or "i8").
+std::string dtypeName(ElemKind kind, bool isUnsigned) {
+  if (isUnsigned && isIntKind(kind) && kind != ElemKind::I1)
+    return "u" + std::to_string(intBits(kind));
+  return kindName(kind).str();
+}
+
+/// The inclusive range of an integer dtype: i1 holds 0 and 1, iN is signed,
+/// uN unsigned.
+std::pair<__int128, __int128> intRange(ElemKind kind, bool isUnsigned) {
+  unsigned bits = intBits(kind);
+  if (kind == ElemKind::I1)
+    return {0, 1};
+  if (isUnsigned)
+    return {0, (__int128(1) << bits) - 1};
+  return {-(__int128(1) << (bits - 1)), (__int128(1) << (bits - 1)) - 1};
+}
+
+std::string int128String(__int128 v) {
+  if (v < 0)
+    return "-" + std::to_string(uint64_t(-v));
+  return std::to_string(uint64_t(v));
+}
+
+std::string outOfRange(const std::string &value, ElemKind kind, bool isUnsigned) {
+  if (isIntKind(kind)) {
+    auto [lo, hi] = intRange(kind, isUnsigned);
+    return value + " is out of range for " + dtypeName(kind, isUnsigned) + " (" +
+           int128String(lo) + " to " + int128String(hi) + ")";
+  }
+  return value + " is out of range for " + kindName(kind).str() + " (it overflows to " +
+         "infinity or NaN)";
+}
+
+/// Why `v` cannot be stored as an element of `kind`, or "" if it can.
+/// Converting an out-of-range double to an integer is undefined behaviour,
+/// so every value is checked before bitsOf converts it.
+std::string valueProblem(double v, ElemKind kind, bool isUnsigned) {
+  if (isIntKind(kind)) {
+    if (!std::isfinite(v) || v != std::trunc(v))
+      return formatValue(v, false) + " is not an integer";
+    auto [lo, hi] = intRange(kind, isUnsigned);
+    // Compared as doubles: hi + 1 is a power of two, so exact.
+    if (v < double(lo) || v >= double(hi + 1))
+      return outOfRange(formatValue(v, false), kind, isUnsigned);
+    return "";
+  }
+  if (std::isfinite(v) && kind != ElemKind::F64 &&
+      !std::isfinite(Tensor::scalarFloat(kind, v).floatAt(0)))
+    return outOfRange(formatValue(v, false), kind, isUnsigned);
+  return "";
+}
+
+llvm::Error checkValues(const std::vector<double> &vals, const ArgSpec &a,
+                        const std::string &what) {
+  for (size_t i = 0; i < vals.size(); ++i) {
+    std::string problem = valueProblem(vals[i], a.dtype, a.isUnsigned);
+    if (!problem.empty())
+      return error(what + "[" + llvm::Twine(i) + "]: " + problem);
+  }
+  return llvm::Error::success();
+}
+
+/// An integer scalar's exact value: JSON integers above INT64_MAX are kept
+/// as uint64 by llvm::json, and a double would round large i64 values.
+std::optional<__int128> exactInteger(const json::Value &v) {
+  if (auto i = v.getAsInteger())
+    return *i;
+  if (auto u = v.getAsUINT64())
+    return *u;
+  if (auto b = v.getAsBoolean())
+    return *b ? 1 : 0;
+  return std::nullopt;
+}
+
 llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::StringRef dir) {
   ArgSpec a;
   if (auto n = o.getString("name"))
@@ -117,12 +194,21 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
       return error(where + ": a scalar needs a numeric \"value\"");
     a.floatValue = *d;
     if (isIntKind(a.dtype)) {
-      std::optional<int64_t> i = v->getAsInteger();
-      if (!i && v->getAsBoolean())
-        i = *v->getAsBoolean();
-      if (!i)
-        return error(where + ": the value of an integer scalar must be an integer");
-      a.intValue = *i;
+      std::optional<__int128> i = exactInteger(*v);
+      if (!i) {
+        // A double: integral but beyond 64 bits (1e30), or not integral.
+        if (*d != std::trunc(*d) || !std::isfinite(*d))
+          return error(where + ": the value of an integer scalar must be an integer");
+        return error(where + ": \"value\": " +
+                     outOfRange(formatValue(*d, false), a.dtype, a.isUnsigned));
+      }
+      auto [lo, hi] = intRange(a.dtype, a.isUnsigned);
+      if (*i < lo || *i > hi)
+        return error(where + ": \"value\": " +
+                     outOfRange(int128String(*i), a.dtype, a.isUnsigned));
+      a.intValue = int64_t(uint64_t(*i)); // u64 above INT64_MAX keeps its bits
+    } else if (std::string p = valueProblem(*d, a.dtype, a.isUnsigned); !p.empty()) {
+      return error(where + ": \"value\": " + p);
     }
     return a;
   }
@@ -169,12 +255,16 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
     if (int64_t(vals->size()) != count)
       return error(where + ": \"data\" has " + llvm::Twine(vals->size()) +
                    " values but the shape holds " + llvm::Twine(count));
+    if (llvm::Error e = checkValues(*vals, a, where + ": \"data\""))
+      return std::move(e);
     a.data = std::move(*vals);
   }
   if (const json::Value *f = o.get("fill")) {
     std::optional<double> d = numberOf(*f);
     if (!d)
       return error(where + ": \"fill\" must be a number");
+    if (std::string p = valueProblem(*d, a.dtype, a.isUnsigned); !p.empty())
+      return error(where + ": \"fill\": " + p);
     a.fill = *d;
   }
   if (a.role == Role::InOut && a.file.empty() && !a.data && !a.fill)
@@ -190,6 +280,8 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
       if (int64_t(vals->size()) != count)
         return error(where + ": \"expect\" has " + llvm::Twine(vals->size()) +
                      " values but the shape holds " + llvm::Twine(count));
+      if (llvm::Error e = checkValues(*vals, a, where + ": \"expect\""))
+        return std::move(e);
       a.expectData = std::move(*vals);
     } else {
       return error(where + ": \"expect\" must be a file name or an array of values");
@@ -220,20 +312,22 @@ std::string formatValue(double v, bool isInt) {
   return s;
 }
 
-/// The raw bit pattern of `v` as an element of `kind`.
-llvm::Expected<uint64_t> bitsOf(double v, ElemKind kind, llvm::StringRef where) {
-  if (isIntKind(kind)) {
-    if (v != std::trunc(v) || std::isinf(v))
-      return error(where + ": " + formatValue(v, false) + " is not an integer");
-    return kind == ElemKind::I1 ? uint64_t(v != 0) : uint64_t(int64_t(v));
-  }
+/// The raw bit pattern of `v` as an element of `kind`. parseArg has checked
+/// spec values already; this checks again for specs built in code.
+llvm::Expected<uint64_t> bitsOf(double v, ElemKind kind, bool isUnsigned,
+                                const llvm::Twine &where) {
+  if (std::string p = valueProblem(v, kind, isUnsigned); !p.empty())
+    return error(where + ": " + p);
+  if (isIntKind(kind))
+    return v < 0 ? uint64_t(int64_t(v)) : uint64_t(v);
   return Tensor::scalarFloat(kind, v).bitsAt(0);
 }
 
-llvm::Error fillFromValues(Buffer &b, const std::vector<double> &vals, llvm::StringRef where) {
+llvm::Error fillFromValues(Buffer &b, const std::vector<double> &vals, bool isUnsigned,
+                           llvm::StringRef where) {
   unsigned size = byteSize(b.elem);
   for (size_t i = 0; i < vals.size(); ++i) {
-    auto bits = bitsOf(vals[i], b.elem, where);
+    auto bits = bitsOf(vals[i], b.elem, isUnsigned, where + "[" + llvm::Twine(i) + "]");
     if (!bits)
       return bits.takeError();
     std::memcpy(&b.bytes[i * size], &*bits, size);
@@ -266,10 +360,10 @@ llvm::Error initBuffer(Buffer &b, const ArgSpec &a) {
     return llvm::Error::success();
   }
   if (a.data)
-    return fillFromValues(b, *a.data, "argument '" + a.name + "'");
+    return fillFromValues(b, *a.data, a.isUnsigned, "argument '" + a.name + "': \"data\"");
   if (a.fill)
-    return fillFromValues(b, std::vector<double>(b.numel(), *a.fill),
-                          "argument '" + a.name + "'");
+    return fillFromValues(b, std::vector<double>(b.numel(), *a.fill), a.isUnsigned,
+                          "argument '" + a.name + "': \"fill\"");
   return llvm::Error::success();
 }
 
@@ -353,14 +447,26 @@ llvm::Error setScalar(RunSpec &spec, llvm::StringRef name, llvm::StringRef value
       return error("--set " + name + ": '" + name + "' is not a scalar argument");
     if (isIntKind(a.dtype)) {
       int64_t v;
-      if (value.getAsInteger(0, v))
-        return error("--set " + name + ": '" + value + "' is not an integer");
+      if (value.getAsInteger(0, v)) {
+        uint64_t u; // u64 values above INT64_MAX
+        if (value.getAsInteger(0, u))
+          return error("--set " + name + ": '" + value + "' is not an integer");
+        v = int64_t(u);
+        if (!a.isUnsigned || a.dtype != ElemKind::I64)
+          return error("--set " + name + ": " + outOfRange(value.str(), a.dtype, a.isUnsigned));
+      } else {
+        auto [lo, hi] = intRange(a.dtype, a.isUnsigned);
+        if (v < lo || v > hi)
+          return error("--set " + name + ": " + outOfRange(value.str(), a.dtype, a.isUnsigned));
+      }
       a.intValue = v;
       a.floatValue = double(v);
     } else {
       double d;
       if (value.getAsDouble(d))
         return error("--set " + name + ": '" + value + "' is not a number");
+      if (std::string p = valueProblem(d, a.dtype, a.isUnsigned); !p.empty())
+        return error("--set " + name + ": " + p);
       a.floatValue = d;
     }
     return llvm::Error::success();
@@ -514,7 +620,8 @@ llvm::Expected<std::vector<OutputCheck>> checkOutputs(const RunSpec &spec, const
       std::memcpy(want.rawMut(), bytes->data(), bytes->size());
     } else {
       for (int64_t i = 0; i < n; ++i) {
-        auto bits = bitsOf((*a.expectData)[i], a.dtype, "argument '" + a.name + "'");
+        auto bits = bitsOf((*a.expectData)[i], a.dtype, a.isUnsigned,
+                           "argument '" + a.name + "': \"expect\"[" + llvm::Twine(i) + "]");
         if (!bits)
           return bits.takeError();
         want.setBits(i, *bits);

@@ -1,13 +1,18 @@
 //===- Cache.cpp - on-disk cache of compiled artefacts --------------------===//
 #include "kiln/Pipeline/Cache.h"
 
+#include "kiln/Config.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <dlfcn.h>
 
 using namespace llvm;
 
@@ -26,15 +31,24 @@ std::string Cache::defaultDirectory() {
     if (!dir->empty())
       return *dir;
   SmallString<256> path;
-  if (std::optional<std::string> xdg = sys::Process::GetEnv("XDG_CACHE_HOME");
-      xdg && !xdg->empty())
-    path = *xdg;
-  else if (!sys::path::home_directory(path))
-    path = sys::path::get_separator() == "/" ? "/tmp" : ".";
-  else
-    sys::path::append(path, ".cache");
+  if (!sys::path::cache_directory(path))
+    return ""; // no per-user cache folder: no cache
   sys::path::append(path, "kiln");
   return std::string(path);
+}
+
+std::string Cache::hostIdentity() {
+  // The library holding this function: its path, size and modification
+  // time change when kiln is rebuilt, whatever its version string says.
+  std::string identity = KILN_HOST_ABI;
+  Dl_info info;
+  sys::fs::file_status status;
+  if (::dladdr(reinterpret_cast<void *>(&Cache::hostIdentity), &info) && info.dli_fname &&
+      !sys::fs::status(info.dli_fname, status))
+    identity += formatv("; {0} {1} {2}", info.dli_fname, status.getSize(),
+                        status.getLastModificationTime().time_since_epoch().count())
+                    .str();
+  return identity;
 }
 
 std::string Cache::key(ArrayRef<StringRef> parts) {

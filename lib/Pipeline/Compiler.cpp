@@ -10,6 +10,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <mutex>
+
 using namespace llvm;
 
 namespace kiln {
@@ -28,17 +30,21 @@ std::string describeEntry(const PassEntry &entry) {
 }
 
 /// Maps the passes of one stage back to their entries: to name the entry of
-/// a failing pass, and to print after the requested ids.
+/// a failing pass, and to print after the requested ids. Passes nested under
+/// an op (e.g. on each tt.func) run on clones, one per thread; each clone is
+/// mapped back through its threading sibling, and the callbacks, which come
+/// from worker threads, are serialised.
 class EntryInstrumentation : public mlir::PassInstrumentation {
 public:
   EntryInstrumentation(const RunOptions &options) : options(options) {}
 
-  void track(mlir::Pass *pass, const PassEntry *entry) { entries[pass] = entry; }
+  void track(const mlir::Pass *pass, const PassEntry *entry) { entries[pass] = entry; }
 
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
-    const PassEntry *entry = entries.lookup(pass);
+    const PassEntry *entry = entryOf(pass);
     if (!entry || !options.printAfter.count(entry->id))
       return;
+    std::lock_guard<std::mutex> lock(mutex);
     raw_ostream &os = *options.printStream;
     os << "// -----// IR after " << entry->id << " (" << entry->owner << ") //----- //\n";
     op->print(os);
@@ -46,15 +52,21 @@ public:
   }
 
   void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *) override {
+    std::lock_guard<std::mutex> lock(mutex);
     if (!failed)
-      failed = entries.lookup(pass);
+      failed = entryOf(pass);
   }
 
   const PassEntry *failed = nullptr;
 
 private:
+  const PassEntry *entryOf(mlir::Pass *pass) const {
+    return entries.lookup(pass->getThreadingSiblingOrThis());
+  }
+
   const RunOptions &options;
-  DenseMap<mlir::Pass *, const PassEntry *> entries;
+  DenseMap<const mlir::Pass *, const PassEntry *> entries;
+  std::mutex mutex;
 };
 
 Error runMLIRStage(const Stage &stage, Artifact &artifact, const CompileOptions &compile,

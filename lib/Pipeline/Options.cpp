@@ -41,6 +41,14 @@ int Target::capability() const {
   return value;
 }
 
+CompileOptions CompileOptions::forTarget(const Target &target) {
+  CompileOptions options;
+  options.target = target;
+  if (target.kind == "hip" && StringRef(target.arch).starts_with("gfx9"))
+    options.warpSize = 64;
+  return options;
+}
+
 std::string CompileOptions::str() const {
   return formatv("target={0} num-warps={1} num-stages={2} num-ctas={3} warp-size={4}",
                  target.str(), numWarps, numStages, numCtas, warpSize)

@@ -4,6 +4,7 @@
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/GlobPattern.h"
 
 using namespace llvm;
@@ -71,38 +72,42 @@ void PipelineEditor::record(PipelineEdit edit) {
   sink.push_back(std::move(edit));
 }
 
+void PipelineEditor::place(PipelineEdit::Kind kind, StringRef anchor, StringRef newId,
+                           PassFactory create, EditScope scope) {
+  record({kind, anchor.str(), newId.str(), std::move(create), nullptr, std::move(scope)});
+}
+
 void PipelineEditor::insertBefore(StringRef passId, StringRef newId, PassFactory create,
                                   EditScope scope) {
-  record({PipelineEdit::Kind::InsertBefore, passId.str(), newId.str(), std::move(create),
-          nullptr, std::move(scope)});
+  place(PipelineEdit::Kind::InsertBefore, passId, newId, std::move(create), std::move(scope));
 }
 void PipelineEditor::insertAfter(StringRef passId, StringRef newId, PassFactory create,
                                  EditScope scope) {
-  record({PipelineEdit::Kind::InsertAfter, passId.str(), newId.str(), std::move(create),
-          nullptr, std::move(scope)});
+  place(PipelineEdit::Kind::InsertAfter, passId, newId, std::move(create), std::move(scope));
 }
 void PipelineEditor::prepend(StringRef stage, StringRef newId, PassFactory create,
                              EditScope scope) {
-  record({PipelineEdit::Kind::Prepend, stage.str(), newId.str(), std::move(create), nullptr,
-          std::move(scope)});
+  place(PipelineEdit::Kind::Prepend, stage, newId, std::move(create), std::move(scope));
 }
 void PipelineEditor::append(StringRef stage, StringRef newId, PassFactory create,
                             EditScope scope) {
-  record({PipelineEdit::Kind::Append, stage.str(), newId.str(), std::move(create), nullptr,
-          std::move(scope)});
+  place(PipelineEdit::Kind::Append, stage, newId, std::move(create), std::move(scope));
 }
 void PipelineEditor::disable(StringRef passId, EditScope scope) {
-  record({PipelineEdit::Kind::Disable, passId.str(), "", nullptr, nullptr, std::move(scope)});
+  place(PipelineEdit::Kind::Disable, passId, "", nullptr, std::move(scope));
 }
 void PipelineEditor::replace(StringRef passId, StringRef newId, PassFactory create,
                              EditScope scope) {
-  record({PipelineEdit::Kind::Replace, passId.str(), newId.str(), std::move(create), nullptr,
-          std::move(scope)});
+  place(PipelineEdit::Kind::Replace, passId, newId, std::move(create), std::move(scope));
 }
 void PipelineEditor::overrideStage(StringRef stage, StageFunction function,
                                    EditScope scope) {
   record({PipelineEdit::Kind::OverrideStage, stage.str(), "", nullptr, std::move(function),
           std::move(scope)});
+}
+
+bool PipelineEdit::placesPass() const {
+  return kind != Kind::Disable && kind != Kind::OverrideStage;
 }
 
 static Error editError(const PipelineEdit &edit, const Twine &cause) {
@@ -113,8 +118,7 @@ static Error editError(const PipelineEdit &edit, const Twine &cause) {
 
 Error validateEdit(const PipelineEdit &edit) {
   using Kind = PipelineEdit::Kind;
-  bool placesPass = edit.kind != Kind::Disable && edit.kind != Kind::OverrideStage;
-  if (placesPass) {
+  if (edit.placesPass()) {
     if (!StringRef(edit.newId).starts_with(edit.plugin + ".") ||
         edit.newId.size() == edit.plugin.size() + 1)
       return editError(edit, "new pass id '" + edit.newId + "' must be '" + edit.plugin +
@@ -146,35 +150,50 @@ namespace {
 /// conflicting edits are caught.
 class EditApplier {
 public:
-  EditApplier(std::vector<Stage> &stages) : stages(stages) {}
+  EditApplier(Pipeline &pipeline) : pipeline(pipeline) {}
 
   Error apply(const PipelineEdit &edit, const std::string &condition);
+
+  /// Records that `edit` was skipped for this kernel (its predicate did not
+  /// match): edits anchored on the pass it would have placed are skipped too.
+  void skip(const PipelineEdit &edit) {
+    if (edit.placesPass())
+      skipped.insert(edit.newId);
+  }
+  bool anchoredOnSkipped(const PipelineEdit &edit) const {
+    return edit.kind != PipelineEdit::Kind::Prepend &&
+           edit.kind != PipelineEdit::Kind::Append &&
+           edit.kind != PipelineEdit::Kind::OverrideStage && skipped.contains(edit.anchor);
+  }
 
 private:
   struct Position {
     Stage *stage;
     size_t index;
+    PassEntry &entry() { return stage->entries[index]; }
   };
-  std::optional<Position> findPass(StringRef id) {
-    for (Stage &stage : stages)
-      for (size_t i = 0; i < stage.entries.size(); ++i)
-        if (stage.entries[i].id == id)
-          return Position{&stage, i};
-    return std::nullopt;
-  }
-  Stage *findStage(StringRef name) {
-    for (Stage &stage : stages)
-      if (stage.name == name)
-        return &stage;
-    return nullptr;
-  }
-  Error unknownPass(const PipelineEdit &edit) {
+
+  /// The entry an edit names as its anchor. A replaced pass is gone for
+  /// every kernel, whether or not the replacement was conditional, so that
+  /// whether an edit applies never depends on which kernel is compiled.
+  Expected<Position> locate(const PipelineEdit &edit) {
     auto it = replacedBy.find(edit.anchor);
     if (it != replacedBy.end())
       return editError(edit, "pass '" + edit.anchor + "' was already replaced by plugin '" +
                                  it->second + "'");
+    for (Stage &stage : pipeline.stages)
+      for (size_t i = 0; i < stage.entries.size(); ++i)
+        if (stage.entries[i].id == edit.anchor)
+          return Position{&stage, i};
     return editError(edit, "unknown pass id '" + edit.anchor +
                                "' (run 'kiln pipeline' to list the ids)");
+  }
+  bool exists(StringRef id) const {
+    for (const Stage &stage : pipeline.stages)
+      for (const PassEntry &entry : stage.entries)
+        if (entry.id == id)
+          return true;
+    return false;
   }
   PassEntry newEntry(const PipelineEdit &edit, const std::string &condition) {
     PassEntry entry;
@@ -186,31 +205,31 @@ private:
     return entry;
   }
 
-  std::vector<Stage> &stages;
+  Pipeline &pipeline;
   StringMap<std::string> replacedBy; ///< replaced pass id -> plugin
+  StringSet<> skipped;               ///< ids of passes skipped for this kernel
 };
 
 } // namespace
 
 Error EditApplier::apply(const PipelineEdit &edit, const std::string &condition) {
   using Kind = PipelineEdit::Kind;
-  bool placesPass = edit.kind != Kind::Disable && edit.kind != Kind::OverrideStage;
-  if (placesPass && findPass(edit.newId))
+  if (edit.placesPass() && (exists(edit.newId) || replacedBy.count(edit.newId)))
     return editError(edit, "pass id '" + edit.newId + "' already exists");
 
   switch (edit.kind) {
   case Kind::InsertBefore:
   case Kind::InsertAfter: {
-    std::optional<Position> at = findPass(edit.anchor);
+    Expected<Position> at = locate(edit);
     if (!at)
-      return unknownPass(edit);
+      return at.takeError();
     size_t index = at->index + (edit.kind == Kind::InsertAfter ? 1 : 0);
     at->stage->entries.insert(at->stage->entries.begin() + index, newEntry(edit, condition));
     return Error::success();
   }
   case Kind::Prepend:
   case Kind::Append: {
-    Stage *stage = findStage(edit.anchor);
+    Stage *stage = pipeline.findStage(edit.anchor);
     if (!stage)
       return editError(edit, "unknown stage '" + edit.anchor + "'");
     if (!stage->isMLIR)
@@ -222,12 +241,10 @@ Error EditApplier::apply(const PipelineEdit &edit, const std::string &condition)
     return Error::success();
   }
   case Kind::Disable: {
-    if (replacedBy.count(edit.anchor))
-      return unknownPass(edit);
-    std::optional<Position> at = findPass(edit.anchor);
+    Expected<Position> at = locate(edit);
     if (!at)
-      return unknownPass(edit);
-    PassEntry &entry = at->stage->entries[at->index];
+      return at.takeError();
+    PassEntry &entry = at->entry();
     if (entry.disabledBy.empty()) {
       entry.disabledBy = edit.plugin;
       entry.disabledCondition = condition;
@@ -235,12 +252,10 @@ Error EditApplier::apply(const PipelineEdit &edit, const std::string &condition)
     return Error::success();
   }
   case Kind::Replace: {
-    if (replacedBy.count(edit.anchor))
-      return unknownPass(edit);
-    std::optional<Position> at = findPass(edit.anchor);
+    Expected<Position> at = locate(edit);
     if (!at)
-      return unknownPass(edit);
-    PassEntry &old = at->stage->entries[at->index];
+      return at.takeError();
+    PassEntry &old = at->entry();
     if (!old.disabledBy.empty() && old.disabledBy != edit.plugin)
       return editError(edit, "pass '" + edit.anchor + "' was disabled by plugin '" +
                                  old.disabledBy + "'");
@@ -257,7 +272,7 @@ Error EditApplier::apply(const PipelineEdit &edit, const std::string &condition)
     return Error::success();
   }
   case Kind::OverrideStage: {
-    Stage *stage = findStage(edit.anchor);
+    Stage *stage = pipeline.findStage(edit.anchor);
     if (!stage)
       return editError(edit, "unknown stage '" + edit.anchor + "'");
     if (stage->override && stage->overrideOwner != edit.plugin)
@@ -279,7 +294,7 @@ Expected<Pipeline> buildPipeline(const CompileOptions &options, ArrayRef<Pipelin
     return stages.takeError();
   Pipeline pipeline{options.target.backend().str(), options, std::move(*stages)};
 
-  EditApplier applier(pipeline.stages);
+  EditApplier applier(pipeline);
   for (const PipelineEdit &edit : edits) {
     if (!edit.scope.backend.empty() && edit.scope.backend != pipeline.backend)
       continue;
@@ -287,10 +302,16 @@ Expected<Pipeline> buildPipeline(const CompileOptions &options, ArrayRef<Pipelin
       continue;
     std::string condition;
     if (edit.scope.kernel) {
-      if (module && !edit.scope.kernel.matches(module))
+      if (module && !edit.scope.kernel.matches(module)) {
+        applier.skip(edit);
         continue;
+      }
       if (!module)
         condition = edit.scope.kernel.description;
+    }
+    if (applier.anchoredOnSkipped(edit)) {
+      applier.skip(edit);
+      continue;
     }
     if (Error error = applier.apply(edit, condition))
       return std::move(error);

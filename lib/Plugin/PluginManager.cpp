@@ -34,9 +34,11 @@ struct PluginErrors {
   }
 };
 
+// No '-': pass arguments are "<plugin>-<name>", so a '-' in plugin names
+// would let plugin "a" claim the namespace of plugin "a-b".
 bool isValidName(StringRef name) {
   return !name.empty() && isLower(name.front()) &&
-         all_of(name, [](char c) { return isLower(c) || isDigit(c) || c == '_' || c == '-'; });
+         all_of(name, [](char c) { return isLower(c) || isDigit(c) || c == '_'; });
 }
 
 /// A callback of `info`, or null when the plugin's struct is too old to
@@ -110,10 +112,11 @@ Error PluginManager::load(StringRef path) {
   if (!handle)
     return fail(Twine("cannot load it as a shared library: ") + ::dlerror());
 
-  // Everything the plugin contributes is collected here and committed only
-  // when all of it checks out. The scope ends before a failed library is
-  // closed, so no object made by its code outlives it.
-  Error result = [&]() -> Error {
+  // Everything the plugin contributes is collected here and committed to
+  // kiln's registries only when all of it checks out. A rejected library is
+  // left mapped, never closed: its static initialisers and the pass type ids
+  // its factories created may be referenced from MLIR's global tables.
+  return [&]() -> Error {
     using EntryFn = const PluginInfo *(*)();
     auto entry = reinterpret_cast<EntryFn>(::dlsym(handle, KILN_PLUGIN_ENTRY_POINT));
     if (!entry)
@@ -137,7 +140,7 @@ Error PluginManager::load(StringRef path) {
       return fail("the plugin name is null");
     if (!isValidName(info->name))
       return fail("invalid plugin name '" + Twine(info->name) +
-                  "' (use lower-case letters, digits, '_' and '-', starting with a letter)");
+                  "' (use lower-case letters, digits and '_', starting with a letter)");
     fail.name = info->name;
     if (!info->version || !*info->version)
       return fail("the plugin version is null or empty");
@@ -212,12 +215,16 @@ Error PluginManager::load(StringRef path) {
           return error;
       std::vector<PipelineEdit> combined = allEdits;
       combined.insert(combined.end(), newEdits.begin(), newEdits.end());
-      for (const Target &target : representativeTargets()) {
-        CompileOptions options;
-        options.target = target;
-        if (Expected<Pipeline> pipeline = buildPipeline(options, combined); !pipeline)
+      // One target per backend, and every target an edit is restricted to.
+      std::vector<Target> targets = representativeTargets();
+      for (const PipelineEdit &edit : combined)
+        if (!edit.scope.target.empty())
+          targets.push_back(cantFail(Target::parse(edit.scope.target)));
+      for (const Target &target : targets)
+        if (Expected<Pipeline> pipeline = buildPipeline(CompileOptions::forTarget(target),
+                                                        combined);
+            !pipeline)
           return pipeline.takeError();
-      }
       record.numEdits = newEdits.size();
     }
 
@@ -249,10 +256,6 @@ Error PluginManager::load(StringRef path) {
     loaded.push_back(std::move(record));
     return Error::success();
   }();
-
-  if (result)
-    ::dlclose(handle);
-  return result;
 }
 
 Error PluginManager::loadList(StringRef paths) {

@@ -59,8 +59,7 @@ int main(int argc, char **argv) {
   }
 
   mlir::DialectRegistry registry;
-  kiln::registerKilnDialects(registry);
-  plugins.appendDialects(registry);
+  kiln::registerKilnAndPluginDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "kiln optimizer driver\n", registry));
 }

@@ -9,6 +9,8 @@
 #ifndef KILN_TOOLS_KILN_COMMANDS_H
 #define KILN_TOOLS_KILN_COMMANDS_H
 
+#include "kiln/Pipeline/Options.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
@@ -28,6 +30,10 @@ struct CommandRegistration {
 
 /// Loads TRITON_PLUGIN_PATHS, then `explicitPaths` (the --plugin flags).
 llvm::Error loadPlugins(const std::vector<std::string> &explicitPaths);
+
+/// The compile options of --target, --num-warps and --num-stages, checked.
+llvm::Expected<CompileOptions> makeCompileOptions(llvm::StringRef target, int numWarps,
+                                                  int numStages);
 
 /// Prints `error` as "kiln: error: ..." and returns the exit status 1.
 int reportError(llvm::Error error);

@@ -1,7 +1,6 @@
 //===- CompileCommand.cpp - kiln compile ----------------------------------===//
 #include "Commands.h"
 
-#include "kiln/Config.h"
 #include "kiln/Pipeline/Cache.h"
 #include "kiln/Pipeline/Compiler.h"
 #include "kiln/Plugin/PluginManager.h"
@@ -66,21 +65,12 @@ Error writeOutput(StringRef data) {
 Error compile() {
   if (Error error = loadPlugins(plugins))
     return error;
-  Expected<Target> parsed = Target::parse(target);
-  if (!parsed)
-    return parsed.takeError();
-  if (numWarps < 1 || (numWarps & (numWarps - 1)))
-    return fail("--num-warps must be a power of two, got " + Twine(numWarps));
-  if (numStages < 1)
-    return fail("--num-stages must be at least 1, got " + Twine(numStages));
-  CompileOptions options;
-  options.target = *parsed;
-  options.numWarps = numWarps;
-  options.numStages = numStages;
+  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages);
+  if (!options)
+    return options.takeError();
 
   mlir::DialectRegistry registry;
-  registerKilnDialects(registry);
-  PluginManager::get().appendDialects(registry);
+  registerKilnAndPluginDialects(registry);
   mlir::MLIRContext context(registry);
 
   std::string errorMessage;
@@ -97,7 +87,7 @@ Error compile() {
     return fail("cannot compile '" + input + "': it does not parse or verify");
 
   Expected<Pipeline> pipeline =
-      buildPipeline(options, PluginManager::get().edits(), *artifact.module);
+      buildPipeline(*options, PluginManager::get().edits(), *artifact.module);
   if (!pipeline)
     return pipeline.takeError();
   Expected<std::string> stop = resolveStopStage(*pipeline, stage);
@@ -118,15 +108,17 @@ Error compile() {
   }
 
   // Dumping and printing need the stages to run; they bypass the cache.
-  bool useCache = !noCache && dumpStages.empty() && printAfter.empty();
   Cache cache(Cache::defaultDirectory());
+  bool useCache = !noCache && dumpStages.empty() && printAfter.empty() &&
+                  !Cache::defaultDirectory().empty();
   std::string key;
   if (useCache) {
     Expected<std::string> pluginPrint = PluginManager::get().fingerprint();
     if (!pluginPrint)
       return pluginPrint.takeError();
     std::string fingerprint = pipeline->fingerprint();
-    key = Cache::key({"kiln " KILN_VERSION_STRING, source, fingerprint, *pluginPrint, *stop});
+    std::string host = Cache::hostIdentity();
+    key = Cache::key({host, source, fingerprint, *pluginPrint, *stop});
     if (std::optional<std::string> hit = cache.lookup(key)) {
       if (verbose)
         errs() << "kiln: cache hit " << key << "\n";

@@ -29,14 +29,10 @@ cl::list<std::string> plugins("plugin",
 int run() {
   if (Error error = loadPlugins(plugins))
     return reportError(std::move(error));
-  Expected<Target> parsed = Target::parse(target);
-  if (!parsed)
-    return reportError(parsed.takeError());
-  CompileOptions options;
-  options.target = *parsed;
-  options.numWarps = numWarps;
-  options.numStages = numStages;
-  Expected<Pipeline> pipeline = buildPipeline(options, PluginManager::get().edits());
+  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages);
+  if (!options)
+    return reportError(options.takeError());
+  Expected<Pipeline> pipeline = buildPipeline(*options, PluginManager::get().edits());
   if (!pipeline)
     return reportError(pipeline.takeError());
   pipeline->print(outs());

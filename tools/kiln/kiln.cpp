@@ -49,6 +49,22 @@ Error loadPlugins(const std::vector<std::string> &explicitPaths) {
   return Error::success();
 }
 
+Expected<CompileOptions> makeCompileOptions(StringRef target, int numWarps, int numStages) {
+  Expected<Target> parsed = Target::parse(target);
+  if (!parsed)
+    return parsed.takeError();
+  if (numWarps < 1 || (numWarps & (numWarps - 1)))
+    return createStringError(inconvertibleErrorCode(),
+                             "--num-warps must be a power of two, got " + Twine(numWarps));
+  if (numStages < 1)
+    return createStringError(inconvertibleErrorCode(),
+                             "--num-stages must be at least 1, got " + Twine(numStages));
+  CompileOptions options = CompileOptions::forTarget(*parsed);
+  options.numWarps = numWarps;
+  options.numStages = numStages;
+  return options;
+}
+
 int reportError(Error error) {
   handleAllErrors(std::move(error), [](const ErrorInfoBase &info) {
     WithColor::error(errs(), "kiln") << info.message() << "\n";

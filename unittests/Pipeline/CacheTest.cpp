@@ -2,6 +2,7 @@
 #include "kiln/Pipeline/Cache.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -46,12 +47,16 @@ TEST_F(CacheTest, CorruptEntriesAreMissesAndRemoved) {
   std::string key = Cache::key({"kernel"});
   ASSERT_FALSE(static_cast<bool>(cache.store(key, "the artifact")));
   {
-    // Same length, one byte changed: only the checksum can tell.
+    // Same header and length, one payload byte changed: only the checksum
+    // can tell.
+    auto buffer = llvm::MemoryBuffer::getFile(cache.pathFor(key));
+    ASSERT_TRUE(static_cast<bool>(buffer));
+    std::string content = (*buffer)->getBuffer().str();
+    content.back() = 'T';
     std::error_code ec;
     llvm::raw_fd_ostream os(cache.pathFor(key), ec);
     ASSERT_FALSE(ec);
-    os << "kiln-cache-v1 0000000000000000000000000000000000000000000000000000000000000000 12\n"
-       << "the artifacT";
+    os << content;
   }
   EXPECT_FALSE(cache.lookup(key));
   EXPECT_FALSE(llvm::sys::fs::exists(cache.pathFor(key)));

@@ -32,6 +32,12 @@ TEST(Target, RejectsMalformedNames) {
   }
 }
 
+TEST(CompileOptions, WarpSizeFollowsTheTarget) {
+  EXPECT_EQ(CompileOptions::forTarget(Target{"cuda", "90"}).warpSize, 32);
+  EXPECT_EQ(CompileOptions::forTarget(Target{"hip", "gfx942"}).warpSize, 64);
+  EXPECT_EQ(CompileOptions::forTarget(Target{"hip", "gfx1100"}).warpSize, 32);
+}
+
 TEST(CompileOptions, CanonicalFormNamesEveryOption) {
   CompileOptions options;
   options.target = Target{"cuda", "80"};

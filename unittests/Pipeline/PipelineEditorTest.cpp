@@ -148,6 +148,48 @@ TEST(PipelineEditor, ConflictsAndUnknownNamesAreErrors) {
             "plugin 'a' (a.so): insert-after ttir.cse: pass id 'a.x' already exists");
 }
 
+TEST(PipelineEditor, ReplacedPassesAreNoAnchorsForAnyKernel) {
+  mlir::MLIRContext context;
+  context.loadDialect<tt::TritonDialect>();
+  auto foo = mlir::parseSourceString<mlir::ModuleOp>("tt.func public @foo() { tt.return }",
+                                                     &context);
+  auto bar = mlir::parseSourceString<mlir::ModuleOp>("tt.func public @bar() { tt.return }",
+                                                     &context);
+  ASSERT_TRUE(foo && bar);
+  std::vector<PipelineEdit> edits;
+  PipelineEditor a("a", "a.so", edits), b("b", "b.so", edits);
+  a.replace("ttir.cse", "a.cse", cse(),
+            EditScope::forKernels(KernelPredicate::nameMatches("foo")));
+  b.insertAfter("ttir.cse", "b.x", cse());
+  std::string expected = "plugin 'b' (b.so): insert-after ttir.cse: pass 'ttir.cse' was "
+                         "already replaced by plugin 'a'";
+  EXPECT_EQ(errorOf(buildPipeline(cuda90(), edits)), expected);
+  EXPECT_EQ(errorOf(buildPipeline(cuda90(), edits, *foo)), expected);
+  // For a kernel the replacement skips, the anchor still exists; the
+  // stricter module-less build is what loading checks.
+  EXPECT_EQ(errorOf(buildPipeline(cuda90(), edits, *bar)), "");
+}
+
+TEST(PipelineEditor, EditsAnchoredOnSkippedPassesAreSkipped) {
+  mlir::MLIRContext context;
+  context.loadDialect<tt::TritonDialect>();
+  auto bar = mlir::parseSourceString<mlir::ModuleOp>("tt.func public @bar() { tt.return }",
+                                                     &context);
+  ASSERT_TRUE(bar);
+  std::vector<PipelineEdit> edits;
+  PipelineEditor a("a", "a.so", edits), b("b", "b.so", edits);
+  a.insertAfter("ttir.cse", "a.only-foo", cse(),
+                EditScope::forKernels(KernelPredicate::nameMatches("foo")));
+  b.insertAfter("a.only-foo", "b.after-a", cse());
+  b.disable("a.only-foo");
+  Pipeline forBar = llvm::cantFail(buildPipeline(cuda90(), edits, *bar));
+  std::vector<std::string> got = ids(forBar, "ttir");
+  EXPECT_EQ(std::find(got.begin(), got.end(), "a.only-foo"), got.end());
+  EXPECT_EQ(std::find(got.begin(), got.end(), "b.after-a"), got.end());
+  std::vector<std::string> listed = ids(llvm::cantFail(buildPipeline(cuda90(), edits)), "ttir");
+  EXPECT_NE(std::find(listed.begin(), listed.end(), "b.after-a"), listed.end());
+}
+
 TEST(PipelineEditor, ValidateEditChecksNamesAndScopes) {
   std::vector<PipelineEdit> edits;
   PipelineEditor a("a", "a.so", edits);

@@ -267,7 +267,9 @@ public:
   /// Ends the kernel with tt.return, verifies the module and hands it over.
   /// Returns null if any error was reported or verification fails; the
   /// builder takes no further ops either way.
-  mlir::OwningOpRef<mlir::ModuleOp> finish();
+  /// Only on a named builder: a temporary's owned context would die with
+  /// it, leaving the module dangling.
+  mlir::OwningOpRef<mlir::ModuleOp> finish() &;
 
 private:
   void init(llvm::StringRef name);

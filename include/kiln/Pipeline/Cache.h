@@ -1,7 +1,7 @@
 //===- Cache.h - on-disk cache of compiled artefacts ------------*- C++ -*-===//
 //
 // Entries are keyed by a SHA-256 over everything that decides a compile's
-// output: kiln's version, the input IR, the compile options, the stage, the
+// output: kiln itself (hostIdentity), the input IR, the compile options, the stage, the
 // effective pipeline (with provenance) and every loaded plugin's name,
 // version and file hash, so a rebuilt plugin never serves a stale artefact.
 // Each entry carries a checksum of its payload; an unreadable or corrupt
@@ -22,8 +22,14 @@ namespace kiln {
 
 class Cache {
 public:
-  /// The folder of KILN_CACHE_DIR, or $XDG_CACHE_HOME/kiln, or ~/.cache/kiln.
+  /// KILN_CACHE_DIR, else the user's cache folder ($XDG_CACHE_HOME or
+  /// ~/.cache) + "/kiln"; empty when there is none (no cache then).
   static std::string defaultDirectory();
+
+  /// What identifies this build of kiln for the key: the host ABI string
+  /// (kiln and LLVM versions) and the path, size and modification time of
+  /// the kiln library, so a rebuilt kiln never reads its predecessor's entries.
+  static std::string hostIdentity();
 
   explicit Cache(std::string directory) : dir(std::move(directory)) {}
 

@@ -32,6 +32,10 @@ struct CompileOptions {
   int numCtas = 1;
   int warpSize = 32;
 
+  /// Triton's defaults for `target`: the warp size is 64 on CDNA (gfx9*)
+  /// GPUs, 32 everywhere else.
+  static CompileOptions forTarget(const Target &target);
+
   /// A canonical one-line form, used in the cache key and in listings.
   std::string str() const;
 };

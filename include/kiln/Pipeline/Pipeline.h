@@ -19,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kiln {
@@ -79,6 +80,9 @@ struct Pipeline {
   std::vector<Stage> stages;
 
   const Stage *findStage(llvm::StringRef name) const;
+  Stage *findStage(llvm::StringRef name) {
+    return const_cast<Stage *>(std::as_const(*this).findStage(name));
+  }
   /// Human-readable listing with provenance, as `kiln pipeline` prints it.
   void print(llvm::raw_ostream &os) const;
   /// A canonical description of what runs (ids, owners, placements,

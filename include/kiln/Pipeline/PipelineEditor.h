@@ -55,6 +55,8 @@ struct PipelineEdit {
 
   /// e.g. "insert-after ttir.cse", as listings show it.
   std::string describe() const;
+  /// Whether the edit places a new pass entry (`newId`).
+  bool placesPass() const;
 };
 
 class PipelineEditor {
@@ -81,6 +83,8 @@ public:
   llvm::StringRef pluginName() const { return plugin; }
 
 private:
+  void place(PipelineEdit::Kind kind, llvm::StringRef anchor, llvm::StringRef newId,
+             PassFactory create, EditScope scope);
   void record(PipelineEdit edit);
 
   std::string plugin;
@@ -94,10 +98,13 @@ private:
 llvm::Error validateEdit(const PipelineEdit &edit);
 
 /// The effective pipeline for `options`: the core stages with `edits` applied
-/// in order. With `module`, kernel predicates are evaluated on it and edits
-/// whose kernels do not match are skipped; without it, every edit applies and
-/// its condition is recorded for listings. Fails, naming the plugin, on an
-/// edit naming an unknown pass id or stage, or on conflicting edits.
+/// in order. With `module`, kernel predicates are evaluated on it: an edit
+/// whose kernels do not match is skipped, and so is any edit anchored on a
+/// pass a skipped edit would have placed. Without it, every edit applies and
+/// its condition is recorded for listings; that build is the strictest, so a
+/// set of edits that builds without a module builds for every kernel. Fails,
+/// naming the plugin, on an edit naming an unknown pass id or stage, on an
+/// edit anchored on a replaced pass, or on conflicting edits.
 llvm::Expected<Pipeline> buildPipeline(const CompileOptions &options,
                                        llvm::ArrayRef<PipelineEdit> edits,
                                        mlir::ModuleOp module = nullptr);

@@ -51,7 +51,7 @@ struct PluginInfo {
   uint16_t apiMajor;
   uint16_t apiMinor;
   /// Short id that namespaces everything the plugin registers: lower-case
-  /// letters, digits, '_' and '-', starting with a letter.
+  /// letters, digits and '_', starting with a letter.
   const char *name;
   const char *version;
   /// KILN_HOST_ABI at the plugin's build.

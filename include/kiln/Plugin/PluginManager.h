@@ -4,7 +4,8 @@
 // entries of TRITON_PLUGIN_PATHS (files, or folders whose *.so load in name
 // order), then explicit paths (`--plugin`, loadPlugin). Each file loads once.
 // Every failure is an llvm::Error whose message names the plugin (when its
-// name is known), its file and the cause; a failed plugin leaves no trace.
+// name is known), its file and the cause; a failed plugin adds nothing to
+// kiln's registries.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_PLUGIN_PLUGINMANAGER_H

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "TestPluginHooks.h"
 
+#include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Frontend/OpRegistry.h"
 #include "kiln/Pipeline/PipelineEditor.h"
 #include "kiln/Plugin/PassRegistrar.h"
@@ -43,6 +44,22 @@ struct FailPass : public PassWrapper<FailPass, OperationPass<ModuleOp>> {
     getOperation().emitError("test failure requested by the plugin");
     signalPassFailure();
   }
+};
+
+/// Marks each tt.func it runs on; nested under the module, so the pass
+/// manager runs clones of it (one per thread).
+struct FuncMarkPass
+    : public PassWrapper<FuncMarkPass, OperationPass<kiln::tt::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuncMarkPass)
+  FuncMarkPass(bool fail) : fail(fail) {}
+  void runOnOperation() override {
+    if (fail) {
+      getOperation().emitError("test failure requested by the plugin, on a function");
+      return signalPassFailure();
+    }
+    getOperation()->setAttr("func_passes.mark", UnitAttr::get(&getContext()));
+  }
+  bool fail;
 };
 
 kiln::PassFactory mark(std::string name) {
@@ -102,6 +119,24 @@ void extendDisableCombine(kiln::PipelineEditor &editor) { editor.disable("ttir.c
 void extendFailingPass(kiln::PipelineEditor &editor) {
   editor.insertAfter("ttir.inline", editor.pluginName().str() + ".fail",
                      [](const kiln::CompileOptions &) { return std::make_unique<FailPass>(); });
+}
+
+void extendFuncPasses(kiln::PipelineEditor &editor) {
+  std::string self = editor.pluginName().str();
+  editor.insertAfter("ttir.cse", self + ".mark", [](const kiln::CompileOptions &) {
+    return std::make_unique<FuncMarkPass>(/*fail=*/false);
+  });
+  editor.insertAfter(self + ".mark", self + ".fail",
+                     [](const kiln::CompileOptions &) {
+                       return std::make_unique<FuncMarkPass>(/*fail=*/true);
+                     },
+                     kiln::EditScope::forKernels(kiln::KernelPredicate::nameMatches("k_add")));
+}
+
+void extendUnknownPassOnOneTarget(kiln::PipelineEditor &editor) {
+  std::string self = editor.pluginName().str();
+  editor.insertAfter("ttir.no-such-pass", self + ".mark", mark(self + ".mark"),
+                     kiln::EditScope::forTarget("cuda:80"));
 }
 
 void extendUnknownPass(kiln::PipelineEditor &editor) {

@@ -18,6 +18,8 @@ void extendOverrideTtir(kiln::PipelineEditor &);
 void extendReplaceCombine(kiln::PipelineEditor &);
 void extendDisableCombine(kiln::PipelineEditor &);
 void extendFailingPass(kiln::PipelineEditor &);
+void extendFuncPasses(kiln::PipelineEditor &);
+void extendUnknownPassOnOneTarget(kiln::PipelineEditor &);
 void extendUnknownPass(kiln::PipelineEditor &);
 void extendUnknownStage(kiln::PipelineEditor &);
 void extendCodegenStageAppend(kiln::PipelineEditor &);
