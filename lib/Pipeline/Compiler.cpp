@@ -6,6 +6,7 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -103,6 +104,11 @@ Error dump(const Artifact &artifact, StringRef dir, StringRef kernel, StringRef 
   if (ec)
     return error("cannot write '" + path + "': " + ec.message());
   file.os() << artifact.serialize();
+  file.os().flush();
+  if (file.os().has_error()) {
+    file.os().clear_error();
+    return error("cannot write '" + path + "'");
+  }
   file.keep();
   return Error::success();
 }
@@ -110,9 +116,16 @@ Error dump(const Artifact &artifact, StringRef dir, StringRef kernel, StringRef 
 } // namespace
 
 std::string kernelName(mlir::ModuleOp module) {
-  for (auto func : module.getOps<tt::FuncOp>())
-    if (func.isPublic())
-      return func.getName().str();
+  for (auto func : module.getOps<tt::FuncOp>()) {
+    if (!func.isPublic())
+      continue;
+    // The name becomes a file name: keep it inside the dump folder.
+    std::string name = func.getName().str();
+    for (char &c : name)
+      if (!isAlnum(c) && c != '_')
+        c = '_';
+    return name;
+  }
   return "kernel";
 }
 

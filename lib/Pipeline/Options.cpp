@@ -19,12 +19,18 @@ Expected<Target> Target::parse(StringRef text) {
   if (arch.empty())
     return bad("missing ':<arch>'");
   if (kind == "cuda") {
+    // Canonical digits only, so that one GPU has one name (scopes and the
+    // cache key compare names).
     unsigned capability;
-    if (arch.getAsInteger(10, capability) || capability < 70 || capability > 129)
+    if (arch.getAsInteger(10, capability) || capability < 70 || capability > 129 ||
+        arch.front() == '0')
       return bad("the CUDA capability must be a number from 70 to 129");
   } else if (kind == "hip") {
-    if (!arch.starts_with("gfx") || arch.size() < 6 ||
-        !llvm::all_of(arch.drop_front(3), llvm::isAlnum))
+    // gfx + a hex digit string, as LLVM's AMDGPU processors are named
+    // (gfx90a, gfx942, gfx1100).
+    if (!arch.starts_with("gfx") || arch.size() < 6 || arch.size() > 8 ||
+        !llvm::all_of(arch.drop_front(3),
+                      [](char c) { return isDigit(c) || (c >= 'a' && c <= 'f'); }))
       return bad("the AMD architecture must look like gfx942");
   } else {
     return bad("unknown target kind '" + kind + "'");

@@ -53,17 +53,18 @@ void Pipeline::print(raw_ostream &os) const {
     if (stage.isMLIR && stage.entries.empty())
       os << "  (no passes)\n";
     for (const PassEntry &entry : stage.entries) {
-      os << formatv("  {0,-28} {1,-12} {2}", entry.id, entry.owner,
-                    entry.owner == "core" ? "" : entry.placement);
+      std::string line = formatv("  {0,-28} {1,-12} {2}", entry.id, entry.owner,
+                                 entry.owner == "core" ? "" : entry.placement);
+      line = StringRef(line).rtrim().str();
       if (!entry.condition.empty())
-        os << " [if " << entry.condition << "]";
+        line += " [if " + entry.condition + "]";
       if (!entry.disabledBy.empty()) {
-        os << " [disabled by " << entry.disabledBy;
+        line += " [disabled by " + entry.disabledBy;
         if (!entry.disabledCondition.empty())
-          os << " if " << entry.disabledCondition;
-        os << "]";
+          line += " if " + entry.disabledCondition;
+        line += "]";
       }
-      os << "\n";
+      os << line << "\n";
     }
   }
 }

@@ -58,6 +58,11 @@ Error writeOutput(StringRef data) {
   if (ec)
     return fail("cannot write '" + output + "': " + ec.message());
   file.os() << data;
+  file.os().flush();
+  if (file.os().has_error()) {
+    file.os().clear_error();
+    return fail("cannot write '" + output + "'");
+  }
   file.keep();
   return Error::success();
 }
@@ -97,13 +102,27 @@ Error compile() {
   run.stopAfter = *stop;
   run.dumpDir = dumpStages;
   for (const std::string &id : printAfter) {
-    bool known = false;
-    for (const Stage &s : pipeline->stages)
+    // Only a pass that will run can be printed after.
+    const PassEntry *found = nullptr;
+    bool beforeStop = true, reached = false;
+    for (const Stage &s : pipeline->stages) {
       for (const PassEntry &entry : s.entries)
-        known |= entry.id == id;
-    if (!known)
+        if (entry.id == id) {
+          found = &entry;
+          reached = beforeStop;
+        }
+      if (s.name == *stop)
+        beforeStop = false;
+    }
+    if (!found)
       return fail("--print-after: no pass '" + id + "' in the pipeline for " + target +
                   " (run 'kiln pipeline --target " + target + "')");
+    if (!found->disabledBy.empty())
+      return fail("--print-after: pass '" + id + "' is disabled by plugin '" +
+                  found->disabledBy + "' for this kernel");
+    if (!reached)
+      return fail("--print-after: pass '" + id + "' runs after stage '" + *stop +
+                  "', where this compile stops");
     run.printAfter.insert(id);
   }
 

@@ -58,10 +58,15 @@ int check(StringRef path) {
   outs() << "OK ";
   describe(plugin, outs());
   // Where its passes land on each backend.
-  for (const Target &target : representativeTargets()) {
-    CompileOptions options;
-    options.target = target;
-    Expected<Pipeline> pipeline = buildPipeline(options, PluginManager::get().edits());
+  // One target per backend, and each target one of its edits is restricted to.
+  std::vector<Target> targets = representativeTargets();
+  for (const PipelineEdit &edit : PluginManager::get().edits())
+    if (!edit.scope.target.empty() &&
+        llvm::none_of(targets, [&](const Target &t) { return t.str() == edit.scope.target; }))
+      targets.push_back(cantFail(Target::parse(edit.scope.target)));
+  for (const Target &target : targets) {
+    Expected<Pipeline> pipeline =
+        buildPipeline(CompileOptions::forTarget(target), PluginManager::get().edits());
     if (!pipeline)
       return reportError(pipeline.takeError());
     for (const Stage &stage : pipeline->stages) {
@@ -70,9 +75,14 @@ int check(StringRef path) {
       for (const PassEntry &entry : stage.entries) {
         if (entry.owner == plugin.name)
           outs() << "  " << target.str() << ": " << stage.name << " runs " << entry.id
-                 << " (" << entry.placement << ")\n";
+                 << " (" << entry.placement << ")"
+                 << (entry.condition.empty() ? "" : " [if " + entry.condition + "]")
+                 << "\n";
         if (entry.disabledBy == plugin.name)
           outs() << "  " << target.str() << ": " << stage.name << " disables " << entry.id
+                 << (entry.disabledCondition.empty()
+                         ? ""
+                         : " [if " + entry.disabledCondition + "]")
                  << "\n";
       }
     }
@@ -82,10 +92,10 @@ int check(StringRef path) {
 
 int run() {
   if (!positional.empty()) {
-    if (positional[0] != "check" || positional.size() != 2)
+    if (positional[0] != "check" || positional.size() != 2 || !plugins.empty())
       return reportError(createStringError(
           inconvertibleErrorCode(), "usage: kiln plugins [--plugin PATH]... | kiln plugins "
-                                    "check PATH"));
+                                    "check PATH (on its own, without --plugin)"));
     return check(positional[1]);
   }
   if (Error error = loadPlugins(plugins))

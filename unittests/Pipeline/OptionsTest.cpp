@@ -21,7 +21,8 @@ TEST(Target, ParsesTritonNames) {
 }
 
 TEST(Target, RejectsMalformedNames) {
-  for (const char *bad : {"cuda", "cuda:", "cuda:sm_90", "cuda:12", "hip:942", "hip:gfx",
+  for (const char *bad : {"cuda", "cuda:", "cuda:sm_90", "cuda:12", "cuda:090", "hip:942",
+                          "hip:gfx", "hip:gfxzzz",
                           "metal:1", ":90"}) {
     llvm::Expected<Target> target = Target::parse(bad);
     EXPECT_FALSE(static_cast<bool>(target)) << bad;
