@@ -67,6 +67,55 @@ TEST(RunSpec, RejectsBadSpecs) {
             "\"grid\" sizes must be non-negative integers");
 }
 
+TEST(RunSpec, ValuesMustFitTheirDtype) {
+  auto err = [](llvm::StringRef arg) {
+    auto s = parseRunSpec(("{\"args\": [" + arg + "]}").str(), "/d");
+    return s ? std::string("<accepted>") : llvm::toString(s.takeError());
+  };
+  EXPECT_EQ(err(R"({"kind": "buffer", "dtype": "i8", "shape": [2], "data": [-128, 127]})"),
+            "<accepted>");
+  EXPECT_EQ(err(R"({"kind": "buffer", "dtype": "i8", "shape": [2], "data": [0, 128]})"),
+            "argument 0 ('arg0'): \"data\"[1]: 128 is out of range for i8 (-128 to 127)");
+  EXPECT_EQ(err(R"({"kind": "buffer", "dtype": "u8", "shape": [2], "data": [0, 255]})"),
+            "<accepted>");
+  EXPECT_EQ(err(R"({"kind": "buffer", "dtype": "u8", "shape": [1], "expect": [256]})"),
+            "argument 0 ('arg0'): \"expect\"[0]: 256 is out of range for u8 (0 to 255)");
+  EXPECT_EQ(err(R"({"kind": "buffer", "dtype": "bool", "shape": [1], "data": [2]})"),
+            "argument 0 ('arg0'): \"data\"[0]: 2 is out of range for i1 (0 to 1)");
+  EXPECT_EQ(err(R"({"kind": "buffer", "dtype": "i64", "shape": [1], "data": ["inf"]})"),
+            "argument 0 ('arg0'): \"data\"[0]: inf is not an integer");
+  EXPECT_EQ(err(R"({"kind": "buffer", "dtype": "i32", "shape": [1], "fill": 1e10})"),
+            "argument 0 ('arg0'): \"fill\": 1e+10 is out of range for i32 (-2147483648 to "
+            "2147483647)");
+  EXPECT_EQ(err(R"({"kind": "buffer", "dtype": "f8e4m3fn", "shape": [1], "data": [1000]})"),
+            "argument 0 ('arg0'): \"data\"[0]: 1000 is out of range for f8e4m3fn (it overflows to "
+            "infinity or NaN)");
+  EXPECT_EQ(err(R"({"kind": "buffer", "dtype": "f16", "shape": [1], "data": ["inf"]})"),
+            "<accepted>");
+  EXPECT_EQ(err(R"({"kind": "scalar", "dtype": "i8", "value": -129})"),
+            "argument 0 ('arg0'): \"value\": -129 is out of range for i8 (-128 to 127)");
+  EXPECT_EQ(err(R"({"kind": "scalar", "dtype": "f32", "value": 1e39})"),
+            "argument 0 ('arg0'): \"value\": 1e+39 is out of range for f32 (it overflows to "
+            "infinity or NaN)");
+
+  // 64-bit scalars are exact, not rounded through a double.
+  auto spec = parseRunSpec(R"({"args": [
+      {"name": "a", "kind": "scalar", "dtype": "u64", "value": 18446744073709551615},
+      {"name": "b", "kind": "scalar", "dtype": "i64", "value": 9223372036854775807},
+      {"name": "c", "kind": "scalar", "dtype": "i16", "value": 7}]})",
+                           "/d");
+  ASSERT_TRUE(bool(spec)) << llvm::toString(spec.takeError());
+  EXPECT_EQ(spec->args[0].intValue, -1);
+  EXPECT_EQ(spec->args[1].intValue, INT64_MAX);
+  EXPECT_EQ(errorOf(setScalar(*spec, "c", "40000")),
+            "--set c: 40000 is out of range for i16 (-32768 to 32767)");
+  EXPECT_EQ(errorOf(setScalar(*spec, "b", "9223372036854775808")),
+            "--set b: 9223372036854775808 is out of range for i64 (-9223372036854775808 to "
+            "9223372036854775807)");
+  EXPECT_EQ(errorOf(setScalar(*spec, "a", "18446744073709551615")), "");
+  EXPECT_EQ(spec->args[0].intValue, -1);
+}
+
 const char *kDescKernel = R"(
 module {
   tt.func public @k(%d: !tt.tensordesc<tensor<2x2xf32>>, %d0: i32, %d1: i32, %s0: i64, %s1: i64,

@@ -357,6 +357,85 @@ module {
   EXPECT_EQ(h.read<int32_t>(cas), (std::vector<int32_t>{0, 2}));
 }
 
+TEST(Ops, AtomicsOnNarrowAndWideFloats) {
+  // rmwStep decodes and rounds in the element's own format.
+  Harness h(R"(
+module {
+  tt.func public @k(%h: !tt.ptr<f16>, %d: !tt.ptr<f64>, %b: !tt.ptr<bf16>) {
+    %x = arith.constant 1.0e-3 : f16
+    %y = arith.constant 0.1 : f64
+    %z = arith.constant -3.0 : bf16
+    %0 = tt.atomic_rmw fadd, relaxed, gpu, %h, %x : (!tt.ptr<f16>, f16) -> f16
+    %1 = tt.atomic_rmw fadd, relaxed, gpu, %d, %y : (!tt.ptr<f64>, f64) -> f64
+    %2 = tt.atomic_rmw min, relaxed, gpu, %b, %z : (!tt.ptr<bf16>, bf16) -> bf16
+    tt.return
+  }
+}
+)");
+  ASSERT_TRUE(h.parsed());
+  unsigned hb = h.buffer("h", ElemKind::F16, std::vector<uint16_t>{0x3c00}); // 1.0
+  unsigned db = h.buffer("d", ElemKind::F64, std::vector<double>{0.2});
+  unsigned bb = h.buffer("b", ElemKind::BF16, std::vector<uint16_t>{0x3f80}); // 1.0
+  EXPECT_EQ(h.run("k", {h.ptr(hb), h.ptr(db), h.ptr(bb)}, {3, 1, 1}), "");
+  // 1 + 3 * 0.001 in f32 then f16 after each step: 1.0 + 2^-10 three times.
+  EXPECT_EQ(h.read<uint16_t>(hb)[0], 0x3c03);
+  EXPECT_EQ(h.read<double>(db)[0], 0.2 + 0.1 + 0.1 + 0.1);
+  EXPECT_EQ(h.read<uint16_t>(bb)[0], 0xc040); // -3.0
+}
+
+TEST(Ops, UnsignedForReadsItsBoundsUnsigned) {
+  // 0x7FFFFFF0 to 0x80000005 unsigned is 21 iterations; read signed, the
+  // bound would be negative and the loop would not stop.
+  Harness h(R"(
+module {
+  tt.func public @k(%out: !tt.ptr<i32>) {
+    %z = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %lb = arith.constant 2147483632 : i32
+    %ub = arith.constant -2147483643 : i32
+    %n = scf.for unsigned %i = %lb to %ub step %one iter_args(%c = %z) -> (i32) : i32 {
+      %c1 = arith.addi %c, %one : i32
+      scf.yield %c1 : i32
+    }
+    tt.store %out, %n : !tt.ptr<i32>
+    tt.return
+  }
+}
+)");
+  ASSERT_TRUE(h.parsed());
+  unsigned out = h.buffer("out", ElemKind::I32, std::vector<int32_t>{-1});
+  EXPECT_EQ(h.run("k", {h.ptr(out)}), "");
+  EXPECT_EQ(h.read<int32_t>(out)[0], 21);
+}
+
+TEST(Ops, UnsupportedTypesAreErrorsNotCrashes) {
+  Harness h(R"(
+module {
+  tt.func public @i4() {
+    %c = arith.constant 3 : i4
+    tt.return
+  }
+  tt.func public @sel(%x: !tt.ptr<f32>, %c: i1) {
+    %i0 = arith.constant 0 : i32
+    %l1 = arith.constant 1 : i64
+    %p = tt.make_tensor_ptr %x, [%l1], [%l1], [%i0] {order = array<i32: 0>} : <tensor<8xf32>>
+    %s = arith.select %c, %p, %p : !tt.ptr<tensor<8xf32>>
+    tt.return
+  }
+}
+)");
+  ASSERT_TRUE(h.parsed());
+  EXPECT_NE(h.run("i4", {}, {1, 2, 1})
+                .find(":4:10: error: arith.constant in program (0, 0, 0): unsupported element "
+                      "type i4 in the interpreter"),
+            std::string::npos);
+  unsigned x = h.buffer("x", ElemKind::F32, std::vector<float>(8, 0.0f));
+  EXPECT_NE(h.run("sel", {h.ptr(x), Tensor::scalarInt(ElemKind::I1, 1)})
+                .find("arith.select in program (0, 0, 0): block pointer values "
+                      "(!tt.ptr<tensor<8xf32>>) are not supported by this op"),
+            std::string::npos);
+}
+
 TEST(Ops, BlockPointersCheckBoundariesAndPad) {
   // A 4x4 block at (3, 1) of a 5x3 row-major matrix, checked on both
   // dimensions (padding NaN), then advanced by (-3, -1) and stored back

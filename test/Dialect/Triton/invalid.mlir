@@ -453,6 +453,14 @@ tt.func @expand_dims_axis(%x: tensor<8xf32>) {
 
 // -----
 
+tt.func @expand_dims_negative_axis(%x: tensor<8xf32>) {
+  // expected-error @+1 {{axis -1 is out of range for rank 1}}
+  %0 = tt.expand_dims %x {axis = -1 : i32} : tensor<8xf32> -> tensor<8x1xf32>
+  tt.return
+}
+
+// -----
+
 tt.func @expand_dims_result_shape(%x: tensor<8xf32>) {
   // expected-error @+1 {{result shape must be [8, 1], got [1, 8]}}
   %0 = tt.expand_dims %x {axis = 1 : i32} : tensor<8xf32> -> tensor<1x8xf32>

@@ -284,7 +284,7 @@ LogicalResult UnsplatOp::verify() {
 
 LogicalResult ExpandDimsOp::verify() {
   ArrayRef<int64_t> src = getSrc().getType().getShape();
-  int64_t axis = getAxis();
+  int64_t axis = getAxisAttr().getInt(); // signed: getAxis() is unsigned
   if (axis < 0 || axis > static_cast<int64_t>(src.size()))
     return emitOpError() << "axis " << axis << " is out of range for rank " << src.size();
   SmallVector<int64_t> want(src);
@@ -507,7 +507,7 @@ void ReduceOp::build(OpBuilder &builder, OperationState &state, ValueRange srcs,
 }
 
 LogicalResult ReduceOp::verify() {
-  if (failed(verifySameShapedInputs(*this, getSrcs(), getAxis())))
+  if (failed(verifySameShapedInputs(*this, getSrcs(), getAxisAttr().getInt())))
     return failure();
   SmallVector<Type> want = reducedTypes(getInputTypes(), getAxis());
   if (getNumResults() != want.size())
@@ -555,7 +555,7 @@ void ScanOp::build(OpBuilder &builder, OperationState &state, ValueRange srcs,
 }
 
 LogicalResult ScanOp::verify() {
-  if (failed(verifySameShapedInputs(*this, getSrcs(), getAxis())))
+  if (failed(verifySameShapedInputs(*this, getSrcs(), getAxisAttr().getInt())))
     return failure();
   if (getNumResults() != getSrcs().size())
     return emitOpError() << "expects one result per operand";
@@ -690,7 +690,7 @@ LogicalResult HistogramOp::verify() {
 
 LogicalResult GatherOp::verify() {
   RankedTensorType src = getSrc().getType(), idx = getIndices().getType();
-  int64_t axis = getAxis();
+  int64_t axis = getAxisAttr().getInt(); // signed: getAxis() is unsigned
   if (src.getRank() != idx.getRank())
     return emitOpError() << "source and indices must have the same rank";
   if (axis < 0 || axis >= src.getRank())
