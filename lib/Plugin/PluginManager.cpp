@@ -286,7 +286,10 @@ Error PluginManager::loadFromEnvironment() {
   const char *paths = std::getenv("TRITON_PLUGIN_PATHS");
   if (!paths)
     return Error::success();
-  return loadList(paths);
+  if (Error error = loadList(paths))
+    return createStringError(inconvertibleErrorCode(),
+                             "TRITON_PLUGIN_PATHS: " + toString(std::move(error)));
+  return Error::success();
 }
 
 Error loadPlugin(StringRef path) { return PluginManager::get().load(path); }

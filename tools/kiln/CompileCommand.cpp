@@ -1,6 +1,7 @@
 //===- CompileCommand.cpp - kiln compile ----------------------------------===//
 #include "Commands.h"
 
+#include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Pipeline/Cache.h"
 #include "kiln/Pipeline/Compiler.h"
 #include "kiln/Plugin/PluginManager.h"
@@ -90,6 +91,9 @@ Error compile() {
   artifact.module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!artifact.module)
     return fail("cannot compile '" + input + "': it does not parse or verify");
+  if (llvm::none_of(artifact.module->getOps<tt::FuncOp>(),
+                    [](tt::FuncOp f) { return f.isPublic(); }))
+    return fail("'" + input + "' holds no kernel (a public tt.func) to compile");
 
   Expected<Pipeline> pipeline =
       buildPipeline(*options, PluginManager::get().edits(), *artifact.module);
@@ -131,6 +135,12 @@ Error compile() {
   bool useCache = !noCache && dumpStages.empty() && printAfter.empty() &&
                   !Cache::defaultDirectory().empty();
   std::string key;
+  if (verbose && !useCache)
+    errs() << "kiln: cache not used ("
+           << (noCache ? "--no-cache"
+               : Cache::defaultDirectory().empty() ? "no cache folder"
+                                                   : "--dump-stages/--print-after run every stage")
+           << ")\n";
   if (useCache) {
     Expected<std::string> pluginPrint = PluginManager::get().fingerprint();
     if (!pluginPrint)
