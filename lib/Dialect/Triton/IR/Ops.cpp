@@ -510,17 +510,6 @@ void FuncOp::print(OpAsmPrinter &printer) {
                                            getResAttrsAttrName());
 }
 
-LogicalResult FuncOp::verify() {
-  if (isExternal())
-    return success();
-  for (auto [i, arg, type] :
-       llvm::enumerate(getBody().front().getArgumentTypes(), getArgumentTypes()))
-    if (arg != type)
-      return emitOpError() << "entry block argument #" << i << " has type " << arg
-                           << " but the signature says " << type;
-  return success();
-}
-
 LogicalResult ReturnOp::verify() {
   auto func = cast<FuncOp>((*this)->getParentOp());
   ArrayRef<Type> results = func.getResultTypes();

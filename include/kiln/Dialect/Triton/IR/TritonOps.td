@@ -675,8 +675,8 @@ def TT_FuncOp : TT_Op<"func", [AffineScope, AutomaticAllocationScope,
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
     bool isDeclaration() { return isExternal(); }
   }];
+  // Entry-block types are checked by FunctionOpInterface's own verifier.
   let hasCustomAssemblyFormat = 1;
-  let hasVerifier = 1;
 }
 
 def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"FuncOp">, ReturnLike, Terminator]> {
