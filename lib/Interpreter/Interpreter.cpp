@@ -105,6 +105,28 @@ Type unsupportedPart(Type type) {
   return {};
 }
 
+/// The most elements one tensor value may hold. Triton caps a block at 2^20
+/// elements (TRITON_MAX_TENSOR_NUMEL); 2^24 leaves headroom while keeping a
+/// huge shape from exhausting memory or running for hours.
+constexpr int64_t kMaxTensorElements = int64_t(1) << 24;
+
+/// The tensor type within `type` (itself, a descriptor's block, a block
+/// pointer's pointee) that holds more than kMaxTensorElements, or null.
+RankedTensorType oversizedTensor(Type type) {
+  if (auto d = dyn_cast<kiln::tt::TensorDescType>(type))
+    return oversizedTensor(d.getBlockType());
+  if (kiln::tt::isTensorPointerType(type))
+    return oversizedTensor(cast<kiln::tt::PointerType>(type).getPointeeType());
+  auto t = dyn_cast<RankedTensorType>(type);
+  if (!t)
+    return {};
+  int64_t n = 1;
+  for (int64_t d : t.getShape())
+    if (d > 0 && (__builtin_mul_overflow(n, d, &n) || n > kMaxTensorElements))
+      return t;
+  return {};
+}
+
 bool isHandleType(Type t) {
   return isa<kiln::tt::TensorDescType>(t) || kiln::tt::isTensorPointerType(t);
 }
@@ -243,6 +265,10 @@ LogicalResult Exec::runOp(Operation *op) {
       return fail(op, llvm::Twine("unsupported ") +
                           (isa<ShapedType>(bad) ? "type " : "element type ") + typeString(bad) +
                           " in the interpreter");
+    if (RankedTensorType big = oversizedTensor(t))
+      return fail(op, "tensor type " + typeString(big) + " has more than " +
+                          std::to_string(kMaxTensorElements) +
+                          " (2^24) elements, the interpreter's limit per tensor");
     if (!it->second.takesHandles && isHandleType(t))
       return fail(op, llvm::Twine(isa<kiln::tt::TensorDescType>(t) ? "tensor descriptor"
                                                                      : "block pointer") +
@@ -496,6 +522,16 @@ void registerControlHandlers(HandlerMap &m) {
 // The grid loop
 //===----------------------------------------------------------------------===//
 
+std::string gridSizeProblem(unsigned axis, int64_t size) {
+  const char *name = axis == 0 ? "x" : axis == 1 ? "y" : "z";
+  if (size < 0)
+    return std::string("the grid's ") + name + " size must not be negative";
+  if (size > kMaxGrid[axis])
+    return std::string("the grid's ") + name + " size " + std::to_string(size) +
+           " exceeds " + std::to_string(kMaxGrid[axis]) + " (CUDA's limit)";
+  return "";
+}
+
 Interpreter::Interpreter(ModuleOp module) : module_(module) {}
 Interpreter::~Interpreter() = default;
 
@@ -527,9 +563,9 @@ llvm::Error Interpreter::run(llvm::StringRef kernel, llvm::ArrayRef<RtValue> arg
       return llvm::createStringError("argument " + std::to_string(i) + " of '" + kernel.str() +
                                      "' does not match its type");
   }
-  for (int64_t g : opts.grid)
-    if (g < 0)
-      return llvm::createStringError("grid sizes must not be negative");
+  for (unsigned i = 0; i < 3; ++i)
+    if (std::string p = gridSizeProblem(i, opts.grid[i]); !p.empty())
+      return llvm::createStringError(p);
 
   detail::Exec ex(module_, memory, opts);
   ex.grid = opts.grid;

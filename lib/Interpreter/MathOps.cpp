@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 
@@ -154,15 +155,32 @@ enum class Lib {
   UMulHi, MulHi, Popc, Clz, Ffs, Brev, IAbs, IMin, IMax, UMin, UMax,
 };
 
+/// A recognised library symbol: its function and what its name says about
+/// its operand types.
+struct LibFn {
+  Lib lib = Lib::Unknown;
+  llvm::StringRef base; // the name without prefix and ocml type suffix
+  bool ocml = false;
+  std::optional<ElemKind> ocmlKind; // from an ocml _f16/_f32/_f64 suffix
+  bool droppedF = false;            // a libdevice name matched without its 'f'
+};
+
 /// libdevice (`__nv_*`) and ROCm ocml (`__ocml_*_f32`) symbol -> function.
-Lib lookupLib(llvm::StringRef symbol) {
+LibFn lookupLib(llvm::StringRef symbol) {
+  LibFn fn;
   llvm::StringRef base = symbol;
   if (!base.consume_front("__nv_")) {
     if (!base.consume_front("__ocml_"))
-      return Lib::Unknown;
-    for (llvm::StringRef suffix : {"_f16", "_f32", "_f64"})
-      base.consume_back(suffix);
+      return fn;
+    fn.ocml = true;
+    if (base.consume_back("_f16"))
+      fn.ocmlKind = ElemKind::F16;
+    else if (base.consume_back("_f32"))
+      fn.ocmlKind = ElemKind::F32;
+    else if (base.consume_back("_f64"))
+      fn.ocmlKind = ElemKind::F64;
   }
+  fn.base = base;
   // <int|ll|uint|ull|double|float>2<float|double>_<rn|rz|rd|ru>
   {
     auto [from, rest] = base.split('2');
@@ -170,8 +188,10 @@ Lib lookupLib(llvm::StringRef symbol) {
     bool src = from == "int" || from == "ll" || from == "uint" || from == "ull" ||
                from == "double" || from == "float";
     int d = dir == "rn" ? 0 : dir == "rz" ? 1 : dir == "rd" ? 2 : dir == "ru" ? 3 : -1;
-    if (src && (to == "float" || to == "double") && d >= 0)
-      return Lib(int(from.starts_with("u") ? Lib::UToFloatRN : Lib::ToFloatRN) + d);
+    if (src && (to == "float" || to == "double") && d >= 0) {
+      fn.lib = Lib(int(from.starts_with("u") ? Lib::UToFloatRN : Lib::ToFloatRN) + d);
+      return fn;
+    }
   }
   auto match = [](llvm::StringRef n) {
     return llvm::StringSwitch<Lib>(n)
@@ -232,12 +252,93 @@ Lib lookupLib(llvm::StringRef symbol) {
         .Cases({"umax", "ullmax"}, Lib::UMax)
         .Default(Lib::Unknown);
   };
-  Lib lib = match(base);
+  fn.lib = match(base);
   // Float versions append 'f' (expf, erff, fmaf_rn has its own entry).
-  if (lib == Lib::Unknown && base.ends_with("f"))
-    lib = match(base.drop_back());
-  return lib;
+  if (fn.lib == Lib::Unknown && base.ends_with("f")) {
+    fn.lib = match(base.drop_back());
+    fn.droppedF = fn.lib != Lib::Unknown && !fn.ocml;
+  }
+  return fn;
 }
+
+/// A function's element types: operands, then the result.
+struct LibSig {
+  llvm::SmallVector<ElemKind, 3> args;
+  ElemKind result;
+};
+
+/// The real signature of a recognised symbol. Handlers reinterpret operand
+/// and result buffers by these widths, so any other types would read or
+/// write out of bounds; they are rejected before a handler runs.
+LibSig signatureOf(const LibFn &fn, Operation *op) {
+  llvm::StringRef b = fn.base;
+  using EK = ElemKind;
+  // The float type F: an ocml suffix; a libdevice name ending in 'f' or
+  // naming f32 (fdiv_rn, fmaf_rn...) means f32, otherwise f64. An ocml
+  // name without a suffix takes the operand's float type.
+  EK f;
+  if (fn.ocml) {
+    EK first = op->getNumOperands() ? elemKindOf(op->getOperand(0).getType()) : EK::F32;
+    f = fn.ocmlKind ? *fn.ocmlKind : isFloatKind(first) ? first : EK::F32;
+  } else {
+    bool f32 = fn.droppedF || llvm::is_contained(
+                                  {"fdiv_rn", "frcp_rn", "fsqrt_rn", "fadd_rn", "fsub_rn",
+                                   "fmul_rn", "fmaf_rn", "fdivide", "fast_fdivide"},
+                                  b);
+    f = f32 ? EK::F32 : EK::F64;
+  }
+  // The integer type I: the 64-bit variants say ll or 64 in their names.
+  EK i = b.contains("ll") || b.contains("64") ? EK::I64 : EK::I32;
+  // "float2..." / "double2..." / "ll2..." name their source; "...2ll" etc.
+  // their destination.
+  auto [from, to] = b.split('2');
+  auto intOf = [](llvm::StringRef n) {
+    return n.starts_with("ll") || n.starts_with("ull") ? EK::I64 : EK::I32;
+  };
+  auto typeOf = [&](llvm::StringRef n) {
+    return n == "float" ? EK::F32 : n == "double" ? EK::F64 : intOf(n);
+  };
+  Lib lib = fn.lib;
+  if (lib <= Lib::NormCdf)
+    return {{f}, f};
+  if (lib <= Lib::Mul)
+    return {{f, f}, f};
+  if (lib <= Lib::Ldexp)
+    return {{f, EK::I32}, f};
+  if (lib == Lib::Fma)
+    return {{f, f, f}, f};
+  if (lib <= Lib::Ilogb)
+    return {{f}, EK::I32};
+  if (lib <= Lib::ToUIntRU) {
+    if (b.starts_with("float2") || b.starts_with("double2"))
+      return {{typeOf(from)}, intOf(to)};
+    return {{f}, b.starts_with("llrint") ? EK::I64 : EK::I32};
+  }
+  if (lib <= Lib::UToFloatRU)
+    return {{typeOf(from)}, typeOf(to.split('_').first)};
+  if (lib == Lib::AsBits) {
+    if (b == "double_as_longlong")
+      return {{EK::F64}, EK::I64};
+    if (b == "longlong_as_double")
+      return {{EK::I64}, EK::F64};
+    if (b.starts_with("float_as"))
+      return {{EK::F32}, EK::I32};
+    return {{EK::I32}, EK::F32};
+  }
+  if (lib == Lib::Popc || lib == Lib::Clz || lib == Lib::Ffs)
+    return {{i}, EK::I32};
+  if (lib == Lib::Brev || lib == Lib::IAbs)
+    return {{i}, i};
+  return {{i, i}, i}; // mulhi, min, max
+}
+
+std::string signatureString(llvm::ArrayRef<ElemKind> args, ElemKind result) {
+  std::string s = "(";
+  for (auto [n, k] : llvm::enumerate(args))
+    s += (n ? ", " : "") + kindName(k).str();
+  return s + ") -> " + kindName(result).str();
+}
+
 
 template <class C> C sinPi(C x) { return C(std::sin(M_PI * double(x))); }
 template <class C> C cosPi(C x) { return C(std::cos(M_PI * double(x))); }
@@ -426,32 +527,39 @@ LogicalResult execLibInt(Exec &ex, Operation *op, Lib lib) {
 LogicalResult execExternElementwise(Exec &ex, Operation *op) {
   auto ext = cast<kiln::tt::ExternElementwiseOp>(op);
   llvm::StringRef symbol = ext.getSymbol();
-  Lib lib = lookupLib(symbol);
+  LibFn fn = lookupLib(symbol);
+  // libdevice's __nv_abs is the i32 absolute value (fabs is the float one).
+  if (fn.lib == Lib::Fabs && !fn.ocml && fn.base == "abs")
+    fn.lib = Lib::IAbs;
+  Lib lib = fn.lib;
   if (lib == Lib::Unknown)
     return ex.fail(op, "external function '" + symbol +
                            "' is not known to the interpreter (supported: libdevice "
                            "__nv_* and ocml __ocml_* math and integer functions)");
-  unsigned nargs = op->getNumOperands();
-  auto want = [&](unsigned n) -> LogicalResult {
-    if (nargs == n)
-      return success();
-    return ex.fail(op, "'" + symbol + "' expects " + llvm::Twine(n) + " operands, got " +
-                           llvm::Twine(nargs));
-  };
-  bool floatArg = nargs > 0 && isFloatKind(elemKindOf(op->getOperand(0).getType()));
+  if (fn.ocml && lib == Lib::Fabs && op->getNumOperands() == 1 &&
+      !isFloatKind(elemKindOf(op->getOperand(0).getType())))
+    fn.lib = lib = Lib::IAbs;
+  LibSig sig = signatureOf(fn, op);
+  llvm::SmallVector<ElemKind, 3> got;
+  for (Type t : op->getOperandTypes())
+    got.push_back(elemKindOf(t));
+  if (op->getNumResults() != 1 || got != llvm::ArrayRef<ElemKind>(sig.args) ||
+      elemKindOf(op->getResult(0).getType()) != sig.result)
+    return ex.fail(op, "'" + symbol + "' has the signature " +
+                           signatureString(sig.args, sig.result) + ", but is called as " +
+                           signatureString(got, op->getNumResults()
+                                                    ? elemKindOf(op->getResult(0).getType())
+                                                    : ElemKind::I1));
   if (lib <= Lib::NormCdf)
-    return failed(want(1)) ? failure() : execLibFloatUnary(ex, op, lib);
+    return execLibFloatUnary(ex, op, lib);
   if (lib <= Lib::Mul)
-    return failed(want(2)) ? failure() : execLibFloatBinary(ex, op, lib);
+    return execLibFloatBinary(ex, op, lib);
   if (lib <= Lib::Ldexp)
-    return failed(want(2)) ? failure() : execLibFloatInt(ex, op, lib);
+    return execLibFloatInt(ex, op, lib);
   if (lib == Lib::Fma)
-    return failed(want(3)) ? failure()
-                           : floatTernary(ex, op, [](auto x, auto y, auto z) {
+    return floatTernary(ex, op, [](auto x, auto y, auto z) {
                                return std::fma(x, y, z);
                              });
-  if (lib == Lib::Fabs && !floatArg)
-    lib = Lib::IAbs;
   switch (lib) {
   case Lib::IsInf:
     return floatPredicate(ex, op, [](auto x) { return std::isinf(x); });
@@ -478,10 +586,8 @@ LogicalResult execExternElementwise(Exec &ex, Operation *op) {
     break;
   }
   if (lib >= Lib::ToIntRN && lib <= Lib::ToUIntRU)
-    return failed(want(1)) ? failure() : execLibToInt(ex, op, lib);
+    return execLibToInt(ex, op, lib);
   if (lib >= Lib::ToFloatRN && lib <= Lib::UToFloatRU) {
-    if (failed(want(1)))
-      return failure();
     bool isUnsigned = lib >= Lib::UToFloatRN;
     int dir = int(lib) - int(isUnsigned ? Lib::UToFloatRN : Lib::ToFloatRN);
     const Round modes[] = {Round::NearestEven, Round::TowardZero, Round::Down, Round::Up};

@@ -162,6 +162,10 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
   else
     a.name = "arg" + std::to_string(index);
   std::string where = "argument " + std::to_string(index) + " ('" + a.name + "')";
+  // A present field of the wrong JSON type would otherwise read as missing.
+  for (const char *key : {"name", "kind", "dtype", "role", "file"})
+    if (const json::Value *v = o.get(key); v && !v->getAsString())
+      return error(where + ": \"" + key + "\" must be a string");
 
   std::optional<llvm::StringRef> kind = o.getString("kind");
   if (!kind)
@@ -267,6 +271,8 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
       return error(where + ": \"fill\": " + p);
     a.fill = *d;
   }
+  if (int(!a.file.empty()) + int(a.data.has_value()) + int(a.fill.has_value()) > 1)
+    return error(where + ": give at most one of \"file\", \"data\" and \"fill\"");
   if (a.role == Role::InOut && a.file.empty() && !a.data && !a.fill)
     return error(where + ": an inout buffer needs its initial contents (\"file\", \"data\" or "
                          "\"fill\")");
@@ -390,6 +396,8 @@ llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) 
     spec.name = n->str();
   if (auto k = o->getString("kernel"))
     spec.kernel = k->str();
+  if (const json::Value *t = o->get("ttir"); t && (!t->getAsString() || t->getAsString()->empty()))
+    return error("\"ttir\" must be the kernel file's name");
   spec.ttir = resolvePath(dir, o->getString("ttir").value_or("kernel.ttir"));
   if (const json::Value *g = o->get("grid")) {
     const json::Array *arr = g->getAsArray();
@@ -399,12 +407,16 @@ llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) 
       std::optional<int64_t> v = (*arr)[i].getAsInteger();
       if (!v || *v < 0)
         return error("\"grid\" sizes must be non-negative integers");
+      if (std::string p = gridSizeProblem(i, *v); !p.empty())
+        return error("\"grid\": " + p);
       spec.grid[i] = *v;
     }
   }
+  if (!o->get("args"))
+    return error("missing \"args\" (the kernel's arguments, in order)");
   const json::Array *args = o->getArray("args");
   if (!args)
-    return error("missing \"args\" (the kernel's arguments, in order)");
+    return error("\"args\" must be an array (the kernel's arguments, in order)");
   for (size_t i = 0; i < args->size(); ++i) {
     const json::Object *ao = (*args)[i].getAsObject();
     if (!ao)
@@ -412,6 +424,11 @@ llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) 
     auto a = parseArg(*ao, i, dir);
     if (!a)
       return a.takeError();
+    // --set, outputs and error messages find arguments by name.
+    for (size_t j = 0; j < spec.args.size(); ++j)
+      if (spec.args[j].name == a->name)
+        return error("argument " + llvm::Twine(i) + ": the name '" + a->name +
+                     "' is already used by argument " + llvm::Twine(j));
     spec.args.push_back(std::move(*a));
   }
   return spec;
@@ -432,6 +449,26 @@ llvm::Expected<RunSpec> loadRunSpec(llvm::StringRef caseDirOrFile) {
   if (!spec)
     return error(path + ": " + llvm::toString(spec.takeError()));
   spec->path = std::string(path);
+  // Files the spec names are checked now, so a bad spec fails before a run
+  // that may take long, with the spec named.
+  auto specError = [&](const llvm::Twine &msg) { return error(path + ": " + msg); };
+  if (llvm::sys::fs::is_directory(spec->ttir))
+    return specError("\"ttir\": '" + spec->ttir + "' is a folder, not a kernel file");
+  if (!llvm::sys::fs::exists(spec->ttir))
+    return specError("cannot read kernel file '" + spec->ttir + "': no such file");
+  for (const ArgSpec &a : spec->args) {
+    if (a.expect.empty())
+      continue;
+    uint64_t size;
+    if (std::error_code ec = llvm::sys::fs::file_size(a.expect, size))
+      return specError("argument '" + a.name + "': cannot read \"expect\" file '" + a.expect +
+                       "': " + ec.message());
+    int64_t want = numElements(a.shape) * int64_t(byteSize(a.dtype));
+    if (int64_t(size) != want)
+      return specError("argument '" + a.name + "': \"expect\" file '" + a.expect + "' has " +
+                       llvm::Twine(size) + " bytes, but " + llvm::Twine(numElements(a.shape)) +
+                       " elements of " + kindName(a.dtype) + " need " + llvm::Twine(want));
+  }
   if (spec->name.empty())
     spec->name = llvm::sys::fs::is_directory(caseDirOrFile)
                      ? llvm::sys::path::filename(llvm::StringRef(caseDirOrFile).rtrim('/')).str()
@@ -483,6 +520,9 @@ llvm::Error setGrid(RunSpec &spec, llvm::StringRef text) {
   for (size_t i = 0; i < parts.size(); ++i)
     if (parts[i].trim().getAsInteger(10, g[i]) || g[i] < 0)
       return error("--grid: '" + parts[i] + "' is not a non-negative integer");
+  for (unsigned i = 0; i < 3; ++i)
+    if (std::string p = gridSizeProblem(i, g[i]); !p.empty())
+      return error("--grid: " + p);
   spec.grid = g;
   return llvm::Error::success();
 }

@@ -127,7 +127,8 @@ int runCommand() {
     outs() << spec->name << ": FAIL (" << failed << " of " << checks->size()
            << " outputs differ)\n";
   else
-    outs() << spec->name << ": PASS (" << checks->size() << " outputs)\n";
+    outs() << spec->name << ": PASS (" << checks->size()
+           << (checks->size() == 1 ? " output)\n" : " outputs)\n");
   return failed ? 1 : 0;
 }
 
