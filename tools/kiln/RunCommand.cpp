@@ -12,6 +12,8 @@
 #include "kiln/Interpreter/Interpreter.h"
 #include "kiln/Interpreter/RunSpec.h"
 
+#include "kiln/Plugin/PluginManager.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/Format.h"
@@ -49,6 +51,11 @@ cl::opt<bool> allowPoisonReads(
     cl::desc("Count reads of never-written output elements instead of stopping at the first"),
     cl::sub(command), cl::cat(category()));
 
+cl::list<std::string> plugins("plugin",
+                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS), "
+                                       "so kernels using its dialects parse"),
+                              cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+
 int runCommand() {
   if (caseArg.empty())
     return reportError(createStringError("kiln run needs a case folder or a run-spec file"));
@@ -57,6 +64,8 @@ int runCommand() {
         "kiln run executes kernels only with --interpret (the CPU reference interpreter) "
         "for now; add --interpret"));
 
+  if (Error error = loadPlugins(plugins))
+    return reportError(std::move(error));
   Expected<interp::RunSpec> spec = interp::loadRunSpec(caseArg);
   if (!spec)
     return reportError(spec.takeError());
@@ -71,8 +80,10 @@ int runCommand() {
       return reportError(std::move(e));
   }
 
+  // Plugin dialects parse; their ops fail at run time as unsupported ops.
   mlir::DialectRegistry registry;
   interp::registerInterpreterDialects(registry);
+  PluginManager::get().appendDialects(registry);
   mlir::MLIRContext context(registry);
   context.allowUnregisteredDialects(false);
   auto module = interp::parseKernelFile(spec->ttir, context);
