@@ -300,6 +300,14 @@ LogicalResult execAtomicCAS(Exec &ex, Operation *op) {
 // Block pointers
 //===----------------------------------------------------------------------===//
 
+/// The scalar integer operands `values` (shapes, strides, offsets), in order.
+static Shape scalarsOf(Exec &ex, ValueRange values) {
+  Shape out;
+  for (Value v : values)
+    out.push_back(ex.tensor(v).intAt(0));
+  return out;
+}
+
 LogicalResult execMakeTensorPtr(Exec &ex, Operation *op) {
   auto m = cast<tt::MakeTensorPtrOp>(op);
   BlockPtr bp;
@@ -307,12 +315,9 @@ LogicalResult execMakeTensorPtr(Exec &ex, Operation *op) {
   auto blockType = cast<RankedTensorType>(cast<tt::PointerType>(m.getType()).getPointeeType());
   bp.elem = elemKindOf(blockType);
   bp.block.assign(blockType.getShape().begin(), blockType.getShape().end());
-  for (Value v : m.getShape())
-    bp.shape.push_back(ex.tensor(v).intAt(0));
-  for (Value v : m.getStrides())
-    bp.strides.push_back(ex.tensor(v).intAt(0));
-  for (Value v : m.getOffsets())
-    bp.offsets.push_back(ex.tensor(v).intAt(0));
+  bp.shape = scalarsOf(ex, m.getShape());
+  bp.strides = scalarsOf(ex, m.getStrides());
+  bp.offsets = scalarsOf(ex, m.getOffsets());
   ex.set(m.getResult(), std::move(bp));
   return success();
 }
@@ -337,10 +342,8 @@ LogicalResult execMakeTensorDesc(Exec &ex, Operation *op) {
   RankedTensorType block = m.getType().getBlockType();
   d.elem = elemKindOf(block);
   d.block.assign(block.getShape().begin(), block.getShape().end());
-  for (Value v : m.getShape())
-    d.shape.push_back(ex.tensor(v).intAt(0));
-  for (Value v : m.getStrides())
-    d.strides.push_back(ex.tensor(v).intAt(0));
+  d.shape = scalarsOf(ex, m.getShape());
+  d.strides = scalarsOf(ex, m.getStrides());
   d.padNan = m.getPadding() == tt::PaddingOption::PAD_NAN;
   ex.set(m.getResult(), std::move(d));
   return success();
