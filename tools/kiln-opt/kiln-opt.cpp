@@ -8,13 +8,25 @@
 // (`kiln-opt --plugin libfoo.so --foo-pass`), which is what lit tests of
 // plugins need.
 //
+// With --isolate (or KILN_ISOLATE=1) it runs in a child process, as `kiln
+// compile` does by default, and reports a crash there in one line naming
+// the signal and the pass that ran. In process is its default: kiln-opt is
+// mlir-opt, the tool for debugging passes, where a crash should keep LLVM's
+// stack dump and MLIR's crash reproducers.
+//
 //===----------------------------------------------------------------------===//
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
+#include "kiln/Support/Isolation.h"
 
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 #include <string>
@@ -25,6 +37,12 @@
 static llvm::cl::list<std::string>
     pluginFlags("plugin", llvm::cl::desc("Load a kiln plugin (after TRITON_PLUGIN_PATHS)"),
                 llvm::cl::value_desc("path"));
+static llvm::cl::opt<bool>
+    isolateFlag("isolate", llvm::cl::desc("Run in a child process and report a crash there "
+                                          "as an error (also KILN_ISOLATE=1)"));
+static llvm::cl::opt<bool>
+    noIsolateFlag("no-isolate",
+                  llvm::cl::desc("Run in this process (the default; also KILN_ISOLATE=0)"));
 
 /// The values of every `--plugin PATH` / `--plugin=PATH` in argv.
 static std::vector<std::string> scanPluginFlags(int argc, char **argv) {
@@ -41,6 +59,54 @@ static std::vector<std::string> scanPluginFlags(int argc, char **argv) {
       paths.push_back(arg.str());
   }
   return paths;
+}
+
+/// Records the pass each thread runs, named with the plugin that registered it.
+struct PassProgress : public mlir::PassInstrumentation {
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
+    llvm::StringRef argument = pass->getArgument();
+    if (argument.empty()) // the pass manager's own adaptors
+      return;
+    std::string step = "pass '" + argument.str() + "'";
+    for (const kiln::LoadedPlugin &plugin : kiln::PluginManager::get().plugins())
+      if (llvm::is_contained(plugin.passes, argument))
+        step += " registered by plugin '" + plugin.name + "' (" + plugin.path + ")";
+    kiln::progress::beginStep(step);
+  }
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *) override { end(pass); }
+  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *) override { end(pass); }
+  void end(mlir::Pass *pass) {
+    if (!pass->getArgument().empty())
+      kiln::progress::endStep();
+  }
+};
+
+/// What MlirOptMain(argc, argv, ...) does, with the progress instrumentation
+/// added to every pass manager. Its result is the exit status.
+static llvm::Expected<std::string> runIsolatedOpt(llvm::StringRef input, llvm::StringRef output,
+                                                  mlir::DialectRegistry &registry) {
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig fromCommandLine = config;
+  std::string phase = "while running passes on '" + input.str() + "'";
+  config.setPassPipelineSetupFn([fromCommandLine, phase](mlir::PassManager &pm) {
+    if (mlir::failed(fromCommandLine.setupPassPipeline(pm)))
+      return mlir::failure();
+    pm.addInstrumentation(std::make_unique<PassProgress>());
+    kiln::progress::setPhase(phase);
+    return mlir::success();
+  });
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &message);
+  if (!file)
+    return llvm::createStringError(message);
+  std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(output, &message);
+  if (!out)
+    return llvm::createStringError(message);
+  kiln::progress::setPhase("while parsing '" + input + "'");
+  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(file), registry, config)))
+    return "1";
+  out->keep();
+  return "0";
 }
 
 int main(int argc, char **argv) {
@@ -60,6 +126,26 @@ int main(int argc, char **argv) {
 
   mlir::DialectRegistry registry;
   kiln::registerKilnAndPluginDialects(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "kiln optimizer driver\n", registry));
+  auto [input, output] =
+      mlir::registerAndParseCLIOptions(argc, argv, "kiln optimizer driver\n", registry);
+  llvm::Expected<bool> isolated =
+      kiln::wantsIsolation(isolateFlag, noIsolateFlag, /*toolDefault=*/false);
+  if (!isolated) {
+    llvm::WithColor::error(llvm::errs(), "kiln-opt") << llvm::toString(isolated.takeError())
+                                                      << "\n";
+    return 1;
+  }
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  // Listings print and exit: nothing to isolate.
+  if (!*isolated || config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, input, output, registry));
+  llvm::Expected<std::string> status = kiln::runIsolated("isolated run", [&] {
+    return runIsolatedOpt(input, output, registry);
+  });
+  if (!status) {
+    llvm::WithColor::error(llvm::errs(), "kiln-opt") << llvm::toString(status.takeError())
+                                                      << "\n";
+    return 1;
+  }
+  return *status == "0" ? 0 : 1;
 }

@@ -8,11 +8,13 @@
 //   @exit        crash.exit       calls exit(0) in the middle of the compile
 //   @segv_func   crash.segv_func  segfaults in a pass on each tt.func
 //   @segv_stage  the ttgir stage, overridden, segfaults
-// and its dialect's type parser segfaults on `!crash.boom`.
+// Its dialect's type parser segfaults on `!crash.boom`, and kiln-opt knows
+// its pass `crash-segv`.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Pipeline/PipelineEditor.h"
+#include "kiln/Plugin/PassRegistrar.h"
 #include "kiln/Plugin/PluginAPI.h"
 
 #include "mlir/IR/Dialect.h"
@@ -47,9 +49,12 @@ enum class Death { Segv, Abort, Throw, Exit };
 template <typename Op>
 struct DiePass : public PassWrapper<DiePass<Op>, OperationPass<Op>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DiePass)
-  explicit DiePass(Death death) : death(death) {}
+  explicit DiePass(Death death, llvm::StringRef argument = "")
+      : death(death), argument(argument) {}
+  llvm::StringRef getArgument() const final { return argument; }
   void runOnOperation() override { die(death); }
   Death death;
+  llvm::StringRef argument;
 };
 
 class CrashDialect : public Dialect {
@@ -66,6 +71,10 @@ public:
 };
 
 void registerDialects(DialectRegistry &registry) { registry.insert<CrashDialect>(); }
+
+void registerPasses(kiln::PassRegistrar &registrar) {
+  registrar.add([] { return std::make_unique<DiePass<ModuleOp>>(Death::Segv, "crash-segv"); });
+}
 
 void extendPipeline(kiln::PipelineEditor &editor) {
   auto forKernel = [](const char *name) {
@@ -97,8 +106,7 @@ void extendPipeline(kiln::PipelineEditor &editor) {
 }
 
 const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("crash", "0.1"), &registerDialects,
-                               /*registerPasses=*/nullptr, &extendPipeline,
-                               /*registerOps=*/nullptr};
+                               &registerPasses, &extendPipeline, /*registerOps=*/nullptr};
 
 } // namespace
 
