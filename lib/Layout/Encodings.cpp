@@ -61,10 +61,15 @@ unsigned dimIndex(StringRef name) {
 llvm::Error checkShape(ArrayRef<int64_t> shape) {
   if (shape.empty())
     return error("a layout needs a tensor of rank 1 or more");
-  for (int64_t s : shape)
+  unsigned bits = 0;
+  for (int64_t s : shape) {
     if (s < 1 || s > (int64_t(1) << 30) || !llvm::isPowerOf2_64(s))
       return error("tensor dimension of size " + llvm::Twine(s) +
                    " is not a power of two from 1 to 2^30");
+    bits += llvm::Log2_64(s);
+  }
+  if (bits > 63)
+    return error("the tensor has more than 2^63 elements");
   return llvm::Error::success();
 }
 
@@ -135,6 +140,11 @@ llvm::Expected<CGABases> cgaBasesFromSplit(ArrayRef<unsigned> ctasPerCGA,
     return e;
   if (llvm::Error e = checkOrder("CTAOrder", ctaOrder, rank))
     return e;
+  unsigned ctaBits = 0;
+  for (unsigned ctas : ctasPerCGA)
+    ctaBits += llvm::Log2_32(ctas);
+  if (ctaBits > 30)
+    return error("CTAsPerCGA " + list(ctasPerCGA) + " has more than 2^30 CTAs");
   LinearLayout ll;
   for (unsigned d : ctaOrder) {
     if (ctaSplitNum[d] > ctasPerCGA[d])
@@ -175,12 +185,16 @@ llvm::Expected<LinearLayout> combineCtaCgaWithShape(const LinearLayout &ctaLayou
     repeatBits += llvm::Log2_64(want / have);
     if (repeatBits > 30)
       return error("the layout would need more than 2^30 " + repeatIn + " values per thread");
+    if (cta.getTotalInDimSizeLog2() + llvm::Log2_64(want / have) > 63)
+      return error("the layout has more than 2^63 hardware locations");
     cta *= LinearLayout::identity1D(int32_t(want / have), repeatIn, out);
   }
   // Too large: broadcast.
   llvm::Expected<LinearLayout> fitted = ensureNotLargerThan(cta, ctaShape);
   if (!fitted)
     return fitted.takeError();
+  if (fitted->getTotalInDimSizeLog2() + cgaLayout->getTotalInDimSizeLog2() > 63)
+    return error("the layout has more than 2^63 hardware locations");
   LinearLayout result = (*fitted * cgaLayout->transposeOuts(ctaOrder)).transposeOuts(standard);
   for (unsigned d = 0; d < rank; ++d)
     if (result.getOutDimSize(names[d]) != shape[d])
@@ -202,18 +216,13 @@ llvm::Expected<LinearLayout> toLinearLayout(const BlockedEncoding &enc, ArrayRef
     return e;
   if (llvm::Error e = checkOrder("order", enc.order, rank))
     return e;
-  // Sizes the layout can hold: 2^30 per input and per tensor dimension.
-  unsigned bits[3] = {0, 0, 0};
-  for (unsigned d = 0; d < rank; ++d) {
-    unsigned spt = llvm::Log2_32(enc.sizePerThread[d]), tpw = llvm::Log2_32(enc.threadsPerWarp[d]),
-             wpc = llvm::Log2_32(enc.warpsPerCTA[d]);
-    bits[0] += spt, bits[1] += tpw, bits[2] += wpc;
-    if (spt + tpw + wpc > 30)
-      return error("the blocked layout's tile is larger than 2^30 along dimension " +
-                   llvm::Twine(d));
-  }
-  if (bits[0] > 30 || bits[1] > 30 || bits[2] > 30)
-    return error("the blocked layout has more than 2^30 registers, lanes or warps");
+  // One CTA's tile holds at most 2^30 elements (so does every dimension).
+  unsigned tileBits = 0;
+  for (unsigned d = 0; d < rank; ++d)
+    tileBits += llvm::Log2_32(enc.sizePerThread[d]) + llvm::Log2_32(enc.threadsPerWarp[d]) +
+                llvm::Log2_32(enc.warpsPerCTA[d]);
+  if (tileBits > 30)
+    return error("the blocked layout's tile holds more than 2^30 elements");
   LinearLayout cta = identityStandardND(kRegister, enc.sizePerThread, enc.order) *
                      identityStandardND(kLane, enc.threadsPerWarp, enc.order) *
                      identityStandardND(kWarp, enc.warpsPerCTA, enc.order);

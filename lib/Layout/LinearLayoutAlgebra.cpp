@@ -78,8 +78,12 @@ LinearLayout operator*(const LinearLayout &inner, const LinearLayout &outer) {
     return ll.hasOutDim(out) ? ll.getOutDimSizeLog2(out) : 0;
   };
   std::vector<DimSize> outs;
-  for (StringRef o : *outNames)
-    outs.push_back({o.str(), int32_t(1) << (log2Of(inner, o) + log2Of(outer, o))});
+  for (StringRef o : *outNames) {
+    unsigned bits = log2Of(inner, o) + log2Of(outer, o);
+    if (bits > 30)
+      fail("product larger than 2^30 along '" + o + "'");
+    outs.push_back({o.str(), int32_t(1) << bits});
+  }
   // Bases of one side in the product's output order; `shifted` moves them
   // above the inner layout's bits.
   auto expand = [&](const LinearLayout &ll, StringRef in, bool shifted, std::vector<Basis> &into) {

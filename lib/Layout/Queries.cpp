@@ -64,6 +64,8 @@ unsigned registerVectorWidth(const LinearLayout &ll, unsigned dim, unsigned elem
 unsigned sharedVectorWidth(const LinearLayout &regs, const LinearLayout &shared,
                            unsigned elemBits) {
   // Register location -> shared location of the same element.
+  if (!regs.hasInDim(kRegister) || !shared.hasInDim(kOffset))
+    return 1;
   std::optional<LinearLayout> toShared = regs.invertAndCompose(shared);
   if (!toShared)
     return 1;

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -206,6 +207,32 @@ TEST(Encodings, HandDerivedLayouts) {
                                                               kDims2));
 }
 
+TEST(Encodings, WarpSize64) {
+  // An AMD CDNA wave of 64 lanes: 4x16 lanes per 4-wide row chunk.
+  EXPECT_EQ(toLL(blocked({1, 4}, {4, 16}, {4, 1}, {1, 0}), {64, 64}),
+            dist({{0, 1}, {0, 2}, {16, 0}, {32, 0}},
+                 {{0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 0}, {2, 0}}, {{4, 0}, {8, 0}}, {}, kDims2));
+}
+
+TEST(Encodings, CombineBuildsMmaLayouts) {
+  // Triton builds MMA accumulators from a hand-written tile and
+  // combineCtaCgaWithShape; its expectations for MMAv2 (m16n8, 1 warp) on
+  // 32x32 and MMAv3 (16x16x8, 4x1 warps) on 64x16.
+  LL tile({{"register", {{1, 0}, {0, 8}}}, {"lane", {{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}}}},
+          {"dim1", "dim0"});
+  llvm::Expected<LL> v2 =
+      combineCtaCgaWithShape(tile * identityStandardND("warp", {1, 1}, {1, 0}), {}, {32, 32});
+  ASSERT_TRUE(bool(v2)) << llvm::toString(v2.takeError());
+  EXPECT_EQ(*v2, dist({{0, 1}, {8, 0}, {0, 8}, {0, 16}, {16, 0}},
+                      {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, {}, {}, kDims2));
+  LL v3Tile = tile * LL::identity1D(2, "register", "dim1") *
+              identityStandardND("warp", {4, 1}, {0, 1}).transposeOuts({"dim1", "dim0"});
+  llvm::Expected<LL> v3 = combineCtaCgaWithShape(v3Tile, {}, {64, 16});
+  ASSERT_TRUE(bool(v3)) << llvm::toString(v3.takeError());
+  EXPECT_EQ(*v3, dist({{0, 1}, {8, 0}, {0, 8}}, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}},
+                      {{16, 0}, {32, 0}}, {}, kDims2));
+}
+
 // --- Models, enumerated ------------------------------------------------------------
 
 // Tensor coordinates of (reg, lane, warp) in a blocked layout, as Triton's
@@ -269,6 +296,32 @@ TEST(Encodings, BlockedMatchesModel) {
       ASSERT_EQ(ll.apply(x), blockedModel(e, shape, x[0], x[1], x[2]))
           << "register " << x[0] << " lane " << x[1] << " warp " << x[2] << ll.toString();
     });
+  }
+}
+
+TEST(Encodings, BroadcastIsReplication) {
+  // A tensor smaller than the tile: every element is held by 2^k locations,
+  // k the number of free input bits; the free bits are the zero bases.
+  LL small = toLL(blocked({1, 4}, {8, 4}, {4, 1}, {1, 0}), {16, 8});
+  EXPECT_EQ(small.getFreeVariableMasks(), (llvm::SmallVector<uint64_t>{0, 0b10, 0b10, 0}));
+  std::mt19937 rng(14);
+  for (int trial = 0; trial < 200; ++trial) {
+    unsigned rank = 1 + rng() % 2;
+    llvm::SmallVector<int64_t> shape;
+    for (unsigned d = 0; d < rank; ++d)
+      shape.push_back(int64_t(1) << (rng() % 5));
+    LL ll = toLL(randomBlocked(rng, rank, 32), shape);
+    unsigned freeBits = 0;
+    for (uint64_t mask : ll.getFreeVariableMasks())
+      freeBits += llvm::popcount(mask);
+    std::map<llvm::SmallVector<int32_t>, int> holders;
+    forEachInput(ll, [&](llvm::ArrayRef<int32_t> x) { ++holders[ll.apply(x)]; });
+    int64_t elements = 1;
+    for (int64_t s : shape)
+      elements *= s;
+    ASSERT_EQ(int64_t(holders.size()), elements) << ll.toString();
+    for (auto &[coords, count] : holders)
+      ASSERT_EQ(count, 1 << freeBits) << ll.toString();
   }
 }
 
@@ -346,7 +399,7 @@ TEST(Encodings, BadParametersAreErrors) {
   EXPECT_EQ(message(toLinearLayout(blocked({1, 4}, {8, 4}, {4, 1}, {1, 0}), {64, 48})),
             "tensor dimension of size 48 is not a power of two from 1 to 2^30");
   EXPECT_EQ(message(toLinearLayout(blocked({1 << 20, 1}, {1, 1}, {1 << 20, 1}, {1, 0}), {2, 2})),
-            "the blocked layout's tile is larger than 2^30 along dimension 0");
+            "the blocked layout's tile holds more than 2^30 elements");
   EXPECT_EQ(message(toLinearLayout(blocked({1, 1}, {32, 1}, {1, 1}, {1, 0}),
                                    {int64_t(1) << 30, int64_t(1) << 30})),
             "the layout would need more than 2^30 register values per thread");
@@ -359,9 +412,16 @@ TEST(Encodings, BadParametersAreErrors) {
             "sliceParentShape)");
   EXPECT_EQ(message(sliceLayout(toLL(blocked({4}, {32}, {1}, {0}), {1}), 0)),
             "cannot slice dimension 0 of a rank-1 layout");
-  llvm::Expected<CGABases> cga = cgaBasesFromSplit({2}, {4}, {0});
-  EXPECT_EQ(cga ? std::string("ok") : llvm::toString(cga.takeError()),
+  EXPECT_EQ(message(toLinearLayout(shared(1, 1, 1, {3, 2, 1, 0}),
+                                   {1 << 30, 1 << 30, 1 << 30, 1 << 30})),
+            "the tensor has more than 2^63 elements");
+  auto cgaMessage = [](llvm::Expected<CGABases> cga) {
+    return cga ? std::string("ok") : llvm::toString(cga.takeError());
+  };
+  EXPECT_EQ(cgaMessage(cgaBasesFromSplit({2}, {4}, {0})),
             "CTASplitNum [4] splits a dimension more ways than CTAsPerCGA [2] has CTAs");
+  EXPECT_EQ(cgaMessage(cgaBasesFromSplit({1 << 20, 1 << 20}, {1, 1}, {0, 1})),
+            "CTAsPerCGA [1048576, 1048576] has more than 2^30 CTAs");
 }
 
 } // namespace

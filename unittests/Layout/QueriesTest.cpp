@@ -109,6 +109,8 @@ TEST(Queries, SharedVectorWidth) {
   EXPECT_EQ(sharedVectorWidth(regs, sharedLL(1, 1, 1, {1, 0}, {64, 64}), 16), 8u);
   // Column-major shared memory: registers run across it.
   EXPECT_EQ(sharedVectorWidth(regs, sharedLL(1, 1, 1, {0, 1}, {64, 64}), 16), 1u);
+  // Not a shared layout.
+  EXPECT_EQ(sharedVectorWidth(regs, regs, 16), 1u);
 }
 
 TEST(Queries, SharedVectorWidthByEnumeration) {

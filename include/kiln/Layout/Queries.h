@@ -36,7 +36,7 @@ unsigned registerVectorWidth(const LinearLayout &ll, unsigned dim, unsigned elem
 /// The same for copies between registers in `regs` and shared memory laid
 /// out as `shared` (offset, block -> dims): consecutive registers that land
 /// at consecutive offsets. 1 if `shared` does not hold every element of
-/// `regs`.
+/// `regs` (or is not a shared layout). Both must be for the same tensor.
 unsigned sharedVectorWidth(const LinearLayout &regs, const LinearLayout &shared, unsigned elemBits);
 
 /// How `ttg.convert_layout` moves a tensor between two distributed layouts,
