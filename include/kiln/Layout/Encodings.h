@@ -64,8 +64,9 @@ llvm::Expected<LinearLayout> sliceLayout(const LinearLayout &parent, unsigned di
 /// `shape` with a 1 inserted at `dim`: the shape the slice's parent is for.
 llvm::SmallVector<int64_t> sliceParentShape(llvm::ArrayRef<int64_t> shape, unsigned dim);
 
-/// identity over `inDim` laid out over `shape`, order[0] fastest: the
-/// outputs are in that order (minor first), not dim0, dim1, ....
+/// The identity over `inDim` laid out over `shape` (powers of two),
+/// order[0] fastest: the outputs are in that order (minor first), not
+/// dim0, dim1, ....
 LinearLayout identityStandardND(llvm::StringRef inDim, llvm::ArrayRef<unsigned> shape,
                                 llvm::ArrayRef<unsigned> order);
 

@@ -24,13 +24,13 @@ llvm::Error verifyDistributed(const LinearLayout &ll, unsigned warpSize, unsigne
                               unsigned numCTAs);
 
 /// The tensor coordinates (dim0, ...) of the element in register `reg` of
-/// lane `lane` of warp `warp` of CTA `block`.
+/// lane `lane` of warp `warp` of CTA `block` (of a distributed layout).
 llvm::SmallVector<int32_t> elementCoords(const LinearLayout &ll, int32_t reg, int32_t lane,
                                          int32_t warp, int32_t block = 0);
 
 /// The widest vector of `elemBits`-bit elements one thread can move in one
-/// access along tensor dimension `dim`: its consecutive registers holding
-/// consecutive elements, at most 16 bytes.
+/// access along tensor dimension `dim` of a distributed layout: its
+/// consecutive registers holding consecutive elements, at most 16 bytes.
 unsigned registerVectorWidth(const LinearLayout &ll, unsigned dim, unsigned elemBits);
 
 /// The same for copies between registers in `regs` and shared memory laid
