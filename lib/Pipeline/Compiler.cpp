@@ -178,15 +178,16 @@ Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAf
                   const RunOptions &options) {
   std::string kernel = artifact.module ? kernelName(*artifact.module) : "kernel";
   for (const Stage &stage : pipeline.stages) {
+    std::string who = "stage '" + stage.name + "'";
     std::string phase = "in stage '" + stage.name + "'";
     if (stage.override)
       phase += ", overridden by plugin '" + stage.overrideOwner + "' (" +
                stage.overrideOwnerFile + ")";
     progress::setPhase(phase);
     if (stage.override) {
+      who += " (overridden by plugin '" + stage.overrideOwner + "')";
       if (failed(stage.override(artifact, pipeline.options)))
-        return error("stage '" + stage.name + "' (overridden by plugin '" +
-                     stage.overrideOwner + "') failed");
+        return error(who + " failed");
     } else {
       if (stage.isMLIR) {
         if (!artifact.module)
@@ -202,6 +203,10 @@ Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAf
           return error("code generation of stage '" + stage.name + "' failed");
       }
     }
+    // A plugin's stage function may report success and still leave nothing
+    // for the next stage or for serialising.
+    if (stage.output == Artifact::Kind::MLIR && !artifact.module)
+      return error(who + " produced no MLIR module");
     artifact.kind = stage.output;
     if (!options.dumpDir.empty())
       if (Error err = dump(artifact, options.dumpDir, kernel, stage.name))

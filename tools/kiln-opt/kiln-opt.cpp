@@ -114,6 +114,9 @@ int main(int argc, char **argv) {
   kiln::registerKilnPasses();
 
   kiln::PluginManager &plugins = kiln::PluginManager::get();
+  plugins.setWarningHandler([](llvm::StringRef message) {
+    llvm::WithColor::warning(llvm::errs(), "kiln-opt") << message << "\n";
+  });
   llvm::Error error = plugins.loadFromEnvironment();
   for (const std::string &path : scanPluginFlags(argc, argv))
     if (!error)

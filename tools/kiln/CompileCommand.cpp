@@ -166,11 +166,14 @@ Expected<std::string> compile() {
     std::string fingerprint = pipeline->fingerprint();
     std::string host = Cache::hostIdentity();
     key = Cache::key({host, source, fingerprint, *pluginPrint, *stop});
-    if (std::optional<std::string> hit = cache.lookup(key)) {
+    std::string whyNot;
+    if (std::optional<std::string> hit = cache.lookup(key, &whyNot)) {
       if (verbose)
         errs() << "kiln: cache hit " << key << "\n";
       return *hit;
     }
+    if (verbose && !whyNot.empty())
+      errs() << "kiln: cache entry '" << cache.pathFor(key) << "' not used: " << whyNot << "\n";
   }
 
   if (Error error = runPipeline(*pipeline, artifact, *stop, run))
