@@ -302,6 +302,14 @@ Expected<std::string> runIsolated(StringRef what,
 #endif
 }
 
+Expected<int> runIsolatedStatus(StringRef what, function_ref<int()> work) {
+  Expected<std::string> status =
+      runIsolated(what, [&]() -> Expected<std::string> { return std::to_string(work()); });
+  if (!status)
+    return status.takeError();
+  return std::atoi(status->c_str());
+}
+
 Expected<bool> wantsIsolation(bool isolateFlag, bool noIsolateFlag, bool toolDefault) {
   if (isolateFlag && noIsolateFlag)
     return error("--isolate and --no-isolate contradict each other");

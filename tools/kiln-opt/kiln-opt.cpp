@@ -81,10 +81,15 @@ struct PassProgress : public mlir::PassInstrumentation {
   }
 };
 
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "kiln-opt") << message << "\n";
+  return 1;
+}
+
 /// What MlirOptMain(argc, argv, ...) does, with the progress instrumentation
-/// added to every pass manager. Its result is the exit status.
-static llvm::Expected<std::string> runIsolatedOpt(llvm::StringRef input, llvm::StringRef output,
-                                                  mlir::DialectRegistry &registry) {
+/// added to every pass manager; the exit status.
+static int runOptInChild(llvm::StringRef input, llvm::StringRef output,
+                         mlir::DialectRegistry &registry) {
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
   mlir::MlirOptMainConfig fromCommandLine = config;
   std::string phase = "while running passes on '" + input.str() + "'";
@@ -98,15 +103,15 @@ static llvm::Expected<std::string> runIsolatedOpt(llvm::StringRef input, llvm::S
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &message);
   if (!file)
-    return llvm::createStringError(message);
+    return fail(message);
   std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(output, &message);
   if (!out)
-    return llvm::createStringError(message);
+    return fail(message);
   kiln::progress::setPhase("while parsing '" + input + "'");
   if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(file), registry, config)))
-    return "1";
+    return 1;
   out->keep();
-  return "0";
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -121,11 +126,8 @@ int main(int argc, char **argv) {
   for (const std::string &path : scanPluginFlags(argc, argv))
     if (!error)
       error = plugins.load(path);
-  if (error) {
-    llvm::WithColor::error(llvm::errs(), "kiln-opt") << llvm::toString(std::move(error))
-                                                      << "\n";
-    return 1;
-  }
+  if (error)
+    return fail(llvm::toString(std::move(error)));
 
   mlir::DialectRegistry registry;
   kiln::registerKilnAndPluginDialects(registry);
@@ -133,22 +135,15 @@ int main(int argc, char **argv) {
       mlir::registerAndParseCLIOptions(argc, argv, "kiln optimizer driver\n", registry);
   llvm::Expected<bool> isolated =
       kiln::wantsIsolation(isolateFlag, noIsolateFlag, /*toolDefault=*/false);
-  if (!isolated) {
-    llvm::WithColor::error(llvm::errs(), "kiln-opt") << llvm::toString(isolated.takeError())
-                                                      << "\n";
-    return 1;
-  }
+  if (!isolated)
+    return fail(llvm::toString(isolated.takeError()));
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
   // Listings print and exit: nothing to isolate.
   if (!*isolated || config.shouldShowDialects() || config.shouldListPasses())
     return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, input, output, registry));
-  llvm::Expected<std::string> status = kiln::runIsolated("isolated run", [&] {
-    return runIsolatedOpt(input, output, registry);
-  });
-  if (!status) {
-    llvm::WithColor::error(llvm::errs(), "kiln-opt") << llvm::toString(status.takeError())
-                                                      << "\n";
-    return 1;
-  }
-  return *status == "0" ? 0 : 1;
+  llvm::Expected<int> status = kiln::runIsolatedStatus(
+      "isolated run", [&] { return runOptInChild(input, output, registry); });
+  if (!status)
+    return fail(llvm::toString(status.takeError()));
+  return *status;
 }

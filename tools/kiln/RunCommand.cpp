@@ -162,11 +162,10 @@ int runCommand() {
     return reportError(isolated.takeError());
   if (!*isolated)
     return runKernel();
-  Expected<std::string> status =
-      runIsolated("run", [] { return Expected<std::string>(std::to_string(runKernel())); });
+  Expected<int> status = runIsolatedStatus("run", runKernel);
   if (!status)
     return reportError(status.takeError());
-  return *status == "0" ? 0 : 1;
+  return *status;
 }
 
 CommandRegistration registration(command, runCommand);

@@ -46,6 +46,15 @@ TEST(Isolation, HandsTheErrorBack) {
             "bad input at k.ttir:3");
 }
 
+TEST(Isolation, HandsTheExitStatusBack) {
+  Expected<int> status = runIsolatedStatus("tool", [] { return 3; });
+  ASSERT_TRUE(static_cast<bool>(status)) << llvm::toString(status.takeError());
+  EXPECT_EQ(*status, 3);
+  Expected<int> crashed = runIsolatedStatus("tool", []() -> int { std::abort(); });
+  ASSERT_FALSE(static_cast<bool>(crashed));
+  EXPECT_EQ(llvm::toString(crashed.takeError()), "tool crashed (SIGABRT)");
+}
+
 TEST(Isolation, NamesTheSignalThePhaseAndTheStep) {
   EXPECT_EQ(errorOf(runIsolated("work", []() -> Expected<std::string> {
               progress::setPhase("while parsing 'k.ttir'");

@@ -34,6 +34,10 @@ namespace kiln {
 llvm::Expected<std::string>
 runIsolated(llvm::StringRef what, llvm::function_ref<llvm::Expected<std::string>()> work);
 
+/// runIsolated() for work that prints what it has to say itself and returns
+/// an exit status (a tool's main).
+llvm::Expected<int> runIsolatedStatus(llvm::StringRef what, llvm::function_ref<int()> work);
+
 /// Whether isolation is available on this platform.
 bool isolationAvailable();
 
