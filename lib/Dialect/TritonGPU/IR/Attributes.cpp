@@ -103,9 +103,11 @@ ParseResult readBases(AsmParser &parser, SMLoc loc, StringRef key, Attribute val
       return failure();
     if (rank == 0)
       rank = basis.size();
-    if (basis.size() != rank || rank == 0)
-      return parser.emitError(loc) << "every basis of '" << key << "' must have " << rank
-                                   << " entries, got " << basisAttr;
+    if (rank == 0)
+      return parser.emitError(loc) << "a basis of '" << key << "' cannot be empty";
+    if (basis.size() != rank)
+      return parser.emitError(loc) << "every basis of '" << key << "' must have one entry "
+                                   << "per dimension (" << rank << "), got " << basisAttr;
     out.append(basis.begin(), basis.end());
   }
   return success();
@@ -299,7 +301,7 @@ void BlockedEncodingAttr::print(AsmPrinter &printer) const {
   printList(printer, getWarpsPerCTA());
   printer << ", order = ";
   printList(printer, getOrder());
-  printCGALayout(printer, getCgaBases(), getRank());
+  printCGALayout(printer, getCgaLayout(), getRank());
   printer << "}>";
 }
 
@@ -308,7 +310,7 @@ LogicalResult BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emi
                                           ArrayRef<unsigned> threadsPerWarp,
                                           ArrayRef<unsigned> warpsPerCTA,
                                           ArrayRef<unsigned> order,
-                                          ArrayRef<int32_t> cgaBases) {
+                                          ArrayRef<int32_t> cgaLayout) {
   if (!llvm::all_equal({sizePerThread.size(), threadsPerWarp.size(), warpsPerCTA.size(),
                         order.size()}))
     return emitError() << "sizePerThread, threadsPerWarp, warpsPerCTA and order must "
@@ -320,13 +322,13 @@ LogicalResult BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emi
       failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)) ||
       failed(verifyOrder(emitError, order)))
     return failure();
-  return verifyCGA(emitError, cgaBases, order.size());
+  return verifyCGA(emitError, cgaLayout, order.size());
 }
 
 unsigned BlockedEncodingAttr::getRank() const { return getOrder().size(); }
 
 SmallVector<SmallVector<int32_t>> BlockedEncodingAttr::getCGABases() const {
-  return unflattenBases(getCgaBases(), getRank());
+  return unflattenBases(getCgaLayout(), getRank());
 }
 
 unsigned BlockedEncodingAttr::getNumLanes() const {
@@ -521,25 +523,25 @@ void SwizzledSharedEncodingAttr::print(AsmPrinter &printer) const {
   printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
           << ", maxPhase = " << getMaxPhase() << ", order = ";
   printList(printer, getOrder());
-  printCGALayout(printer, getCgaBases(), getRank());
+  printCGALayout(printer, getCgaLayout(), getRank());
   printer << "}>";
 }
 
 LogicalResult
 SwizzledSharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    unsigned vec, unsigned perPhase, unsigned maxPhase,
-                                   ArrayRef<unsigned> order, ArrayRef<int32_t> cgaBases) {
+                                   ArrayRef<unsigned> order, ArrayRef<int32_t> cgaLayout) {
   for (auto [key, value] : {std::pair<StringRef, unsigned>{"vec", vec},
                             {"perPhase", perPhase}, {"maxPhase", maxPhase}})
     if (!llvm::isPowerOf2_32(value))
       return emitError() << key << " = " << value << " is not a power of two";
   if (failed(verifyOrder(emitError, order)))
     return failure();
-  return verifyCGA(emitError, cgaBases, order.size());
+  return verifyCGA(emitError, cgaLayout, order.size());
 }
 
 unsigned SwizzledSharedEncodingAttr::getRank() const { return getOrder().size(); }
 
 SmallVector<SmallVector<int32_t>> SwizzledSharedEncodingAttr::getCGABases() const {
-  return unflattenBases(getCgaBases(), getRank());
+  return unflattenBases(getCgaLayout(), getRank());
 }

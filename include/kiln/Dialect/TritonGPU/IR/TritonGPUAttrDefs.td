@@ -43,7 +43,7 @@ def TTG_BlockedEncodingAttr : TTG_Attr<"BlockedEncoding", "blocked", Distributed
     ArrayRefParameter<"unsigned">:$threadsPerWarp,
     ArrayRefParameter<"unsigned">:$warpsPerCTA,
     ArrayRefParameter<"unsigned">:$order,
-    CGABasesParam:$cgaBases);
+    CGABasesParam:$cgaLayout);
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<unsigned>":$sizePerThread,
                      "::llvm::ArrayRef<unsigned>":$threadsPerWarp,
@@ -105,7 +105,7 @@ def TTG_SwizzledSharedEncodingAttr
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
                         ArrayRefParameter<"unsigned">:$order,
-                        CGABasesParam:$cgaBases);
+                        CGABasesParam:$cgaLayout);
   let builders = [
     AttrBuilder<(ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
                      "::llvm::ArrayRef<unsigned>":$order), [{
