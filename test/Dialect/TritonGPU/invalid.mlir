@@ -23,7 +23,7 @@
 
 // -----
 
-// expected-error @+1 {{'warpsPerCTA' must be between 0 and 1073741824, got -4}}
+// expected-error @+1 {{'warpsPerCTA' must be between 0 and 1073741824, got -4 : i64}}
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [-4], order = [0]}>
 
 // -----
@@ -81,6 +81,18 @@
 
 // expected-error @+1 {{unexpected key 'CTAsPerCGA' in #ttg.swizzled_shared}}
 #s = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], CTAsPerCGA = [1]}>
+
+// -----
+
+// expected-error @+1 {{#ttg.shared_memory takes no parameters}}
+#smem = #ttg.shared_memory<3>
+
+// -----
+
+// expected-error @+1 {{!ttg.async.token takes no parameters}}
+tt.func @token_parameters(%t: !ttg.async.token<1>) {
+  tt.return
+}
 
 //===----------------------------------------------------------------------===//
 // Encoding invariants
@@ -384,7 +396,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // -----
 
-// expected-error @+1 {{'ttg.num-warps' must be a power of two up to 65536, got 3}}
+// expected-error @+1 {{'ttg.num-warps' must be a power of two up to 65536, got 3 : i32}}
 module attributes {"ttg.num-warps" = 3 : i32} {
 }
 
@@ -396,7 +408,7 @@ module attributes {"ttg.threads-per-warp" = "32"} {
 
 // -----
 
-// expected-error @+1 {{'ttg.num-ctas' must be a power of two up to 65536, got 0}}
+// expected-error @+1 {{'ttg.num-ctas' must be a power of two up to 65536, got 0 : i32}}
 module attributes {"ttg.num-ctas" = 0 : i32} {
 }
 

@@ -65,10 +65,11 @@ ParseResult readUnsigned(AsmParser &parser, SMLoc loc, StringRef key, Attribute 
   auto integer = dyn_cast<IntegerAttr>(value);
   if (!integer || !isa<IntegerType>(integer.getType()))
     return parser.emitError(loc) << "'" << key << "' must be an integer, got " << value;
-  int64_t v = integer.getValue().getSExtValue();
+  const APInt &raw = integer.getValue();
+  int64_t v = raw.isSignedIntN(64) ? raw.getSExtValue() : -1;
   if (v < 0 || v > kMaxEntry)
     return parser.emitError(loc) << "'" << key << "' must be between 0 and " << kMaxEntry
-                                 << ", got " << v;
+                                 << ", got " << value;
   out = static_cast<unsigned>(v);
   return success();
 }
@@ -545,3 +546,18 @@ unsigned SwizzledSharedEncodingAttr::getRank() const { return getOrder().size();
 SmallVector<SmallVector<int32_t>> SwizzledSharedEncodingAttr::getCGABases() const {
   return unflattenBases(getCgaLayout(), getRank());
 }
+
+//===----------------------------------------------------------------------===//
+// #ttg.shared_memory
+//===----------------------------------------------------------------------===//
+
+// Without a parser of its own, trailing `<...>` would be silently ignored.
+Attribute SharedMemorySpaceAttr::parse(AsmParser &parser, Type) {
+  if (succeeded(parser.parseOptionalLess())) {
+    parser.emitError(parser.getCurrentLocation(), "#ttg.shared_memory takes no parameters");
+    return {};
+  }
+  return get(parser.getContext());
+}
+
+void SharedMemorySpaceAttr::print(AsmPrinter &) const {}

@@ -170,9 +170,9 @@ LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op,
   if (!value || !isa<IntegerType>(value.getType()))
     return op->emitOpError() << "'" << name << "' must be an integer, got "
                              << attr.getValue();
-  int64_t v = value.getValue().getSExtValue();
+  int64_t v = value.getValue().isSignedIntN(32) ? value.getValue().getSExtValue() : -1;
   if (v < 1 || v > (1 << 16) || !llvm::isPowerOf2_64(v))
     return op->emitOpError() << "'" << name << "' must be a power of two up to 65536, got "
-                             << v;
+                             << attr.getValue();
   return success();
 }

@@ -107,3 +107,14 @@ ShapedType MemDescType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
                           getMemorySpace(), getMutableMemory(),
                           shape ? newShape : getAllocShape());
 }
+
+// Without a parser of its own, trailing `<...>` would be silently ignored.
+Type AsyncTokenType::parse(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalLess())) {
+    parser.emitError(parser.getCurrentLocation(), "!ttg.async.token takes no parameters");
+    return {};
+  }
+  return get(parser.getContext());
+}
+
+void AsyncTokenType::print(AsmPrinter &) const {}

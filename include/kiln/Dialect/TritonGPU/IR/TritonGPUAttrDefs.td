@@ -117,7 +117,7 @@ def TTG_SwizzledSharedEncodingAttr
 
 def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpace", "shared_memory"> {
   let summary = "the memory space of a CTA's shared memory";
-  let assemblyFormat = "";
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif

@@ -43,6 +43,7 @@ def TTG_MemDescType : TTG_TypeDef<"MemDesc", "memdesc", [ShapedTypeInterface]> {
 
 def TTG_AsyncToken : TTG_TypeDef<"AsyncToken", "async.token"> {
   let summary = "token ordering an asynchronous copy before its uses";
+  let hasCustomAssemblyFormat = 1;
 }
 
 #endif
