@@ -81,6 +81,13 @@ void extendPredicate(kiln::PipelineEditor &editor) {
                      kiln::EditScope::forKernels(kiln::KernelPredicate::nameMatches("k_add*")));
 }
 
+void extendPredicateChain(kiln::PipelineEditor &editor) {
+  extendPredicate(editor);
+  // Unconditional, but anchored on a pass placed only for some kernels.
+  std::string self = editor.pluginName().str();
+  editor.insertAfter(self + ".mark", self + ".after", mark(self + ".after.mark"));
+}
+
 void extendAmdOnly(kiln::PipelineEditor &editor) {
   std::string self = editor.pluginName().str();
   editor.prepend("ttgir", self + ".mark", mark(self + ".mark"),

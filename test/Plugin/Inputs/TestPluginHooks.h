@@ -12,6 +12,7 @@
 namespace test_plugins {
 void extendOrder(kiln::PipelineEditor &);
 void extendPredicate(kiln::PipelineEditor &);
+void extendPredicateChain(kiln::PipelineEditor &);
 void extendAmdOnly(kiln::PipelineEditor &);
 void extendEveryEdit(kiln::PipelineEditor &);
 void extendOverrideTtir(kiln::PipelineEditor &);
