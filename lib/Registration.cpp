@@ -16,6 +16,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/InitAllPasses.h"
 
 namespace kiln {
 
@@ -34,6 +35,7 @@ void registerKilnAndPluginDialects(mlir::DialectRegistry &registry) {
 
 void registerKilnPasses() {
   static bool registered = [] {
+    mlir::registerAllPasses();
     tt::registerTritonPasses();
     return true;
   }();

@@ -12,7 +12,6 @@
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
 
-#include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/WithColor.h"
@@ -44,8 +43,7 @@ static std::vector<std::string> scanPluginFlags(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  kiln::registerKilnPasses();
+  kiln::registerKilnPasses(); // with every upstream pass
 
   kiln::PluginManager &plugins = kiln::PluginManager::get();
   llvm::Error error = plugins.loadFromEnvironment();

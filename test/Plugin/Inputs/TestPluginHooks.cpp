@@ -175,6 +175,11 @@ void passesClashingWithCore(kiln::PassRegistrar &registrar) {
   registrar.add([] { return std::make_unique<MarkPass>("x", "ttir-combine"); });
 }
 
+void passesClashingWithUpstream(kiln::PassRegistrar &registrar) {
+  // Registered by a plugin named "convert": MLIR's own --convert-scf-to-cf.
+  registrar.add([] { return std::make_unique<MarkPass>("x", "convert-scf-to-cf"); });
+}
+
 void passesWithoutPrefix(kiln::PassRegistrar &registrar) {
   registrar.add([] { return std::make_unique<MarkPass>("x", "no-prefix-pass"); });
 }

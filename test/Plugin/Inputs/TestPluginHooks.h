@@ -27,6 +27,7 @@ void extendCodegenStageAppend(kiln::PipelineEditor &);
 void extendUnnamespacedId(kiln::PipelineEditor &);
 void extendBadScope(kiln::PipelineEditor &);
 void passesClashingWithCore(kiln::PassRegistrar &);
+void passesClashingWithUpstream(kiln::PassRegistrar &);
 void passesWithoutPrefix(kiln::PassRegistrar &);
 void dialectsClashingWithHost(mlir::DialectRegistry &);
 void opsTwice(kiln::OpRegistry &);
