@@ -16,8 +16,8 @@ function(kiln_add_plugin name)
   cmake_parse_arguments(ARG "" "OUTPUT_DIR" "LINK_LIBS" ${ARGN})
   add_library(${name} MODULE ${ARG_UNPARSED_ARGUMENTS})
   target_link_libraries(${name} PRIVATE Kiln::Core ${ARG_LINK_LIBS})
-  # After the tablegen targets added so far (add_public_tablegen_target),
-  # whose .inc files land in this folder's build directory.
+  # Built after the tablegen targets made so far (add_public_tablegen_target),
+  # with their output folder, this one's build directory, on the include path.
   if(LLVM_COMMON_DEPENDS)
     add_dependencies(${name} ${LLVM_COMMON_DEPENDS})
   endif()
