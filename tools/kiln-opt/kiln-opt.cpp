@@ -8,12 +8,24 @@
 // (`kiln-opt --plugin libfoo.so --foo-pass`), which is what lit tests of
 // plugins need.
 //
+// With --isolate (or KILN_ISOLATE=1) it runs in a child process, as `kiln
+// compile` does by default, and reports a crash there in one line naming
+// the signal and the pass that ran. In process is its default: kiln-opt is
+// mlir-opt, the tool for debugging passes, where a crash should keep LLVM's
+// stack dump and MLIR's crash reproducers.
+//
 //===----------------------------------------------------------------------===//
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
+#include "kiln/Support/Isolation.h"
 
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 #include <string>
@@ -24,6 +36,12 @@
 static llvm::cl::list<std::string>
     pluginFlags("plugin", llvm::cl::desc("Load a kiln plugin (after TRITON_PLUGIN_PATHS)"),
                 llvm::cl::value_desc("path"));
+static llvm::cl::opt<bool>
+    isolateFlag("isolate", llvm::cl::desc("Run in a child process and report a crash there "
+                                          "as an error (also KILN_ISOLATE=1)"));
+static llvm::cl::opt<bool>
+    noIsolateFlag("no-isolate",
+                  llvm::cl::desc("Run in this process (the default; also KILN_ISOLATE=0)"));
 
 /// The values of every `--plugin PATH` / `--plugin=PATH` in argv.
 static std::vector<std::string> scanPluginFlags(int argc, char **argv) {
@@ -42,22 +60,88 @@ static std::vector<std::string> scanPluginFlags(int argc, char **argv) {
   return paths;
 }
 
+/// Records the pass each thread runs, named with the plugin that registered it.
+struct PassProgress : public mlir::PassInstrumentation {
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
+    llvm::StringRef argument = pass->getArgument();
+    if (argument.empty()) // the pass manager's own adaptors
+      return;
+    std::string step = "pass '" + argument.str() + "'";
+    for (const kiln::LoadedPlugin &plugin : kiln::PluginManager::get().plugins())
+      if (llvm::is_contained(plugin.passes, argument))
+        step += " registered by plugin '" + plugin.name + "' (" + plugin.path + ")";
+    kiln::progress::beginStep(step);
+  }
+  void runAfterPass(mlir::Pass *pass, mlir::Operation *) override { end(pass); }
+  void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *) override { end(pass); }
+  void end(mlir::Pass *pass) {
+    if (!pass->getArgument().empty())
+      kiln::progress::endStep();
+  }
+};
+
+static int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "kiln-opt") << message << "\n";
+  return 1;
+}
+
+/// What MlirOptMain(argc, argv, ...) does, with the progress instrumentation
+/// added to every pass manager; the exit status.
+static int runOptInChild(llvm::StringRef input, llvm::StringRef output,
+                         mlir::DialectRegistry &registry) {
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  mlir::MlirOptMainConfig fromCommandLine = config;
+  std::string phase = "while running passes on '" + input.str() + "'";
+  config.setPassPipelineSetupFn([fromCommandLine, phase](mlir::PassManager &pm) {
+    if (mlir::failed(fromCommandLine.setupPassPipeline(pm)))
+      return mlir::failure();
+    pm.addInstrumentation(std::make_unique<PassProgress>());
+    kiln::progress::setPhase(phase);
+    return mlir::success();
+  });
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &message);
+  if (!file)
+    return fail(message);
+  std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(output, &message);
+  if (!out)
+    return fail(message);
+  kiln::progress::setPhase("while parsing '" + input + "'");
+  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(file), registry, config)))
+    return 1;
+  out->keep();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   kiln::registerKilnPasses(); // with every upstream pass
 
   kiln::PluginManager &plugins = kiln::PluginManager::get();
+  plugins.setWarningHandler([](llvm::StringRef message) {
+    llvm::WithColor::warning(llvm::errs(), "kiln-opt") << message << "\n";
+  });
   llvm::Error error = plugins.loadFromEnvironment();
   for (const std::string &path : scanPluginFlags(argc, argv))
     if (!error)
       error = plugins.load(path);
-  if (error) {
-    llvm::WithColor::error(llvm::errs(), "kiln-opt") << llvm::toString(std::move(error))
-                                                      << "\n";
-    return 1;
-  }
+  if (error)
+    return fail(llvm::toString(std::move(error)));
 
   mlir::DialectRegistry registry;
   kiln::registerKilnAndPluginDialects(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "kiln optimizer driver\n", registry));
+  auto [input, output] =
+      mlir::registerAndParseCLIOptions(argc, argv, "kiln optimizer driver\n", registry);
+  llvm::Expected<bool> isolated =
+      kiln::wantsIsolation(isolateFlag, noIsolateFlag, /*toolDefault=*/false);
+  if (!isolated)
+    return fail(llvm::toString(isolated.takeError()));
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  // Listings print and exit: nothing to isolate.
+  if (!*isolated || config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, input, output, registry));
+  llvm::Expected<int> status = kiln::runIsolatedStatus(
+      "isolated run", [&] { return runOptInChild(input, output, registry); });
+  if (!status)
+    return fail(llvm::toString(status.takeError()));
+  return *status;
 }

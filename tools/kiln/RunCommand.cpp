@@ -13,6 +13,7 @@
 #include "kiln/Interpreter/RunSpec.h"
 
 #include "kiln/Plugin/PluginManager.h"
+#include "kiln/Support/Isolation.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -55,8 +56,17 @@ cl::list<std::string> plugins("plugin",
                               cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS), "
                                        "so kernels using its dialects parse"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+cl::opt<bool> isolate("isolate",
+                      cl::desc("Run in a child process and report a crash there as an error "
+                               "(the default; also KILN_ISOLATE=1)"),
+                      cl::sub(command), cl::cat(category()));
+cl::opt<bool> noIsolate("no-isolate", cl::desc("Run in this process (also KILN_ISOLATE=0)"),
+                        cl::sub(command), cl::cat(category()));
 
-int runCommand() {
+/// The run proper; its exit status. Isolated by default, as kiln compile
+/// is, and for the same reason: MLIR's parser and plugin dialects can crash
+/// on a kernel, and a fork is small beside a run (bench/NOTES.md).
+int runKernel() {
   if (caseArg.empty())
     return reportError(createStringError("kiln run needs a case folder or a run-spec file"));
   if (!interpret)
@@ -64,6 +74,7 @@ int runCommand() {
         "kiln run executes kernels only with --interpret (the CPU reference interpreter) "
         "for now; add --interpret"));
 
+  progress::setPhase("while loading plugins");
   if (Error error = loadPlugins(plugins))
     return reportError(std::move(error));
   Expected<interp::RunSpec> spec = interp::loadRunSpec(caseArg);
@@ -86,6 +97,7 @@ int runCommand() {
   PluginManager::get().appendDialects(registry);
   mlir::MLIRContext context(registry);
   context.allowUnregisteredDialects(false);
+  progress::setPhase("while parsing '" + spec->ttir + "'");
   auto module = interp::parseKernelFile(spec->ttir, context);
   if (!module)
     return reportError(module.takeError());
@@ -96,6 +108,7 @@ int runCommand() {
   interp::RunOptions opts;
   opts.grid = spec->grid;
   opts.poisonReadIsError = !allowPoisonReads;
+  progress::setPhase("while running @" + launch->kernel + " in the interpreter");
   interp::Interpreter interpreter(**module);
   auto start = std::chrono::steady_clock::now();
   Error runError = interpreter.run(launch->kernel, launch->args, launch->memory, opts);
@@ -141,6 +154,18 @@ int runCommand() {
     outs() << spec->name << ": PASS (" << checks->size()
            << (checks->size() == 1 ? " output)\n" : " outputs)\n");
   return failed ? 1 : 0;
+}
+
+int runCommand() {
+  Expected<bool> isolated = wantsIsolation(isolate, noIsolate, /*toolDefault=*/true);
+  if (!isolated)
+    return reportError(isolated.takeError());
+  if (!*isolated)
+    return runKernel();
+  Expected<int> status = runIsolatedStatus("run", runKernel);
+  if (!status)
+    return reportError(status.takeError());
+  return *status;
 }
 
 CommandRegistration registration(command, runCommand);
