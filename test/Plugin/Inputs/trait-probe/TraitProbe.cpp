@@ -40,6 +40,7 @@ std::string facts(Operation *op) {
   note(op->hasTrait<OpTrait::ReturnLike>(), "return-like");
   note(op->hasTrait<OpTrait::Elementwise>(), "elementwise");
   note(op->hasTrait<OpTrait::HasParent<kiln::tt::ReduceOp>::Impl>(), "in-reduce");
+  note(op->hasTrait<kiln::tt::traits::SameOperandsEncoding>(), "same-encoding");
   note(isPure(op), "pure");
   note(isa<FunctionOpInterface>(op), "function");
   note(isa<CallOpInterface>(op), "call");

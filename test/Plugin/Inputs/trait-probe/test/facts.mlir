@@ -32,7 +32,7 @@ tt.func public @probe(%p: !tt.ptr<f32>, %q: !tt.ptr<i32>, %t: tensor<8x!tt.ptr<f
     // CHECK: tt.reduce.return {{.*}} {trait_probe.facts = "terminator return-like in-reduce pure"}
     tt.reduce.return %y : f32
   }) : (tensor<8xf32>) -> f32
-  // CHECK: }) {trait_probe.facts = "pure"}
+  // CHECK: }) {trait_probe.facts = "same-encoding pure"}
   // CHECK: tt.store {{.*}} {trait_probe.facts = "writes-global"}
   tt.store %p, %m : !tt.ptr<f32>
   tt.store %q, %r : !tt.ptr<i32>
@@ -53,5 +53,6 @@ tt.func private @helper() {
 // COMPILE: scf.yield {trait_probe.facts = "terminator return-like pure"}
 // COMPILE: tt.load {{.*}} {trait_probe.facts = "reads-global"}
 // COMPILE: tt.reduce.return {{.*}} {trait_probe.facts = "terminator return-like in-reduce pure"}
+// COMPILE: }) {trait_probe.facts = "same-encoding pure"}
 // COMPILE: tt.store {{.*}} {trait_probe.facts = "writes-global"}
 // COMPILE: tt.return {trait_probe.facts = "terminator return-like pure"}
