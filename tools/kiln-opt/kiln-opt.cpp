@@ -19,7 +19,6 @@
 #include "kiln/Registration.h"
 #include "kiln/Support/Isolation.h"
 
-#include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -115,8 +114,7 @@ static int runOptInChild(llvm::StringRef input, llvm::StringRef output,
 }
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  kiln::registerKilnPasses();
+  kiln::registerKilnPasses(); // with every upstream pass
 
   kiln::PluginManager &plugins = kiln::PluginManager::get();
   plugins.setWarningHandler([](llvm::StringRef message) {

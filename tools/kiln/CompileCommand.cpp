@@ -136,9 +136,16 @@ Expected<std::string> compile() {
       if (s.name == *stop)
         beforeStop = false;
     }
-    if (!found)
+    if (!found) {
+      auto skipped = llvm::find_if(pipeline->skipped,
+                                   [&](const SkippedPass &pass) { return pass.id == id; });
+      if (skipped != pipeline->skipped.end())
+        return fail("--print-after: pass '" + id + "' (placed by plugin '" + skipped->owner +
+                    "': " + skipped->placement + ") is in the pipeline for " + target +
+                    " but skipped for this kernel: " + skipped->reason);
       return fail("--print-after: no pass '" + id + "' in the pipeline for " + target +
                   " (run 'kiln pipeline --target " + target + "')");
+    }
     if (!found->disabledBy.empty())
       return fail("--print-after: pass '" + id + "' is disabled by plugin '" +
                   found->disabledBy + "' for this kernel");
