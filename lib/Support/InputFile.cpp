@@ -38,14 +38,12 @@ std::string notRegular(const sys::fs::file_status &status) {
 /// would block until a writer appears. The status of the open file is
 /// checked again, in case the path changed in between.
 Expected<sys::fs::file_t> openRegular(StringRef path, StringRef what, uint64_t &size) {
-  sys::fs::file_status status;
-  if (std::error_code ec = sys::fs::status(path, status))
-    return cannotRead(path, what, ec.message());
-  if (std::string why = notRegular(status); !why.empty())
-    return cannotRead(path, what, why);
+  if (Expected<uint64_t> checked = regularFileSize(path, what); !checked)
+    return checked.takeError();
   Expected<sys::fs::file_t> fd = sys::fs::openNativeFileForRead(path);
   if (!fd)
     return cannotRead(path, what, toString(fd.takeError()));
+  sys::fs::file_status status;
   std::string why;
   if (std::error_code ec = sys::fs::status(*fd, status))
     why = ec.message();
@@ -65,8 +63,7 @@ Expected<std::unique_ptr<MemoryBuffer>> readStdin(uint64_t limit) {
   while (true) {
     // Reading one byte past the limit tells a stream at the limit from a
     // longer one.
-    uint64_t room = limit + 1 - data.size();
-    size_t chunk = size_t(std::min<uint64_t>(room, 1 << 16));
+    size_t chunk = size_t(std::min<uint64_t>(limit - data.size(), 1 << 16)) + 1;
     size_t old = data.size();
     data.resize_for_overwrite(old + chunk);
     Expected<size_t> got = sys::fs::readNativeFile(in, MutableArrayRef<char>(data).drop_front(old));
@@ -83,11 +80,14 @@ Expected<std::unique_ptr<MemoryBuffer>> readStdin(uint64_t limit) {
 
 } // namespace
 
-uint64_t inputSizeLimit() {
-  if (std::optional<std::string> env = sys::Process::GetEnv("KILN_MAX_INPUT_SIZE"))
-    if (std::optional<uint64_t> bytes = parseByteSize(*env))
-      return *bytes;
-  return kDefaultInputSizeLimit;
+Expected<uint64_t> inputSizeLimit() {
+  std::optional<std::string> env = sys::Process::GetEnv("KILN_MAX_INPUT_SIZE");
+  if (!env)
+    return kDefaultInputSizeLimit;
+  if (std::optional<uint64_t> bytes = parseByteSize(*env))
+    return *bytes;
+  return createStringError("KILN_MAX_INPUT_SIZE is '" + *env +
+                           "', not a size in bytes (such as 1048576, 64M or 1G)");
 }
 
 std::optional<uint64_t> parseByteSize(StringRef text) {
@@ -138,7 +138,14 @@ Expected<uint64_t> regularFileSize(StringRef path, StringRef what) {
 }
 
 Expected<std::unique_ptr<MemoryBuffer>> readInputFile(StringRef path, StringRef what,
-                                                      uint64_t limit) {
+                                                      std::optional<uint64_t> maxBytes) {
+  if (!maxBytes) {
+    Expected<uint64_t> fromEnvironment = inputSizeLimit();
+    if (!fromEnvironment)
+      return fromEnvironment.takeError();
+    maxBytes = *fromEnvironment;
+  }
+  uint64_t limit = *maxBytes;
   if (path == "-")
     return readStdin(limit);
   uint64_t size;

@@ -26,8 +26,8 @@ namespace kiln {
 inline constexpr uint64_t kDefaultInputSizeLimit = uint64_t(64) << 20;
 
 /// The cap readInputFile applies by default: KILN_MAX_INPUT_SIZE when it is
-/// set to a valid size, else kDefaultInputSizeLimit.
-uint64_t inputSizeLimit();
+/// set (an error when it is no size), else kDefaultInputSizeLimit.
+llvm::Expected<uint64_t> inputSizeLimit();
 
 /// "4096", "64K", "64M", "4G" (powers of 1024) as bytes; nullopt when the
 /// text is not such a size or overflows 64 bits.
@@ -43,11 +43,11 @@ llvm::Expected<uint64_t> regularFileSize(llvm::StringRef path, llvm::StringRef w
 
 /// Reads all of `path`, or of standard input when `path` is "-", as a
 /// null-terminated buffer named `path`. A file must be regular and at most
-/// `limit` bytes (checked before reading); standard input is read up to
-/// `limit` bytes and refused beyond.
+/// `limit` bytes (checked before reading; inputSizeLimit() when not given);
+/// standard input is read up to `limit` bytes and refused beyond.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(llvm::StringRef path, llvm::StringRef what = "",
-              uint64_t limit = inputSizeLimit());
+              std::optional<uint64_t> limit = std::nullopt);
 
 /// Reads the regular file `path` into `out`, which must be exactly its size.
 llvm::Error readInputFileInto(llvm::StringRef path, llvm::MutableArrayRef<uint8_t> out,

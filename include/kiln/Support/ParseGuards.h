@@ -4,7 +4,7 @@
 // nested deeply enough overflows the stack and kills the process. These
 // checks run on the text first, with a limit far above anything real, and
 // report where it is crossed. checkIRText also rejects the constructs that
-// crash MLIR 22's parser outright (docs/interpreter.md, "Known upstream
+// crash MLIR 22's parser outright (docs/inputs.md, "Known upstream
 // parser faults").
 //
 //===----------------------------------------------------------------------===//
