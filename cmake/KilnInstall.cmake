@@ -24,14 +24,15 @@ file(RELATIVE_PATH kiln_bin_to_lib
 set_target_properties(kiln kiln-opt PROPERTIES
   INSTALL_RPATH "\$ORIGIN/${kiln_bin_to_lib}"
   INSTALL_RPATH_USE_LINK_PATH ON)
-set_target_properties(KilnCore KilnInterpreter PROPERTIES
+set_target_properties(KilnCore KilnInterpreter KilnLayout PROPERTIES
   INSTALL_RPATH "\$ORIGIN"
   INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(KilnCore PROPERTIES EXPORT_NAME Core)
 set_target_properties(KilnInterpreter PROPERTIES EXPORT_NAME Interpreter)
+set_target_properties(KilnLayout PROPERTIES EXPORT_NAME Layout)
 
 install(TARGETS kiln kiln-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS KilnCore KilnInterpreter EXPORT KilnTargets
+install(TARGETS KilnCore KilnInterpreter KilnLayout EXPORT KilnTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT KilnTargets NAMESPACE Kiln:: DESTINATION ${KILN_INSTALL_CMAKE_DIR})
 

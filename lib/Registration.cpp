@@ -10,6 +10,7 @@
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -20,7 +21,7 @@
 namespace kiln {
 
 void registerKilnDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tt::TritonDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
+  registry.insert<tt::TritonDialect, ttg::TritonGPUDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
                   mlir::func::FuncDialect, mlir::ub::UBDialect, mlir::LLVM::LLVMDialect,
                   mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect,

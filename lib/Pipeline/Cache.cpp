@@ -3,27 +3,67 @@
 
 #include "kiln/Config.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <cstring>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace llvm;
 
 namespace kiln {
 
 namespace {
-constexpr StringLiteral kMagic = "kiln-cache-v1";
+constexpr StringLiteral kMagic = "kiln-cache-v2";
 
-std::string sha256(StringRef data) {
-  return toHex(SHA256::hash(arrayRefFromStringRef(data)), /*LowerCase=*/true);
+// Entry layout: "<magic> <key> <payload size> <checksum>\n<payload>", the
+// checksum a key() over the magic, the key and the payload. The entry
+// carries its key so that a file moved or copied under another key's name
+// is never served for it.
+std::string checksum(StringRef key, StringRef payload) {
+  return Cache::key({kMagic, key, payload});
 }
+
+/// Reads the entry at `path` if it is a regular file of at most
+/// kMaxEntrySize bytes. Never follows a symbolic link and never blocks (a
+/// FIFO); never maps the file, so one truncated meanwhile is no SIGBUS.
+Expected<std::string> readEntry(const std::string &path) {
+  auto fail = [](const Twine &why) { return createStringError(inconvertibleErrorCode(), why); };
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0)
+    return fail(errno == ELOOP ? "it is a symbolic link"
+                               : "cannot open it: " + Twine(std::strerror(errno)));
+  auto closing = make_scope_exit([fd] { ::close(fd); });
+  struct stat status;
+  if (::fstat(fd, &status) != 0)
+    return fail("cannot read it: " + Twine(std::strerror(errno)));
+  if (!S_ISREG(status.st_mode))
+    return fail("it is not a regular file");
+  if (uint64_t(status.st_size) > Cache::kMaxEntrySize)
+    return fail("it is " + Twine(status.st_size) + " bytes, more than an entry may have");
+  std::string content(status.st_size, '\0');
+  for (size_t done = 0; done < content.size();) {
+    ssize_t n = ::read(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return fail(n < 0 ? "cannot read it: " + Twine(std::strerror(errno))
+                        : Twine("it shrank while being read"));
+    done += n;
+  }
+  return content;
+}
+
 } // namespace
 
 std::string Cache::defaultDirectory() {
@@ -68,28 +108,42 @@ std::string Cache::pathFor(StringRef key) const {
   return std::string(path);
 }
 
-// Entry layout: "<magic> <sha256 of payload> <payload size>\n<payload>".
-std::optional<std::string> Cache::lookup(StringRef key) const {
+std::optional<std::string> Cache::lookup(StringRef key, std::string *whyNot) const {
   std::string path = pathFor(key);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(path);
-  if (!file)
+  auto miss = [&](const Twine &why) -> std::optional<std::string> {
+    if (whyNot)
+      *whyNot = why.str();
+    // Recompiled and rewritten by store(). unlink, not sys::fs::remove,
+    // which leaves FIFOs and devices alone.
+    ::unlink(path.c_str());
     return std::nullopt;
-  StringRef content = (*file)->getBuffer();
-  auto [header, payload] = content.split('\n');
-  SmallVector<StringRef, 3> fields;
+  };
+  sys::fs::file_status status;
+  if (sys::fs::status(path, status, /*Follow=*/false))
+    return std::nullopt; // no entry
+
+  Expected<std::string> content = readEntry(path);
+  if (!content)
+    return miss(toString(content.takeError()));
+  auto [header, payload] = StringRef(*content).split('\n');
+  SmallVector<StringRef, 4> fields;
   header.split(fields, ' ');
+  if (fields.size() != 4 || fields[0] != kMagic)
+    return miss("it is not a " + kMagic + " entry");
+  if (fields[1] != key)
+    return miss("it holds the entry of another key (" + fields[1] + ")");
   size_t size = 0;
-  bool sound = fields.size() == 3 && fields[0] == kMagic &&
-               !fields[2].getAsInteger(10, size) && size == payload.size() &&
-               fields[1] == sha256(payload);
-  if (!sound) {
-    sys::fs::remove(path); // corrupt: recompile and rewrite
-    return std::nullopt;
-  }
+  if (fields[2].getAsInteger(10, size) || size != payload.size() ||
+      fields[3] != checksum(key, payload))
+    return miss("it is corrupt (checksum or size mismatch)");
   return payload.str();
 }
 
 Error Cache::store(StringRef key, StringRef payload) const {
+  if (payload.size() > kMaxEntrySize)
+    return createStringError(inconvertibleErrorCode(),
+                             "cache: the artifact is " + Twine(payload.size()) +
+                                 " bytes, more than an entry may have; not cached");
   std::string path = pathFor(key);
   StringRef folder = sys::path::parent_path(path);
   if (std::error_code ec = sys::fs::create_directories(folder))
@@ -101,7 +155,9 @@ Error Cache::store(StringRef key, StringRef payload) const {
     return createStringError(ec, "cache: cannot write in '" + folder + "': " + ec.message());
   {
     raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << kMagic << " " << sha256(payload) << " " << payload.size() << "\n" << payload;
+    os << kMagic << " " << key << " " << payload.size() << " " << checksum(key, payload)
+       << "\n"
+       << payload;
     os.close();
     if (os.has_error()) {
       std::error_code ec = os.error();

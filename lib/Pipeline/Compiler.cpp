@@ -2,6 +2,7 @@
 #include "kiln/Pipeline/Compiler.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Support/Isolation.h"
 
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
@@ -30,8 +31,17 @@ std::string describeEntry(const PassEntry &entry) {
          entry.placement + ")";
 }
 
+/// How an isolated compile's crash report names the entry that was running.
+std::string progressName(const PassEntry &entry) {
+  if (entry.owner == "core")
+    return "pass '" + entry.id + "' (core)";
+  return "pass '" + entry.id + "' placed by plugin '" + entry.owner + "' (" + entry.ownerFile +
+         ")";
+}
+
 /// Maps the passes of one stage back to their entries: to name the entry of
-/// a failing pass, and to print after the requested ids. Passes nested under
+/// a failing pass, to print after the requested ids, and to record which
+/// entry each thread runs when the compile is isolated. Passes nested under
 /// an op (e.g. on each tt.func) run on clones, one per thread; each clone is
 /// mapped back through its threading sibling, and the callbacks, which come
 /// from worker threads, are serialised.
@@ -41,8 +51,16 @@ public:
 
   void track(const mlir::Pass *pass, const PassEntry *entry) { entries[pass] = entry; }
 
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
+    if (progress::enabled())
+      if (const PassEntry *entry = entryOf(pass))
+        progress::beginStep(progressName(*entry));
+  }
+
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
     const PassEntry *entry = entryOf(pass);
+    if (entry)
+      progress::endStep();
     if (!entry || !options.printAfter.count(entry->id))
       return;
     std::lock_guard<std::mutex> lock(mutex);
@@ -53,9 +71,12 @@ public:
   }
 
   void runAfterPassFailed(mlir::Pass *pass, mlir::Operation *) override {
+    const PassEntry *entry = entryOf(pass);
+    if (entry)
+      progress::endStep();
     std::lock_guard<std::mutex> lock(mutex);
     if (!failed)
-      failed = entryOf(pass);
+      failed = entry;
   }
 
   const PassEntry *failed = nullptr;
@@ -157,10 +178,16 @@ Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAf
                   const RunOptions &options) {
   std::string kernel = artifact.module ? kernelName(*artifact.module) : "kernel";
   for (const Stage &stage : pipeline.stages) {
+    std::string who = "stage '" + stage.name + "'";
+    std::string phase = "in stage '" + stage.name + "'";
+    if (stage.override)
+      phase += ", overridden by plugin '" + stage.overrideOwner + "' (" +
+               stage.overrideOwnerFile + ")";
+    progress::setPhase(phase);
     if (stage.override) {
+      who += " (overridden by plugin '" + stage.overrideOwner + "')";
       if (failed(stage.override(artifact, pipeline.options)))
-        return error("stage '" + stage.name + "' (overridden by plugin '" +
-                     stage.overrideOwner + "') failed");
+        return error(who + " failed");
     } else {
       if (stage.isMLIR) {
         if (!artifact.module)
@@ -171,10 +198,15 @@ Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAf
       if (stage.needsCodegen) {
         if (!stage.codegen)
           return error("stage '" + stage.name + "' has no code generator yet");
+        progress::setPhase("in stage '" + stage.name + "', in its code generator");
         if (failed(stage.codegen(artifact, pipeline.options)))
           return error("code generation of stage '" + stage.name + "' failed");
       }
     }
+    // A plugin's stage function may report success and still leave nothing
+    // for the next stage or for serialising.
+    if (stage.output == Artifact::Kind::MLIR && !artifact.module)
+      return error(who + " produced no MLIR module");
     artifact.kind = stage.output;
     if (!options.dumpDir.empty())
       if (Error err = dump(artifact, options.dumpDir, kernel, stage.name))

@@ -200,6 +200,7 @@ private:
     entry.id = edit.newId;
     entry.create = edit.create;
     entry.owner = edit.plugin;
+    entry.ownerFile = edit.pluginFile;
     entry.placement = edit.describe();
     entry.condition = condition;
     return entry;
@@ -280,6 +281,7 @@ Error EditApplier::apply(const PipelineEdit &edit, const std::string &condition)
                                  stage->overrideOwner + "'");
     stage->override = edit.stage;
     stage->overrideOwner = edit.plugin;
+    stage->overrideOwnerFile = edit.pluginFile;
     stage->overrideCondition = condition;
     return Error::success();
   }

@@ -3,15 +3,15 @@
 
 #include "kiln/Frontend/OpRegistry.h"
 #include "kiln/Plugin/PassRegistrar.h"
+#include "kiln/Plugin/SharedLibrary.h"
 #include "kiln/Registration.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SHA256.h"
+#include "llvm/Support/WithColor.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -48,6 +48,14 @@ bool isValidName(StringRef name) {
        ? info->member                                                          \
        : nullptr)
 
+/// Bounds on what a plugin hands over, far above any real plugin's.
+constexpr uint32_t kMaxPluginInfoSize = 4096;
+constexpr size_t kMaxPluginString = 4096;
+
+std::string address(const void *pointer) {
+  return "0x" + utohexstr(reinterpret_cast<uintptr_t>(pointer), /*LowerCase=*/true);
+}
+
 } // namespace
 
 PluginManager &PluginManager::get() {
@@ -57,7 +65,10 @@ PluginManager &PluginManager::get() {
 
 // kiln's own passes are registered first so that no plugin pass can take
 // one of their names.
-PluginManager::PluginManager() { registerKilnPasses(); }
+PluginManager::PluginManager()
+    : warn([](StringRef message) { WithColor::warning(errs(), "kiln") << message << "\n"; }) {
+  registerKilnPasses();
+}
 
 OpRegistry &PluginManager::ops() {
   static OpRegistry registry("plugins");
@@ -68,30 +79,37 @@ void PluginManager::appendDialects(mlir::DialectRegistry &registry) const {
   dialects.appendTo(registry);
 }
 
-Expected<std::string> LoadedPlugin::fileHash() const {
+Expected<std::string> LoadedPlugin::contentHash() const {
   if (!hash.empty())
     return hash;
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(realPath);
-  if (!file)
-    return createStringError(file.getError(), "plugin '" + name + "' (" + path +
-                                                  "): cannot read the file to hash it: " +
-                                                  file.getError().message());
-  hash = toHex(SHA256::hash(arrayRefFromStringRef((*file)->getBuffer())), /*LowerCase=*/true);
+  std::string text;
+  for (StringRef file : concat<const std::string>(ArrayRef(realPath), libraries)) {
+    Expected<std::string> fileHash = hashFile(file);
+    if (!fileHash)
+      return createStringError(inconvertibleErrorCode(),
+                               "plugin '" + name + "' (" + path + "): cannot read " +
+                                   (file == realPath ? "the file" : "its library '" + file + "'") +
+                                   " to hash it: " + toString(fileHash.takeError()));
+    text += *fileHash + "\n";
+  }
+  hash = std::move(text);
   return hash;
 }
 
 Expected<std::string> PluginManager::fingerprint() const {
   std::string text;
   for (const LoadedPlugin &plugin : loaded) {
-    Expected<std::string> hash = plugin.fileHash();
+    Expected<std::string> hash = plugin.contentHash();
     if (!hash)
       return hash.takeError();
-    text += plugin.name + " " + plugin.version + " " + *hash + "\n";
+    text += plugin.name + " " + plugin.version + "\n" + *hash;
   }
   return text;
 }
 
-Error PluginManager::load(StringRef path) {
+Error PluginManager::load(StringRef path) { return loadFile(path, /*skipTritonPlugins=*/false); }
+
+Error PluginManager::loadFile(StringRef path, bool skipTritonPlugins) {
   PluginErrors fail{path.str(), ""};
 #ifdef KILN_STATIC_BUILD
   // A plugin links libkiln.so and shares its MLIR; a static kiln has neither.
@@ -108,23 +126,57 @@ Error PluginManager::load(StringRef path) {
     if (plugin.realPath == real)
       return Error::success(); // each library loads once
 
+  // Triton and kiln share TRITON_PLUGIN_PATHS, so a Triton plugin there is
+  // expected and skipped; named to kiln explicitly, it is a mistake.
+  auto tritonPlugin = [&]() -> Error {
+    std::string what = "is a Triton plugin (it exports 'tritonGetPluginInfo', the entry "
+                       "point of Triton's own C++ plugin API), not a kiln plugin; kiln "
+                       "cannot load it";
+    if (!skipTritonPlugins)
+      return fail(what + " (build it against kiln's SDK, with KILN_PLUGIN, to use it "
+                         "with kiln)");
+    warn(toString(fail(what + " and skips it (remove it from TRITON_PLUGIN_PATHS, or "
+                              "build it against kiln's SDK)")));
+    return Error::success();
+  };
+
+  // dlopen trusts the file (a truncated one dies of SIGBUS inside it), and a
+  // Triton plugin's initialisers would run against the wrong LLVM: read the
+  // headers first.
+  Expected<SharedLibraryExports> exports = checkSharedLibrary(real);
+  if (!exports)
+    return fail(toString(exports.takeError()));
+  if (exports->tritonEntry && !exports->kilnEntry)
+    return tritonPlugin();
+
+  LoadedObjects before = LoadedObjects::snapshot();
   void *handle = ::dlopen(real.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle)
     return fail(Twine("cannot load it as a shared library: ") + ::dlerror());
+  // Every pointer the plugin hands over is checked against what is mapped
+  // before it is read or called.
+  LoadedObjects mapped = LoadedObjects::snapshot();
 
   // Everything the plugin contributes is collected here and committed to
   // kiln's registries only when all of it checks out. A rejected library is
   // left mapped, never closed: its static initialisers and the pass type ids
   // its factories created may be referenced from MLIR's global tables.
   return [&]() -> Error {
-    using EntryFn = const PluginInfo *(*)();
-    auto entry = reinterpret_cast<EntryFn>(::dlsym(handle, KILN_PLUGIN_ENTRY_POINT));
-    if (!entry)
+    void *symbol = ::dlsym(handle, KILN_PLUGIN_ENTRY_POINT);
+    if (!symbol)
       return fail("no entry point '" KILN_PLUGIN_ENTRY_POINT
                   "' (is it a kiln plugin? define one with KILN_PLUGIN)");
-    const PluginInfo *info = entry();
+    if (!isFunctionSymbol(symbol) || !mapped.isExecutable(symbol))
+      return fail("'" KILN_PLUGIN_ENTRY_POINT
+                  "' is not a function (a data symbol?); define it with KILN_PLUGIN");
+    using EntryFn = const PluginInfo *(*)();
+    const PluginInfo *info = reinterpret_cast<EntryFn>(symbol)();
     if (!info)
       return fail(KILN_PLUGIN_ENTRY_POINT "() returned null");
+    if (!mapped.isReadable(info, offsetof(PluginInfo, name)))
+      return fail(KILN_PLUGIN_ENTRY_POINT "() returned " + address(info) +
+                  ", which points into no loaded library (PluginInfo must be a static "
+                  "of the plugin)");
     if (info->structSize < offsetof(PluginInfo, name))
       return fail("PluginInfo is " + Twine(info->structSize) +
                   " bytes, too small to hold its header");
@@ -136,27 +188,58 @@ Error PluginManager::load(StringRef path) {
       return fail("PluginInfo is " + Twine(info->structSize) + " bytes, smaller than the " +
                   Twine(kPluginInfoMinSize) + " bytes of API " + Twine(kPluginApiMajor) +
                   ".0");
+    if (info->structSize > kMaxPluginInfoSize)
+      return fail("PluginInfo claims " + Twine(info->structSize) + " bytes, more than the " +
+                  Twine(kMaxPluginInfoSize) + " any version of it may have");
+    if (!mapped.isReadable(info, info->structSize))
+      return fail("PluginInfo (" + Twine(info->structSize) + " bytes at " + address(info) +
+                  ") runs past the end of the library's loaded data");
+    auto string = [&](const char *field) { return mapped.string(field, kMaxPluginString); };
+    auto wild = [&](StringRef field, const char *value) {
+      return fail("the plugin " + field + " (at " + address(value) +
+                  ") is not a NUL-terminated string of at most " + Twine(kMaxPluginString) +
+                  " bytes in a loaded library");
+    };
     if (!info->name)
       return fail("the plugin name is null");
-    if (!isValidName(info->name))
-      return fail("invalid plugin name '" + Twine(info->name) +
+    std::optional<StringRef> name = string(info->name);
+    if (!name)
+      return wild("name", info->name);
+    if (!isValidName(*name))
+      return fail("invalid plugin name '" + *name +
                   "' (use lower-case letters, digits and '_', starting with a letter)");
-    fail.name = info->name;
-    if (!info->version || !*info->version)
+    fail.name = name->str();
+    std::optional<StringRef> version = info->version ? string(info->version) : StringRef();
+    if (!version)
+      return wild("version", info->version);
+    if (version->empty())
       return fail("the plugin version is null or empty");
     if (!info->hostAbi)
       return fail("the host ABI string is null");
-    if (StringRef(info->hostAbi) != KILN_HOST_ABI)
-      return fail("built against '" + Twine(info->hostAbi) + "', but this kiln is '" +
-                  KILN_HOST_ABI + "'; rebuild the plugin against this kiln");
+    std::optional<StringRef> hostAbi = string(info->hostAbi);
+    if (!hostAbi)
+      return wild("host ABI string", info->hostAbi);
+    if (*hostAbi != KILN_HOST_ABI)
+      return fail("built against '" + *hostAbi + "', but this kiln is '" + KILN_HOST_ABI +
+                  "'; rebuild the plugin against this kiln");
+    auto code = [](auto callback) { return reinterpret_cast<const void *>(callback); };
+    std::pair<StringRef, const void *> callbacks[] = {
+        {"registerDialects", code(KILN_CALLBACK(info, registerDialects))},
+        {"registerPasses", code(KILN_CALLBACK(info, registerPasses))},
+        {"extendPipeline", code(KILN_CALLBACK(info, extendPipeline))},
+        {"registerOps", code(KILN_CALLBACK(info, registerOps))}};
+    for (auto [field, callback] : callbacks)
+      if (callback && !mapped.isExecutable(callback))
+        return fail("PluginInfo's " + field + " (" + address(callback) +
+                    ") points to no code of a loaded library");
     for (const LoadedPlugin &plugin : loaded)
-      if (plugin.name == info->name)
+      if (plugin.name == *name)
         return fail("a plugin named '" + plugin.name + "' is already loaded from " +
                     plugin.path);
 
     LoadedPlugin record;
-    record.name = info->name;
-    record.version = info->version;
+    record.name = name->str();
+    record.version = version->str();
     record.path = path.str();
     record.realPath = real.str().str();
 
@@ -253,6 +336,17 @@ Error PluginManager::load(StringRef path) {
                     std::make_move_iterator(newEdits.end()));
     for (const KernelOp &op : newOps.all())
       ops().add(op);
+    // Everything mapped since dlopen began, the plugin's hooks included, is
+    // the plugin's and counts in the cache key.
+    StringSet<> earlier;
+    for (const std::string &file : before.files())
+      earlier.insert(file);
+    LoadedObjects now = LoadedObjects::snapshot();
+    for (const std::string &file : now.files()) {
+      SmallString<256> library;
+      if (!earlier.contains(file) && !sys::fs::real_path(file, library) && library != real)
+        record.libraries.push_back(library.str().str());
+    }
     loaded.push_back(std::move(record));
     return Error::success();
   }();
@@ -263,7 +357,7 @@ Error PluginManager::loadList(StringRef paths) {
   paths.split(entries, ':', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef entry : entries) {
     if (!sys::fs::is_directory(entry)) {
-      if (Error error = load(entry))
+      if (Error error = loadFile(entry, /*skipTritonPlugins=*/true))
         return error;
       continue;
     }
@@ -276,7 +370,7 @@ Error PluginManager::loadList(StringRef paths) {
       return createStringError(ec, "plugin folder '" + entry + "': " + ec.message());
     std::sort(files.begin(), files.end());
     for (const std::string &file : files)
-      if (Error error = load(file))
+      if (Error error = loadFile(file, /*skipTritonPlugins=*/true))
         return error;
   }
   return Error::success();

@@ -14,6 +14,7 @@
 
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Support/InputFile.h"
+#include "kiln/Support/Isolation.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -72,8 +73,17 @@ cl::list<std::string> plugins("plugin",
                               cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS), "
                                        "so kernels using its dialects parse"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+cl::opt<bool> isolate("isolate",
+                      cl::desc("Run in a child process and report a crash there as an error "
+                               "(the default; also KILN_ISOLATE=1)"),
+                      cl::sub(command), cl::cat(category()));
+cl::opt<bool> noIsolate("no-isolate", cl::desc("Run in this process (also KILN_ISOLATE=0)"),
+                        cl::sub(command), cl::cat(category()));
 
-int runCommand() {
+/// The run proper; its exit status. Isolated by default, as kiln compile
+/// is, and for the same reason: MLIR's parser and plugin dialects can crash
+/// on a kernel, and a fork is small beside a run (bench/NOTES.md).
+int runKernel() {
   if (caseArg.empty())
     return reportError(createStringError("kiln run needs a case folder or a run-spec file"));
   if (!interpret)
@@ -88,6 +98,7 @@ int runCommand() {
     return reportError(createStringError("--memory-limit takes a size such as 512M or 8G, got '" +
                                          memoryLimit + "'"));
 
+  progress::setPhase("while loading plugins");
   if (Error error = loadPlugins(plugins))
     return reportError(std::move(error));
   Expected<interp::RunSpec> spec = interp::loadRunSpec(caseArg);
@@ -110,6 +121,7 @@ int runCommand() {
   PluginManager::get().appendDialects(registry);
   mlir::MLIRContext context(registry);
   context.allowUnregisteredDialects(false);
+  progress::setPhase("while parsing '" + spec->ttir + "'");
   auto module = interp::parseKernelFile(spec->ttir, context);
   if (!module)
     return reportError(module.takeError());
@@ -122,6 +134,7 @@ int runCommand() {
   opts.poisonReadIsError = !allowPoisonReads;
   opts.maxSteps = maxSteps;
   opts.timeLimitSeconds = timeLimit;
+  progress::setPhase("while running @" + launch->kernel + " in the interpreter");
   interp::Interpreter interpreter(**module);
   auto start = std::chrono::steady_clock::now();
   Error runError = interpreter.run(launch->kernel, launch->args, launch->memory, opts);
@@ -167,6 +180,18 @@ int runCommand() {
     outs() << spec->name << ": PASS (" << checks->size()
            << (checks->size() == 1 ? " output)\n" : " outputs)\n");
   return failed ? 1 : 0;
+}
+
+int runCommand() {
+  Expected<bool> isolated = wantsIsolation(isolate, noIsolate, /*toolDefault=*/true);
+  if (!isolated)
+    return reportError(isolated.takeError());
+  if (!*isolated)
+    return runKernel();
+  Expected<int> status = runIsolatedStatus("run", runKernel);
+  if (!status)
+    return reportError(status.takeError());
+  return *status;
 }
 
 CommandRegistration registration(command, runCommand);

@@ -49,6 +49,7 @@ struct PassEntry {
   std::string id;        ///< stable dotted id: "<stage>.<name>" or "<plugin>.<name>"
   PassFactory create;
   std::string owner = "core"; ///< "core" or the plugin's name
+  std::string ownerFile;      ///< the plugin's library, as it was loaded
   std::string placement = "core"; ///< the edit that put it here, for listings
   std::string condition; ///< non-empty: runs only for kernels matching this
   std::string disabledBy; ///< non-empty: disabled by this plugin (kept for listings)
@@ -68,6 +69,7 @@ struct Stage {
   /// Set when a plugin overrides the whole stage.
   StageFunction override;
   std::string overrideOwner;
+  std::string overrideOwnerFile;
   std::string overrideCondition;
 
   bool runnable() const { return override || !needsCodegen || codegen; }

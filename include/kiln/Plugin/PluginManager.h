@@ -17,6 +17,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,14 +30,17 @@ struct LoadedPlugin {
   std::string version;
   std::string path; ///< as given
   std::string realPath;
+  /// Every other shared object that loading the plugin brought into the
+  /// process (its LINK_LIBS and their dependencies not loaded before).
+  std::vector<std::string> libraries;
   std::vector<std::string> dialects;
   std::vector<std::string> passes; ///< pass arguments for textual pipelines
   std::vector<std::string> ops;    ///< kernel-language op names
   size_t numEdits = 0;
 
-  /// SHA-256 of the library file, computed on first use (the cache key
-  /// needs it; loading does not).
-  llvm::Expected<std::string> fileHash() const;
+  /// SHA-256 of the plugin's file and of each of `libraries`, computed on
+  /// first use (the cache key needs them; loading does not).
+  llvm::Expected<std::string> contentHash() const;
 
 private:
   mutable std::string hash;
@@ -48,7 +52,9 @@ public:
 
   /// Loads one plugin library. A file already loaded is not loaded again.
   llvm::Error load(llvm::StringRef path);
-  /// Loads every entry of the colon-separated list `paths`.
+  /// Loads every entry of the colon-separated list `paths`, which follows
+  /// TRITON_PLUGIN_PATHS: Triton's own plugins in it are skipped, with a
+  /// warning.
   llvm::Error loadList(llvm::StringRef paths);
   /// Loads TRITON_PLUGIN_PATHS, if set.
   llvm::Error loadFromEnvironment();
@@ -60,11 +66,19 @@ public:
   OpRegistry &ops();
 
   /// What every plugin contributes to a compile's identity: name, version
-  /// and file hash of each, in load order.
+  /// and content hash of each, in load order.
   llvm::Expected<std::string> fingerprint() const;
+
+  /// Receives the warnings of loading; by default they are printed to
+  /// standard error as "kiln: warning: ...".
+  void setWarningHandler(std::function<void(llvm::StringRef)> handler) {
+    warn = std::move(handler);
+  }
 
 private:
   PluginManager();
+  llvm::Error loadFile(llvm::StringRef path, bool skipTritonPlugins);
+  std::function<void(llvm::StringRef)> warn;
   std::vector<LoadedPlugin> loaded;
   std::vector<PipelineEdit> allEdits;
   mlir::DialectRegistry dialects;

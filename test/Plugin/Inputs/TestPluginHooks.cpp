@@ -109,6 +109,14 @@ void extendOverrideTtir(kiln::PipelineEditor &editor) {
   });
 }
 
+void extendOverrideTtirDroppingModule(kiln::PipelineEditor &editor) {
+  // Reports success but leaves no module behind for an MLIR stage.
+  editor.overrideStage("ttir", [](kiln::Artifact &artifact, const kiln::CompileOptions &) {
+    artifact.module = nullptr;
+    return success();
+  });
+}
+
 void extendReplaceCombine(kiln::PipelineEditor &editor) {
   std::string self = editor.pluginName().str();
   editor.replace("ttir.combine", self + ".combine", mark(self + ".mark"));

@@ -15,6 +15,8 @@ void extendPredicate(kiln::PipelineEditor &);
 void extendAmdOnly(kiln::PipelineEditor &);
 void extendEveryEdit(kiln::PipelineEditor &);
 void extendOverrideTtir(kiln::PipelineEditor &);
+void extendOverrideTtirDroppingModule(kiln::PipelineEditor &);
+void extendWithHelper(kiln::PipelineEditor &); // HelperUser.cpp
 void extendReplaceCombine(kiln::PipelineEditor &);
 void extendDisableCombine(kiln::PipelineEditor &);
 void extendFailingPass(kiln::PipelineEditor &);

@@ -6,6 +6,14 @@
 //===----------------------------------------------------------------------===//
 #include "TestPluginHooks.h"
 
+#include <cstdint>
+
+#if defined(DEFECT_wild_callback)
+// Writable data, never executable: a callback pointing here must not be called.
+static char notCode[16];
+#define DIALECTS reinterpret_cast<void (*)(mlir::DialectRegistry &)>(static_cast<void *>(notCode))
+#endif
+
 #ifndef EXTEND
 #define EXTEND nullptr
 #endif
@@ -23,6 +31,8 @@
 #define NAME nullptr
 #elif defined(DEFECT_bad_name)
 #define NAME "Bad Name!"
+#elif defined(DEFECT_wild_name)
+#define NAME reinterpret_cast<const char *>(uintptr_t{16})
 #else
 #define NAME PLUGIN_NAME
 #endif
@@ -49,6 +59,11 @@
 #define SIZE 4
 #elif defined(DEFECT_short_struct)
 #define SIZE offsetof(kiln::PluginInfo, hostAbi)
+#elif defined(DEFECT_huge_struct)
+#define SIZE 0xfffffff0u
+#elif defined(DEFECT_overrun_struct)
+// Within the bound, but more than the plugin's whole data segment.
+#define SIZE 4096
 #elif defined(DEFECT_header_only)
 // Declares the 1.0 header and no callbacks: the host must ignore the
 // callback fields the struct does not cover.
@@ -68,6 +83,16 @@ extern "C" __attribute__((visibility("default"))) int notTheEntryPoint() { retur
 extern "C" __attribute__((visibility("default"))) const kiln::PluginInfo *kilnGetPluginInfo() {
   return nullptr;
 }
+#elif defined(DEFECT_wild_info)
+// An address no library is mapped at.
+extern "C" __attribute__((visibility("default"))) const kiln::PluginInfo *kilnGetPluginInfo() {
+  return reinterpret_cast<const kiln::PluginInfo *>(uintptr_t{0xdead0000});
+}
+#elif defined(DEFECT_data_entry)
+// The entry point's name on a pointer, not a function: calling it would
+// execute data.
+extern "C" __attribute__((visibility("default")))
+const kiln::PluginInfo *const kilnGetPluginInfo = &info;
 #else
 KILN_PLUGIN(info)
 #endif

@@ -259,6 +259,27 @@ LogicalResult ExpandDimsOp::verify() {
   if (getType().getShape() != ArrayRef<int64_t>(want))
     return emitOpError() << "result shape must be " << shapeString(want) << ", got "
                          << shapeString(getType().getShape());
+  // The result encoding follows from the source's (a slice of the result's
+  // along `axis`); an encoding tt cannot reason about is left alone.
+  Attribute srcEncoding = getSrc().getType().getEncoding();
+  Attribute encoding = getType().getEncoding();
+  auto *infer = srcEncoding
+                    ? dyn_cast<DialectInferLayoutInterface>(&srcEncoding.getDialect())
+                    : nullptr;
+  if (srcEncoding && !infer)
+    return success();
+  if (infer) {
+    FailureOr<Attribute> wantEncoding = infer->inferExpandDimsEncoding(
+        srcEncoding, axis, [&] { return emitOpError(); });
+    if (failed(wantEncoding))
+      return failure();
+    if (*wantEncoding == encoding)
+      return success();
+    return emitOpError() << "result encoding must be " << *wantEncoding << ", got "
+                         << encoding;
+  }
+  if (encoding)
+    return emitOpError() << "result must have no encoding when the source has none";
   return success();
 }
 

@@ -164,7 +164,8 @@ SmallVector<Type> ReduceOp::getElementTypes() {
   return types;
 }
 
-/// Result types of reducing `inputs` along `axis`.
+/// Result types of reducing `inputs` along `axis`. A result encoding the
+/// input's dialect cannot infer is left null (and not checked).
 static SmallVector<Type> reducedTypes(ArrayRef<RankedTensorType> inputs, int64_t axis) {
   SmallVector<Type> types;
   for (RankedTensorType t : inputs) {
@@ -174,7 +175,11 @@ static SmallVector<Type> reducedTypes(ArrayRef<RankedTensorType> inputs, int64_t
     }
     SmallVector<int64_t> shape(t.getShape());
     shape.erase(shape.begin() + axis);
-    types.push_back(RankedTensorType::get(shape, t.getElementType()));
+    Attribute encoding;
+    if (Attribute src = t.getEncoding())
+      if (auto *infer = dyn_cast<DialectInferLayoutInterface>(&src.getDialect()))
+        encoding = infer->inferReduceEncoding(src, axis);
+    types.push_back(RankedTensorType::get(shape, t.getElementType(), encoding));
   }
   return types;
 }
@@ -195,13 +200,15 @@ LogicalResult ReduceOp::verify() {
     return emitOpError() << "expects " << want.size() << " results, got "
                          << getNumResults();
   for (auto [i, got, expected] : llvm::enumerate(getResultTypes(), want)) {
-    // Result encodings are a later stage's business; compare shape and type.
+    // An input encoding whose dialect cannot infer the result's leaves the
+    // result encoding free.
     auto gotTensor = dyn_cast<RankedTensorType>(got);
     auto wantTensor = dyn_cast<RankedTensorType>(expected);
-    bool same = gotTensor && wantTensor
-                    ? gotTensor.getShape() == wantTensor.getShape() &&
-                          gotTensor.getElementType() == wantTensor.getElementType()
-                    : got == expected;
+    bool free = gotTensor && wantTensor && !wantTensor.getEncoding() &&
+                getInputTypes()[i].getEncoding();
+    bool same = free ? gotTensor.getShape() == wantTensor.getShape() &&
+                           gotTensor.getElementType() == wantTensor.getElementType()
+                     : got == expected;
     if (!same)
       return emitOpError() << "result #" << i << " must be " << expected << ", got "
                            << got;

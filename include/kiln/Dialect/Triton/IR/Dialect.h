@@ -26,6 +26,7 @@
 
 #include "kiln/Dialect/Triton/IR/Dialect.h.inc"
 #include "kiln/Dialect/Triton/IR/Enums.h.inc"
+#include "kiln/Dialect/Triton/IR/Interfaces.h"
 #include "kiln/Dialect/Triton/IR/Types.h"
 
 namespace kiln::tt {

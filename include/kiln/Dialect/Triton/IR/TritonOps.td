@@ -15,6 +15,15 @@ include "mlir/Interfaces/CallInterfaces.td"
 
 def GlobalMemory : Resource<"::kiln::tt::GlobalMemory">;
 
+// Encodings are checked among ranked-tensor operands (and results); scalars
+// take no part. See Interfaces.h.
+def TT_SameOperandsEncoding : NativeOpTrait<"SameOperandsEncoding"> {
+  let cppNamespace = "::kiln::tt::traits";
+}
+def TT_SameOperandsAndResultEncoding : NativeOpTrait<"SameOperandsAndResultEncoding"> {
+  let cppNamespace = "::kiln::tt::traits";
+}
+
 class TT_Op<string mnemonic, list<Trait> traits = []>
     : Op<Triton_Dialect, mnemonic, traits>;
 
@@ -23,6 +32,7 @@ class TT_Op<string mnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 
 def TT_IntToPtrOp : TT_Op<"int_to_ptr", [Elementwise, SameOperandsAndResultShape,
+                                         TT_SameOperandsAndResultEncoding,
                                          Pure]> {
   let summary = "reinterpret an int64 as a pointer";
   let arguments = (ins TT_I64Like:$src);
@@ -31,6 +41,7 @@ def TT_IntToPtrOp : TT_Op<"int_to_ptr", [Elementwise, SameOperandsAndResultShape
 }
 
 def TT_PtrToIntOp : TT_Op<"ptr_to_int", [Elementwise, SameOperandsAndResultShape,
+                                         TT_SameOperandsAndResultEncoding,
                                          Pure]> {
   let summary = "reinterpret a pointer as an int64";
   let arguments = (ins TT_PtrLike:$src);
@@ -39,6 +50,7 @@ def TT_PtrToIntOp : TT_Op<"ptr_to_int", [Elementwise, SameOperandsAndResultShape
 }
 
 def TT_BitcastOp : TT_Op<"bitcast", [Elementwise, SameOperandsAndResultShape,
+                                     TT_SameOperandsAndResultEncoding,
                                      Pure]> {
   let summary = "reinterpret bits between types of equal width (pointers included)";
   let arguments = (ins TT_Type:$src);
@@ -49,6 +61,7 @@ def TT_BitcastOp : TT_Op<"bitcast", [Elementwise, SameOperandsAndResultShape,
 }
 
 def TT_FpToFpOp : TT_Op<"fp_to_fp", [Elementwise, SameOperandsAndResultShape,
+                                     TT_SameOperandsAndResultEncoding,
                                      Pure]> {
   let summary = "float conversion with an explicit rounding mode (and fp8 types)";
   let description = [{
@@ -104,7 +117,7 @@ def TT_MulhiUIOp : TT_Op<"mulhiui", [Elementwise, SameOperandsAndResultType, Pur
 //===----------------------------------------------------------------------===//
 
 def TT_AddPtrOp : TT_Op<"addptr", [Pure, Elementwise, SameOperandsAndResultShape,
-                                   
+                                   TT_SameOperandsAndResultEncoding,
                                    TypesMatchWith<"result type matches ptr type",
                                                   "result", "ptr", "$_self">]> {
   let summary = "advance pointers by element offsets";
@@ -199,7 +212,7 @@ def TT_StoreOp : TT_Op<"store", [
 }
 
 def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [
-    SameOperandsAndResultShape, 
+    SameOperandsAndResultShape, TT_SameOperandsAndResultEncoding,
     MemoryEffects<[MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>]> {
   let summary = "atomic read-modify-write; returns the old value";
   let arguments = (ins TT_AtomicRMWAttr:$atomic_rmw_op, TT_PtrLike:$ptr,
@@ -214,7 +227,7 @@ def TT_AtomicRMWOp : TT_Op<"atomic_rmw", [
 }
 
 def TT_AtomicCASOp : TT_Op<"atomic_cas", [
-    SameOperandsAndResultShape, 
+    SameOperandsAndResultShape, TT_SameOperandsAndResultEncoding,
     MemoryEffects<[MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>]> {
   let summary = "atomic compare-and-swap; returns the old value";
   let arguments = (ins TT_PtrLike:$ptr, TT_Type:$cmp, TT_Type:$val,
@@ -272,7 +285,8 @@ def TT_ReshapeOp : TT_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
   let hasCanonicalizer = 1;
 }
 
-def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType]> {
+def TT_BroadcastOp : TT_Op<"broadcast", [Pure, SameOperandsAndResultElementType,
+                                         TT_SameOperandsAndResultEncoding]> {
   let summary = "grow dimensions of size 1 to a larger size";
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Tensor:$result);
@@ -395,7 +409,7 @@ def TT_DotScaledOp : TT_Op<"dot_scaled", [Pure, AttrSizedOperandSegments,
 // Reductions, scans and regions applied elementwise
 //===----------------------------------------------------------------------===//
 
-def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock]> {
+def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock, TT_SameOperandsEncoding]> {
   let summary = "reduce tensors along an axis with a combine region";
   let description = [{
     The region takes 2N scalars (N accumulators, then N new elements) and
@@ -421,7 +435,7 @@ def TT_ReduceReturnOp : TT_Op<"reduce.return", [HasParent<"ReduceOp">, Pure,
   let assemblyFormat = "$result attr-dict `:` type($result)";
 }
 
-def TT_ScanOp : TT_Op<"scan", [Pure, SameOperandsAndResultShape,
+def TT_ScanOp : TT_Op<"scan", [Pure, SameOperandsAndResultShape, TT_SameOperandsAndResultEncoding,
                                SingleBlock]> {
   let summary = "inclusive associative scan along an axis with a combine region";
   let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
@@ -444,7 +458,7 @@ def TT_ScanReturnOp : TT_Op<"scan.return", [HasParent<"ScanOp">, Pure,
 }
 
 def TT_MapElementwiseOp : TT_Op<"map_elementwise", [SameOperandsAndResultShape,
-                                                    
+                                                    TT_SameOperandsAndResultEncoding,
                                                     RecursiveMemoryEffects]> {
   let summary = "apply a scalar region to every element (or `pack` elements at a time)";
   let description = [{
@@ -467,7 +481,7 @@ def TT_MapElementwiseReturnOp : TT_Op<"map_elementwise.return", [
 }
 
 def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [
-    Elementwise, SameVariadicOperandSize,
+    Elementwise, SameVariadicOperandSize, TT_SameOperandsAndResultEncoding,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "call an external library function elementwise";
   let description = [{
@@ -482,7 +496,7 @@ def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [
 }
 
 def TT_ElementwiseInlineAsmOp : TT_Op<"elementwise_inline_asm", [
-    Elementwise, 
+    Elementwise, TT_SameOperandsAndResultEncoding,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "inline assembly applied to groups of `packed_element` elements";
   let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints, BoolAttr:$pure,
@@ -675,8 +689,10 @@ def TT_FuncOp : TT_Op<"func", [AffineScope, AutomaticAllocationScope,
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
     bool isDeclaration() { return isExternal(); }
   }];
-  // Entry-block types are checked by FunctionOpInterface's own verifier.
+  // Entry-block types are checked by FunctionOpInterface's own verifier; the
+  // region verifier checks every value's layout against the module.
   let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
 }
 
 def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"FuncOp">, ReturnLike, Terminator]> {

@@ -1,0 +1,52 @@
+//===- Dialect.h - the ttg (TritonGPU IR) dialect ---------------*- C++ -*-===//
+//
+// kiln's implementation of Triton 3.6's `ttg` dialect: layout encodings,
+// the shared-memory descriptor type and the ops that move tensors between
+// layouts and through shared memory. Include this header to use any of them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_DIALECT_TRITONGPU_IR_DIALECT_H
+#define KILN_DIALECT_TRITONGPU_IR_DIALECT_H
+
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h.inc"
+
+#include "kiln/Dialect/TritonGPU/IR/AttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "kiln/Dialect/TritonGPU/IR/Attrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "kiln/Dialect/TritonGPU/IR/Types.h.inc"
+
+namespace kiln::ttg {
+
+/// The shared memory of a CTA, for memory effects.
+struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
+  llvm::StringRef getName() final { return "<SharedMemory>"; }
+};
+
+/// Bases stored flattened (`rank` entries each), one vector per basis.
+llvm::SmallVector<llvm::SmallVector<int32_t>> unflattenBases(llvm::ArrayRef<int32_t> flat,
+                                                             unsigned rank);
+
+/// The number of warps the layouts at `op` must use: `ttg.num-warps` of the
+/// nearest enclosing tt.func or module that has it.
+std::optional<unsigned> lookupNumWarps(mlir::Operation *op);
+
+/// `ttg.threads-per-warp` of the enclosing module (32 when absent).
+unsigned lookupThreadsPerWarp(mlir::Operation *op);
+
+/// `ttg.num-ctas` of the enclosing module (1 when absent).
+unsigned lookupNumCTAs(mlir::Operation *op);
+
+} // namespace kiln::ttg
+
+#define GET_OP_CLASSES
+#include "kiln/Dialect/TritonGPU/IR/Ops.h.inc"
+
+#endif

@@ -1,0 +1,123 @@
+#ifndef KILN_TRITONGPU_ATTR_DEFS
+#define KILN_TRITONGPU_ATTR_DEFS
+
+include "mlir/IR/AttrTypeBase.td"
+include "kiln/Dialect/TritonGPU/IR/TritonGPUDialect.td"
+include "kiln/Dialect/TritonGPU/IR/TritonGPUAttrInterfaces.td"
+
+class TTG_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<TritonGPU_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+// The CGA layout is kept flattened, `rank` entries per basis, and printed
+// as Triton 3.6 prints it: `CGALayout = [[...], ...]`, only when it is not
+// the single-CTA default.
+defvar CGABasesParam = OptionalArrayRefParameter<"int32_t",
+    "CGA layout bases, flattened (rank entries each)">;
+
+defvar DistributedTraits = [
+  DeclareAttrInterfaceMethods<TTG_LayoutEncodingInterface>,
+  DeclareAttrInterfaceMethods<TTG_DistributedEncodingInterface>];
+defvar SharedTraits = [
+  DeclareAttrInterfaceMethods<TTG_LayoutEncodingInterface>,
+  TTG_SharedEncodingInterface];
+
+//===----------------------------------------------------------------------===//
+// Distributed encodings
+//===----------------------------------------------------------------------===//
+
+def TTG_BlockedEncodingAttr : TTG_Attr<"BlockedEncoding", "blocked", DistributedTraits> {
+  let summary = "each thread owns a tile; lanes, warps and CTAs tile it in turn";
+  let description = [{
+    `#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4],
+    warpsPerCTA = [4, 1], order = [1, 0]}>`: a thread holds a
+    `sizePerThread` tile of contiguous elements, the lanes of a warp tile
+    it `threadsPerWarp` times, the warps `warpsPerCTA` times; `order` lists
+    the dimensions fastest first. A tensor larger than the CTA tile wraps
+    around (more registers per thread), a smaller one is replicated. Every
+    entry is a power of two.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"unsigned">:$sizePerThread,
+    ArrayRefParameter<"unsigned">:$threadsPerWarp,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$order,
+    CGABasesParam:$cgaLayout);
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<unsigned>":$sizePerThread,
+                     "::llvm::ArrayRef<unsigned>":$threadsPerWarp,
+                     "::llvm::ArrayRef<unsigned>":$warpsPerCTA,
+                     "::llvm::ArrayRef<unsigned>":$order), [{
+      return $_get(context, sizePerThread, threadsPerWarp, warpsPerCTA, order,
+                   ::llvm::ArrayRef<int32_t>{});
+    }]>];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def TTG_SliceEncodingAttr : TTG_Attr<"SliceEncoding", "slice", DistributedTraits> {
+  let summary = "a distributed parent layout with one dimension squeezed out";
+  let description = [{
+    `#ttg.slice<{dim = 1, parent = #blocked}>`: the layout of a tensor that
+    lacks dimension `dim` of `parent`, as a reduction along `dim` produces
+    and `tt.expand_dims` consumes. Threads that differ only along `dim` in
+    the parent hold the same elements.
+  }];
+  let parameters = (ins "unsigned":$dim,
+                        "::kiln::ttg::DistributedEncodingInterface":$parent);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def TTG_LinearEncodingAttr : TTG_Attr<"LinearEncoding", "linear", DistributedTraits> {
+  let summary = "a distributed layout given by its linear-layout bases";
+  let description = [{
+    `#ttg.linear<{register = [[0, 1]], lane = [[0, 2], ...], warp = [...],
+    block = []}>`: for each bit of the register, lane, warp and block
+    (CTA) index, the tensor coordinates it moves to; any index maps to the
+    XOR of the bases of its set bits. Each basis moves along at most one
+    dimension, and the bases cover every coordinate.
+  }];
+  // Bases flattened, `numDims` entries each.
+  let parameters = (ins "unsigned":$numDims,
+                        OptionalArrayRefParameter<"int32_t">:$registerBases,
+                        OptionalArrayRefParameter<"int32_t">:$laneBases,
+                        OptionalArrayRefParameter<"int32_t">:$warpBases,
+                        OptionalArrayRefParameter<"int32_t">:$blockBases);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory encodings and the memory space
+//===----------------------------------------------------------------------===//
+
+def TTG_SwizzledSharedEncodingAttr
+    : TTG_Attr<"SwizzledSharedEncoding", "swizzled_shared", SharedTraits> {
+  let summary = "XOR-swizzled shared-memory layout";
+  let description = [{
+    `#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>`:
+    rows along `order[0]` (the contiguous dimension) are stored in groups
+    of `vec` elements; in row r the group index is XORed with
+    `(r / perPhase) % maxPhase` to spread accesses over the banks.
+    `vec`, `perPhase` and `maxPhase` are powers of two.
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
+                        ArrayRefParameter<"unsigned">:$order,
+                        CGABasesParam:$cgaLayout);
+  let builders = [
+    AttrBuilder<(ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
+                     "::llvm::ArrayRef<unsigned>":$order), [{
+      return $_get(context, vec, perPhase, maxPhase, order, ::llvm::ArrayRef<int32_t>{});
+    }]>];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpace", "shared_memory"> {
+  let summary = "the memory space of a CTA's shared memory";
+  let hasCustomAssemblyFormat = 1;
+}
+
+#endif

@@ -1,0 +1,55 @@
+#ifndef KILN_TRITONGPU_ATTR_INTERFACES
+#define KILN_TRITONGPU_ATTR_INTERFACES
+
+include "mlir/IR/OpBase.td"
+
+// What every layout encoding answers without a linear layout. Code
+// generation will add `toLinearLayout(shape)` to LayoutEncodingInterface,
+// implemented per encoding through kiln/Layout's conversions; the module
+// verifier then compares linear-layout sizes instead of these counts.
+
+def TTG_LayoutEncodingInterface : AttrInterface<"LayoutEncodingInterface"> {
+  let cppNamespace = "::kiln::ttg";
+  let description = [{
+    A tensor layout, distributed over threads or placed in shared memory.
+  }];
+  let methods = [
+    InterfaceMethod<"Number of tensor dimensions the layout describes.",
+                    "unsigned", "getRank">,
+    InterfaceMethod<[{
+      The CGA layout: for each bit of the CTA id within the cluster, the
+      tensor coordinates it moves to (one entry per dimension). Empty for a
+      single CTA, the default.
+    }], "::llvm::SmallVector<::llvm::SmallVector<int32_t>>", "getCGABases">,
+    InterfaceMethod<"Number of CTAs the layout spans (2^|CGA bases|).",
+                    "unsigned", "getNumCTAs", (ins), [{}], [{
+      return 1u << $_attr.getCGABases().size();
+    }]>,
+  ];
+}
+
+def TTG_DistributedEncodingInterface
+    : AttrInterface<"DistributedEncodingInterface", [TTG_LayoutEncodingInterface]> {
+  let cppNamespace = "::kiln::ttg";
+  let description = [{
+    A layout of a tensor held in registers: each element lives in some
+    registers of some lanes of some warps of some CTAs.
+  }];
+  let methods = [
+    InterfaceMethod<"Number of lanes of a warp the layout distributes over.",
+                    "unsigned", "getNumLanes">,
+    InterfaceMethod<"Number of warps of a CTA the layout distributes over.",
+                    "unsigned", "getNumWarps">,
+  ];
+}
+
+def TTG_SharedEncodingInterface
+    : AttrInterface<"SharedEncodingInterface", [TTG_LayoutEncodingInterface]> {
+  let cppNamespace = "::kiln::ttg";
+  let description = [{
+    A layout of a tensor in shared memory: the offset of each element in the
+    buffer of a `!ttg.memdesc`.
+  }];
+}
+
+#endif

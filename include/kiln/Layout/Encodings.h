@@ -1,0 +1,82 @@
+//===- Encodings.h - TritonGPU encodings as linear layouts -------*- C++ -*-===//
+//
+// The layout encodings of TritonGPU as plain parameter structs, and their
+// linear layouts for a given tensor shape, with Triton 3.6's bases. The MLIR
+// attributes call these; nothing here depends on MLIR.
+//
+// A distributed layout has the inputs register, lane, warp, block (always
+// all four, in that order) and the outputs dim0..dim<rank-1>; a shared
+// layout has offset, block. Every function checks its parameters and
+// returns a one-line error for ones that do not describe a layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LAYOUT_ENCODINGS_H
+#define KILN_LAYOUT_ENCODINGS_H
+
+#include "kiln/Layout/LinearLayout.h"
+
+namespace kiln::layout {
+
+/// How a tensor is split over the CTAs of a cluster: the `block` bases, in
+/// tensor coordinates (Triton 3.6 prints them as `CGALayout = [...]`).
+/// Empty: a single CTA.
+using CGABases = std::vector<LinearLayout::Basis>;
+
+/// The CGA layout of Triton 3.5's CTAsPerCGA / CTASplitNum / CTAOrder: the
+/// tensor is split CTASplitNum[d] ways along d, and the CTAsPerCGA[d] /
+/// CTASplitNum[d] CTAs of each split hold the same data.
+llvm::Expected<CGABases> cgaBasesFromSplit(llvm::ArrayRef<unsigned> ctasPerCGA,
+                                           llvm::ArrayRef<unsigned> ctaSplitNum,
+                                           llvm::ArrayRef<unsigned> ctaOrder);
+
+/// `#ttg.blocked`: each thread holds a sizePerThread tile, the lanes of a
+/// warp tile those by threadsPerWarp, the warps by warpsPerCTA, each laid
+/// out fastest dimension first (`order`).
+struct BlockedEncoding {
+  llvm::SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
+  CGABases cgaLayout;
+};
+
+/// `#ttg.swizzled_shared`: rows of the tensor's two fastest dimensions
+/// (order[0] contiguous) with groups of `vec` elements XOR-swizzled by
+/// (row / perPhase) % maxPhase.
+struct SwizzledSharedEncoding {
+  unsigned vec = 1, perPhase = 1, maxPhase = 1;
+  llvm::SmallVector<unsigned> order;
+  CGABases cgaLayout;
+};
+
+/// The distributed layout of a blocked encoding fitted to `shape`: a larger
+/// tensor repeats the CTA tile in extra registers, a smaller one gets zero
+/// bases (broadcast), the largest ones first (Triton's
+/// combineCtaCgaWithShape).
+llvm::Expected<LinearLayout> toLinearLayout(const BlockedEncoding &enc,
+                                            llvm::ArrayRef<int64_t> shape);
+
+/// The shared layout (offset, block -> dims) of a swizzled encoding.
+llvm::Expected<LinearLayout> toLinearLayout(const SwizzledSharedEncoding &enc,
+                                            llvm::ArrayRef<int64_t> shape);
+
+/// `#ttg.slice<{dim, parent}>`: `parent` is the parent encoding's layout for
+/// sliceParentShape(shape, dim); dimension `dim` is dropped, the ones above
+/// it renumbered, and registers left holding copies are removed.
+llvm::Expected<LinearLayout> sliceLayout(const LinearLayout &parent, unsigned dim);
+/// `shape` with a 1 inserted at `dim`: the shape the slice's parent is for.
+llvm::SmallVector<int64_t> sliceParentShape(llvm::ArrayRef<int64_t> shape, unsigned dim);
+
+/// The identity over `inDim` laid out over `shape` (powers of two),
+/// order[0] fastest: the outputs are in that order (minor first), not
+/// dim0, dim1, ....
+LinearLayout identityStandardND(llvm::StringRef inDim, llvm::ArrayRef<unsigned> shape,
+                                llvm::ArrayRef<unsigned> order);
+
+/// Fits a layout for one CTA (register/lane/warp or offset inputs) and a CGA
+/// to `shape`, adds the `block` input and puts the outputs in dim0.. order.
+/// The building block for every encoding, MMA layouts included.
+llvm::Expected<LinearLayout> combineCtaCgaWithShape(const LinearLayout &ctaLayout,
+                                                    const CGABases &cga,
+                                                    llvm::ArrayRef<int64_t> shape);
+
+} // namespace kiln::layout
+
+#endif // KILN_LAYOUT_ENCODINGS_H

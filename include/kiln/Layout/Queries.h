@@ -1,0 +1,69 @@
+//===- Queries.h - what lowerings ask of a layout ----------------*- C++ -*-===//
+//
+// The questions code generation asks about distributed and shared layouts,
+// answered from their linear layouts only: which element a register holds,
+// how wide a vector access can be, how a tensor moves between two layouts,
+// and how reshapes and transposes act on a layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LAYOUT_QUERIES_H
+#define KILN_LAYOUT_QUERIES_H
+
+#include "kiln/Layout/LinearLayout.h"
+
+namespace kiln::layout {
+
+/// Whether `ll` has exactly the inputs register, lane, warp, block (in that
+/// order) and the outputs dim0..dim<rank-1>.
+bool isDistributed(const LinearLayout &ll);
+
+/// Checks that a distributed layout matches the hardware it runs on: the
+/// lane input is `warpSize` (32 on NVIDIA, 64 on AMD CDNA), the warp input
+/// `numWarps`, the block input `numCTAs` (what the TTGIR verifier checks).
+llvm::Error verifyDistributed(const LinearLayout &ll, unsigned warpSize, unsigned numWarps,
+                              unsigned numCTAs);
+
+/// The tensor coordinates (dim0, ...) of the element in register `reg` of
+/// lane `lane` of warp `warp` of CTA `block` (of a distributed layout).
+llvm::SmallVector<int32_t> elementCoords(const LinearLayout &ll, int32_t reg, int32_t lane,
+                                         int32_t warp, int32_t block = 0);
+
+/// The widest vector of `elemBits`-bit elements one thread can move in one
+/// access along tensor dimension `dim` of a distributed layout: its
+/// consecutive registers holding consecutive elements, at most 16 bytes.
+unsigned registerVectorWidth(const LinearLayout &ll, unsigned dim, unsigned elemBits);
+
+/// The same for copies between registers in `regs` and shared memory laid
+/// out as `shared` (offset, block -> dims): consecutive registers that land
+/// at consecutive offsets. 1 if `shared` does not hold every element of
+/// `regs` (or is not a shared layout). Both must be for the same tensor.
+unsigned sharedVectorWidth(const LinearLayout &regs, const LinearLayout &shared, unsigned elemBits);
+
+/// How `ttg.convert_layout` moves a tensor between two distributed layouts,
+/// cheapest first.
+enum class ConversionKind {
+  None,            ///< the layouts are the same
+  RegisterPermute, ///< each thread only renames its registers
+  WarpShuffle,     ///< data moves between lanes of a warp, never across warps
+  SharedMemory,    ///< data moves across warps of a CTA
+  CrossCTA,        ///< data moves across the CTAs of a cluster
+};
+llvm::StringRef toString(ConversionKind kind);
+
+/// The part of the conversion src -> dst that moves data: C = src⁻¹ ∘ dst
+/// (dst's hardware location -> src's location of the same element), with
+/// the hardware dimensions that C leaves in place removed, slowest first
+/// (block, then warp, lane, register). Its outputs are what moves.
+llvm::Expected<LinearLayout> minimalConversion(const LinearLayout &src, const LinearLayout &dst);
+llvm::Expected<ConversionKind> classifyConversion(const LinearLayout &src, const LinearLayout &dst);
+
+/// The layout of `tt.reshape` of a tensor in layout `ll` to `shape`: the
+/// elements keep their hardware locations, in row-major order.
+LinearLayout reshapeLayout(const LinearLayout &ll, llvm::ArrayRef<int64_t> shape);
+/// The layout of `tt.trans` with `order`: result dimension i is source
+/// dimension order[i].
+LinearLayout transposeLayout(const LinearLayout &ll, llvm::ArrayRef<unsigned> order);
+
+} // namespace kiln::layout
+
+#endif // KILN_LAYOUT_QUERIES_H

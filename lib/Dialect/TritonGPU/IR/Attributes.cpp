@@ -1,0 +1,563 @@
+//===- Attributes.cpp - ttg layout encodings ------------------------------===//
+//
+// Parsers, printers and verifiers of the layout attributes, in Triton 3.6's
+// textual form: a dictionary between angle brackets, keys in a fixed order
+// when printed, `CGALayout` only when the CGA layout is not the default.
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace kiln::ttg;
+
+#define GET_ATTRDEF_CLASSES
+#include "kiln/Dialect/TritonGPU/IR/Attrs.cpp.inc"
+
+#include "kiln/Dialect/TritonGPU/IR/AttrInterfaces.cpp.inc"
+
+void TritonGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "kiln/Dialect/TritonGPU/IR/Attrs.cpp.inc"
+      >();
+}
+
+SmallVector<SmallVector<int32_t>> kiln::ttg::unflattenBases(ArrayRef<int32_t> flat,
+                                                            unsigned rank) {
+  SmallVector<SmallVector<int32_t>> bases;
+  if (rank == 0)
+    return bases;
+  for (size_t i = 0; i + rank <= flat.size(); i += rank)
+    bases.emplace_back(flat.slice(i, rank));
+  return bases;
+}
+
+namespace {
+
+// Layout parameters are bounded so that products and shifts of them fit in
+// 32 bits: a power of two up to 2^30 per entry, at most 30 bases per input.
+constexpr int64_t kMaxEntry = 1 << 30;
+constexpr size_t kMaxBases = 30;
+
+//===----------------------------------------------------------------------===//
+// Parsing helpers
+//===----------------------------------------------------------------------===//
+
+/// `<{...}>`: the dictionary of an encoding, and where it starts.
+ParseResult parseEncodingDict(AsmParser &parser, DictionaryAttr &dict, SMLoc &loc) {
+  if (parser.parseLess())
+    return failure();
+  loc = parser.getCurrentLocation();
+  if (parser.parseAttribute(dict) || parser.parseGreater())
+    return failure();
+  return success();
+}
+
+ParseResult readUnsigned(AsmParser &parser, SMLoc loc, StringRef key, Attribute value,
+                         unsigned &out) {
+  auto integer = dyn_cast<IntegerAttr>(value);
+  if (!integer || !isa<IntegerType>(integer.getType()))
+    return parser.emitError(loc) << "'" << key << "' must be an integer, got " << value;
+  const APInt &raw = integer.getValue();
+  int64_t v = raw.isSignedIntN(64) ? raw.getSExtValue() : -1;
+  if (v < 0 || v > kMaxEntry)
+    return parser.emitError(loc) << "'" << key << "' must be between 0 and " << kMaxEntry
+                                 << ", got " << value;
+  out = static_cast<unsigned>(v);
+  return success();
+}
+
+ParseResult readUnsignedArray(AsmParser &parser, SMLoc loc, StringRef key, Attribute value,
+                              SmallVector<unsigned> &out) {
+  auto array = dyn_cast<ArrayAttr>(value);
+  if (!array)
+    return parser.emitError(loc) << "'" << key << "' must be a list of integers, got "
+                                 << value;
+  for (Attribute element : array) {
+    unsigned v;
+    if (readUnsigned(parser, loc, key, element, v))
+      return failure();
+    out.push_back(v);
+  }
+  return success();
+}
+
+/// A list of bases, `[[a, b], [c, d]]`, flattened into `out`. With a known
+/// `rank` every basis must have that many entries; otherwise the first basis
+/// sets it (and `rank` stays 0 for an empty list).
+ParseResult readBases(AsmParser &parser, SMLoc loc, StringRef key, Attribute value,
+                      unsigned &rank, SmallVector<int32_t> &out) {
+  auto array = dyn_cast<ArrayAttr>(value);
+  if (!array)
+    return parser.emitError(loc) << "'" << key << "' must be a list of bases, got "
+                                 << value;
+  for (Attribute basisAttr : array) {
+    SmallVector<unsigned> basis;
+    if (readUnsignedArray(parser, loc, key, basisAttr, basis))
+      return failure();
+    if (rank == 0)
+      rank = basis.size();
+    if (rank == 0)
+      return parser.emitError(loc) << "a basis of '" << key << "' cannot be empty";
+    if (basis.size() != rank)
+      return parser.emitError(loc) << "every basis of '" << key << "' must have one entry "
+                                   << "per dimension (" << rank << "), got " << basisAttr;
+    out.append(basis.begin(), basis.end());
+  }
+  return success();
+}
+
+/// A key `read` below recognised, or the failure to read its value.
+FailureOr<bool> known(ParseResult read) {
+  if (failed(read))
+    return failure();
+  return true;
+}
+
+/// Reads the keys of `dict` with `read`, which says whether it knows a key;
+/// then reports an unknown key or a missing required one.
+ParseResult readKeys(AsmParser &parser, SMLoc loc, StringRef mnemonic, DictionaryAttr dict,
+                     ArrayRef<StringRef> required,
+                     function_ref<FailureOr<bool>(StringRef, Attribute)> read) {
+  for (NamedAttribute entry : dict) {
+    FailureOr<bool> known = read(entry.getName().strref(), entry.getValue());
+    if (failed(known))
+      return failure();
+    if (!*known)
+      return parser.emitError(loc) << "unexpected key '" << entry.getName().strref()
+                                   << "' in #ttg." << mnemonic;
+  }
+  for (StringRef key : required)
+    if (!dict.contains(key))
+      return parser.emitError(loc) << "#ttg." << mnemonic << " needs '" << key << "'";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Printing helpers
+//===----------------------------------------------------------------------===//
+
+void printList(AsmPrinter &printer, ArrayRef<unsigned> values) {
+  printer << "[";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
+void printBases(AsmPrinter &printer, ArrayRef<int32_t> flat, unsigned rank) {
+  printer << "[";
+  llvm::interleaveComma(unflattenBases(flat, rank), printer, [&](ArrayRef<int32_t> basis) {
+    printer << "[";
+    llvm::interleaveComma(basis, printer);
+    printer << "]";
+  });
+  printer << "]";
+}
+
+void printCGALayout(AsmPrinter &printer, ArrayRef<int32_t> flat, unsigned rank) {
+  if (flat.empty())
+    return;
+  printer << ", CGALayout = ";
+  printBases(printer, flat, rank);
+}
+
+//===----------------------------------------------------------------------===//
+// Verification helpers
+//===----------------------------------------------------------------------===//
+
+LogicalResult verifyPowersOfTwo(function_ref<InFlightDiagnostic()> emitError, StringRef key,
+                                ArrayRef<unsigned> values) {
+  for (auto [i, v] : llvm::enumerate(values))
+    if (!llvm::isPowerOf2_32(v))
+      return emitError() << key << "[" << i << "] = " << v << " is not a power of two";
+  return success();
+}
+
+LogicalResult verifyOrder(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<unsigned> order) {
+  SmallVector<bool> seen(order.size(), false);
+  for (unsigned d : order) {
+    if (d >= order.size() || seen[d]) {
+      InFlightDiagnostic diag = emitError();
+      diag << "order must be a permutation of [0, " << order.size() << "), got [";
+      llvm::interleaveComma(order, diag);
+      return diag << "]";
+    }
+    seen[d] = true;
+  }
+  return success();
+}
+
+/// Bases (flattened, `rank` entries each) that move along at most one
+/// dimension each and reach every coordinate of every dimension up to the
+/// largest they name, as a linear layout must: over GF(2), the values along
+/// each dimension must span all its bits.
+LogicalResult verifyBases(function_ref<InFlightDiagnostic()> emitError, StringRef what,
+                          ArrayRef<int32_t> flat, unsigned rank) {
+  if (rank == 0 || flat.size() % rank != 0)
+    return emitError() << what << " must have " << rank << " entries per basis";
+  SmallVector<SmallVector<uint32_t>> perDim(rank);
+  for (ArrayRef<int32_t> basis : unflattenBases(flat, rank)) {
+    if (llvm::count_if(basis, [](int32_t v) { return v != 0; }) > 1) {
+      InFlightDiagnostic diag = emitError();
+      diag << "each basis of " << what << " must move along at most one dimension, got [";
+      llvm::interleaveComma(basis, diag);
+      return diag << "]";
+    }
+    for (auto [d, v] : llvm::enumerate(basis))
+      if (v != 0)
+        perDim[d].push_back(static_cast<uint32_t>(v));
+  }
+  for (auto [d, values] : llvm::enumerate(perDim)) {
+    // Gaussian elimination keyed by leading bit.
+    uint32_t reduced[32] = {};
+    unsigned span = 0, width = 0;
+    for (uint32_t v : values) {
+      width = std::max(width, 32u - llvm::countl_zero(v));
+      for (int bit = 31; bit >= 0 && v; --bit) {
+        if (!(v >> bit & 1))
+          continue;
+        if (!reduced[bit]) {
+          reduced[bit] = v;
+          ++span;
+          break;
+        }
+        v ^= reduced[bit];
+      }
+    }
+    if (span != width)
+      return emitError() << what << " do not reach every coordinate of dimension " << d
+                         << " below " << (1ull << width);
+  }
+  return success();
+}
+
+LogicalResult verifyCGA(function_ref<InFlightDiagnostic()> emitError,
+                        ArrayRef<int32_t> flat, unsigned rank) {
+  if (flat.empty())
+    return success();
+  if (rank != 0 && flat.size() / rank > kMaxBases)
+    return emitError() << "CGALayout has more than " << kMaxBases << " bases";
+  return verifyBases(emitError, "CGALayout bases", flat, rank);
+}
+
+unsigned saturatingProduct(ArrayRef<unsigned> values) {
+  uint64_t product = 1;
+  for (unsigned v : values)
+    product = std::min<uint64_t>(product * v, std::numeric_limits<unsigned>::max());
+  return static_cast<unsigned>(product);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// #ttg.blocked
+//===----------------------------------------------------------------------===//
+
+Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  SMLoc loc;
+  if (parseEncodingDict(parser, dict, loc))
+    return {};
+  SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
+  Attribute cga;
+  auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
+    SmallVector<unsigned> *list = llvm::StringSwitch<SmallVector<unsigned> *>(key)
+                                      .Case("sizePerThread", &sizePerThread)
+                                      .Case("threadsPerWarp", &threadsPerWarp)
+                                      .Case("warpsPerCTA", &warpsPerCTA)
+                                      .Case("order", &order)
+                                      .Default(nullptr);
+    if (list)
+      return known(readUnsignedArray(parser, loc, key, value, *list));
+    if (key != "CGALayout")
+      return false;
+    cga = value;
+    return true;
+  };
+  if (readKeys(parser, loc, "blocked", dict,
+               {"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"}, read))
+    return {};
+  unsigned rank = order.size();
+  SmallVector<int32_t> cgaBases;
+  if (cga && readBases(parser, loc, "CGALayout", cga, rank, cgaBases))
+    return {};
+  return parser.getChecked<BlockedEncodingAttr>(loc, parser.getContext(), sizePerThread,
+                                                threadsPerWarp, warpsPerCTA, order,
+                                                cgaBases);
+}
+
+void BlockedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{sizePerThread = ";
+  printList(printer, getSizePerThread());
+  printer << ", threadsPerWarp = ";
+  printList(printer, getThreadsPerWarp());
+  printer << ", warpsPerCTA = ";
+  printList(printer, getWarpsPerCTA());
+  printer << ", order = ";
+  printList(printer, getOrder());
+  printCGALayout(printer, getCgaLayout(), getRank());
+  printer << "}>";
+}
+
+LogicalResult BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                          ArrayRef<unsigned> sizePerThread,
+                                          ArrayRef<unsigned> threadsPerWarp,
+                                          ArrayRef<unsigned> warpsPerCTA,
+                                          ArrayRef<unsigned> order,
+                                          ArrayRef<int32_t> cgaLayout) {
+  if (!llvm::all_equal({sizePerThread.size(), threadsPerWarp.size(), warpsPerCTA.size(),
+                        order.size()}))
+    return emitError() << "sizePerThread, threadsPerWarp, warpsPerCTA and order must "
+                          "have the same rank, got "
+                       << sizePerThread.size() << ", " << threadsPerWarp.size() << ", "
+                       << warpsPerCTA.size() << " and " << order.size();
+  if (failed(verifyPowersOfTwo(emitError, "sizePerThread", sizePerThread)) ||
+      failed(verifyPowersOfTwo(emitError, "threadsPerWarp", threadsPerWarp)) ||
+      failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)) ||
+      failed(verifyOrder(emitError, order)))
+    return failure();
+  return verifyCGA(emitError, cgaLayout, order.size());
+}
+
+unsigned BlockedEncodingAttr::getRank() const { return getOrder().size(); }
+
+SmallVector<SmallVector<int32_t>> BlockedEncodingAttr::getCGABases() const {
+  return unflattenBases(getCgaLayout(), getRank());
+}
+
+unsigned BlockedEncodingAttr::getNumLanes() const {
+  return saturatingProduct(getThreadsPerWarp());
+}
+
+unsigned BlockedEncodingAttr::getNumWarps() const {
+  return saturatingProduct(getWarpsPerCTA());
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.slice
+//===----------------------------------------------------------------------===//
+
+Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  SMLoc loc;
+  if (parseEncodingDict(parser, dict, loc))
+    return {};
+  unsigned dim = 0;
+  DistributedEncodingInterface parent;
+  auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
+    if (key == "dim")
+      return known(readUnsigned(parser, loc, key, value, dim));
+    if (key != "parent")
+      return false;
+    parent = dyn_cast<DistributedEncodingInterface>(value);
+    if (!parent)
+      return parser.emitError(loc) << "the parent of a #ttg.slice must be a distributed "
+                                      "encoding, got "
+                                   << value;
+    return true;
+  };
+  if (readKeys(parser, loc, "slice", dict, {"dim", "parent"}, read))
+    return {};
+  return parser.getChecked<SliceEncodingAttr>(loc, parser.getContext(), dim, parent);
+}
+
+void SliceEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{dim = " << getDim() << ", parent = " << getParent() << "}>";
+}
+
+LogicalResult SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                        unsigned dim, DistributedEncodingInterface parent) {
+  unsigned rank = parent.getRank();
+  if (rank < 2)
+    return emitError() << "the parent of a #ttg.slice must have rank 2 or more, got "
+                       << rank;
+  if (dim >= rank)
+    return emitError() << "slice dim " << dim << " is out of range for a parent of rank "
+                       << rank;
+  return success();
+}
+
+unsigned SliceEncodingAttr::getRank() const { return getParent().getRank() - 1; }
+
+SmallVector<SmallVector<int32_t>> SliceEncodingAttr::getCGABases() const {
+  SmallVector<SmallVector<int32_t>> bases = getParent().getCGABases();
+  for (SmallVector<int32_t> &basis : bases)
+    basis.erase(basis.begin() + getDim());
+  return bases;
+}
+
+unsigned SliceEncodingAttr::getNumLanes() const { return getParent().getNumLanes(); }
+
+unsigned SliceEncodingAttr::getNumWarps() const { return getParent().getNumWarps(); }
+
+//===----------------------------------------------------------------------===//
+// #ttg.linear
+//===----------------------------------------------------------------------===//
+
+namespace {
+// The input dimensions of a distributed linear layout, in printed order.
+constexpr StringLiteral kLinearInputs[] = {"register", "lane", "warp", "block"};
+} // namespace
+
+Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  SMLoc loc;
+  if (parseEncodingDict(parser, dict, loc))
+    return {};
+  unsigned rank = 0;
+  SmallVector<int32_t> bases[4];
+  // Bases are read in printed order, so the first non-empty one sets the rank.
+  for (auto [i, input] : llvm::enumerate(kLinearInputs)) {
+    Attribute value = dict.get(input);
+    if (!value) {
+      parser.emitError(loc) << "#ttg.linear needs '" << input << "'";
+      return {};
+    }
+    if (readBases(parser, loc, input, value, rank, bases[i]))
+      return {};
+  }
+  for (NamedAttribute entry : dict)
+    if (!llvm::is_contained(kLinearInputs, entry.getName().strref())) {
+      parser.emitError(loc) << "unexpected key '" << entry.getName().strref()
+                            << "' in #ttg.linear";
+      return {};
+    }
+  if (rank == 0) {
+    parser.emitError(loc) << "#ttg.linear needs at least one basis to have a rank";
+    return {};
+  }
+  return parser.getChecked<LinearEncodingAttr>(loc, parser.getContext(), rank, bases[0],
+                                               bases[1], bases[2], bases[3]);
+}
+
+void LinearEncodingAttr::print(AsmPrinter &printer) const {
+  ArrayRef<int32_t> bases[] = {getRegisterBases(), getLaneBases(), getWarpBases(),
+                               getBlockBases()};
+  printer << "<{";
+  for (auto [i, input] : llvm::enumerate(kLinearInputs)) {
+    printer << (i ? ", " : "") << input << " = ";
+    printBases(printer, bases[i], getNumDims());
+  }
+  printer << "}>";
+}
+
+LogicalResult LinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                         unsigned numDims, ArrayRef<int32_t> registerBases,
+                                         ArrayRef<int32_t> laneBases,
+                                         ArrayRef<int32_t> warpBases,
+                                         ArrayRef<int32_t> blockBases) {
+  if (numDims == 0)
+    return emitError() << "#ttg.linear must have rank 1 or more";
+  SmallVector<int32_t> all;
+  ArrayRef<int32_t> inputs[] = {registerBases, laneBases, warpBases, blockBases};
+  for (auto [input, bases] : llvm::zip(kLinearInputs, inputs)) {
+    if (bases.size() % numDims != 0)
+      return emitError() << "'" << input << "' bases must have " << numDims
+                         << " entries each";
+    if (bases.size() / numDims > kMaxBases)
+      return emitError() << "'" << input << "' has more than " << kMaxBases << " bases";
+    all.append(bases.begin(), bases.end());
+  }
+  return verifyBases(emitError, "the #ttg.linear bases", all, numDims);
+}
+
+unsigned LinearEncodingAttr::getRank() const { return getNumDims(); }
+
+SmallVector<SmallVector<int32_t>> LinearEncodingAttr::getCGABases() const {
+  return unflattenBases(getBlockBases(), getNumDims());
+}
+
+unsigned LinearEncodingAttr::getNumLanes() const {
+  return 1u << (getLaneBases().size() / getNumDims());
+}
+
+unsigned LinearEncodingAttr::getNumWarps() const {
+  return 1u << (getWarpBases().size() / getNumDims());
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.swizzled_shared
+//===----------------------------------------------------------------------===//
+
+Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  SMLoc loc;
+  if (parseEncodingDict(parser, dict, loc))
+    return {};
+  unsigned vec = 0, perPhase = 0, maxPhase = 0;
+  SmallVector<unsigned> order;
+  Attribute cga;
+  auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
+    unsigned *scalar = llvm::StringSwitch<unsigned *>(key)
+                           .Case("vec", &vec)
+                           .Case("perPhase", &perPhase)
+                           .Case("maxPhase", &maxPhase)
+                           .Default(nullptr);
+    if (scalar)
+      return known(readUnsigned(parser, loc, key, value, *scalar));
+    if (key == "order")
+      return known(readUnsignedArray(parser, loc, key, value, order));
+    if (key != "CGALayout")
+      return false;
+    cga = value;
+    return true;
+  };
+  if (readKeys(parser, loc, "swizzled_shared", dict, {"vec", "perPhase", "maxPhase", "order"},
+               read))
+    return {};
+  unsigned rank = order.size();
+  SmallVector<int32_t> cgaBases;
+  if (cga && readBases(parser, loc, "CGALayout", cga, rank, cgaBases))
+    return {};
+  return parser.getChecked<SwizzledSharedEncodingAttr>(loc, parser.getContext(), vec,
+                                                       perPhase, maxPhase, order, cgaBases);
+}
+
+void SwizzledSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
+          << ", maxPhase = " << getMaxPhase() << ", order = ";
+  printList(printer, getOrder());
+  printCGALayout(printer, getCgaLayout(), getRank());
+  printer << "}>";
+}
+
+LogicalResult
+SwizzledSharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   unsigned vec, unsigned perPhase, unsigned maxPhase,
+                                   ArrayRef<unsigned> order, ArrayRef<int32_t> cgaLayout) {
+  for (auto [key, value] : {std::pair<StringRef, unsigned>{"vec", vec},
+                            {"perPhase", perPhase}, {"maxPhase", maxPhase}})
+    if (!llvm::isPowerOf2_32(value))
+      return emitError() << key << " = " << value << " is not a power of two";
+  if (failed(verifyOrder(emitError, order)))
+    return failure();
+  return verifyCGA(emitError, cgaLayout, order.size());
+}
+
+unsigned SwizzledSharedEncodingAttr::getRank() const { return getOrder().size(); }
+
+SmallVector<SmallVector<int32_t>> SwizzledSharedEncodingAttr::getCGABases() const {
+  return unflattenBases(getCgaLayout(), getRank());
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.shared_memory
+//===----------------------------------------------------------------------===//
+
+// Without a parser of its own, trailing `<...>` would be silently ignored.
+Attribute SharedMemorySpaceAttr::parse(AsmParser &parser, Type) {
+  if (succeeded(parser.parseOptionalLess())) {
+    parser.emitError(parser.getCurrentLocation(), "#ttg.shared_memory takes no parameters");
+    return {};
+  }
+  return get(parser.getContext());
+}
+
+void SharedMemorySpaceAttr::print(AsmPrinter &) const {}

@@ -1,0 +1,122 @@
+//===- Ops.cpp - ttg ops: verifiers, folders, memory effects --------------===//
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace kiln::ttg;
+
+#define GET_OP_CLASSES
+#include "kiln/Dialect/TritonGPU/IR/Ops.cpp.inc"
+
+namespace {
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string out = "[";
+  llvm::raw_string_ostream os(out);
+  llvm::interleaveComma(shape, os);
+  return out + "]";
+}
+
+/// A tensor moved to or from a buffer: same element type, same shape, and
+/// a rank the buffer's encoding describes (leading buffer dimensions must be
+/// indexed away first).
+LogicalResult verifyTensorAndBuffer(Operation *op, RankedTensorType tensor,
+                                    MemDescType buffer, StringRef what) {
+  unsigned encodingRank = cast<LayoutEncodingInterface>(buffer.getEncoding()).getRank();
+  if (tensor.getRank() != encodingRank)
+    return op->emitOpError() << what << " has rank " << tensor.getRank()
+                             << " but the memdesc encoding has rank " << encodingRank;
+  if (tensor.getElementType() != buffer.getElementType())
+    return op->emitOpError() << what << " element type " << tensor.getElementType()
+                             << " does not match the memdesc's "
+                             << buffer.getElementType();
+  if (tensor.getShape() != buffer.getShape())
+    return op->emitOpError() << what << " shape " << shapeString(tensor.getShape())
+                             << " does not match the memdesc shape "
+                             << shapeString(buffer.getShape());
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// convert_layout
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  // convert(convert(x)) is one conversion from x.
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalAllocOp::verify() {
+  MemDescType type = getType();
+  if (std::optional<uint32_t> alignment = getAlignment())
+    if (!llvm::isPowerOf2_32(*alignment))
+      return emitOpError() << "alignment " << *alignment << " is not a power of two";
+  if (type.getAllocShape() != type.getShape())
+    return emitOpError() << "result must be a whole allocation (its alloc shape "
+                         << shapeString(type.getAllocShape()) << " differs from its shape "
+                         << shapeString(type.getShape()) << ")";
+  if (!getSrc()) {
+    if (!type.getMutableMemory())
+      return emitOpError() << "an allocation without an initial value must be mutable";
+    return success();
+  }
+  return verifyTensorAndBuffer(*this, getSrc().getType(), type, "source");
+}
+
+// An immutable buffer is a value until the allocator gives it an address,
+// so that CSE and DCE treat it as one; after that it is memory.
+void LocalAllocOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  if (!getType().getMutableMemory() && !(*this)->hasAttr("allocation.offset"))
+    return;
+  OpResult buffer = getOperation()->getOpResult(0);
+  effects.emplace_back(MemoryEffects::Allocate::get(), buffer, SharedMemory::get());
+  if (getSrc())
+    effects.emplace_back(MemoryEffects::Write::get(), buffer, SharedMemory::get());
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyTensorAndBuffer(*this, getType(), getSrc().getType(), "result");
+}
+
+LogicalResult LocalStoreOp::verify() {
+  if (!getDst().getType().getMutableMemory())
+    return emitOpError() << "cannot store into an immutable memdesc";
+  return verifyTensorAndBuffer(*this, getSrc().getType(), getDst().getType(), "source");
+}
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  if (src.getRank() < 2)
+    return emitOpError() << "needs a memdesc of rank 2 or more to index, got rank "
+                         << src.getRank();
+  if (src.getAllocShape() != src.getShape())
+    return emitOpError() << "cannot index a view of part of an allocation";
+  ArrayRef<int64_t> want = src.getShape().drop_front();
+  if (result.getShape() != want)
+    return emitOpError() << "result shape must be " << shapeString(want) << ", got "
+                         << shapeString(result.getShape());
+  if (result.getAllocShape() != want)
+    return emitOpError() << "result is a whole buffer, so its alloc shape must be its shape";
+  if (result.getElementType() != src.getElementType() ||
+      result.getEncoding() != src.getEncoding() ||
+      result.getMemorySpace() != src.getMemorySpace() ||
+      result.getMutableMemory() != src.getMutableMemory())
+    return emitOpError() << "result must keep the element type, encoding, memory space "
+                            "and mutability of the source";
+  return success();
+}

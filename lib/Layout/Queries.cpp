@@ -1,0 +1,173 @@
+//===- Queries.cpp - what lowerings ask of a layout -----------------------===//
+#include "kiln/Layout/Queries.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <algorithm>
+
+namespace kiln::layout {
+
+using llvm::ArrayRef;
+using llvm::StringRef;
+
+namespace {
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+constexpr StringRef kHardwareDims[] = {kRegister, kLane, kWarp, kBlock};
+
+unsigned vectorCap(unsigned elemBits) { return std::max(1u, 128 / std::max(1u, elemBits)); }
+} // namespace
+
+bool isDistributed(const LinearLayout &ll) {
+  if (!llvm::equal(ll.getInDimNames(), ArrayRef<StringRef>(kHardwareDims)))
+    return false;
+  for (auto [k, name] : llvm::enumerate(ll.getOutDimNames()))
+    if (name != dimName(k))
+      return false;
+  return true;
+}
+
+llvm::Error verifyDistributed(const LinearLayout &ll, unsigned warpSize, unsigned numWarps,
+                              unsigned numCTAs) {
+  if (!isDistributed(ll))
+    return error("not a distributed layout (inputs register, lane, warp, block; outputs dim0..)");
+  auto check = [&](StringRef dim, unsigned expected, StringRef what) -> llvm::Error {
+    if (ll.getInDimSize(dim) == int32_t(expected))
+      return llvm::Error::success();
+    return error("the layout spreads over " + llvm::Twine(ll.getInDimSize(dim)) + " " + dim +
+                 "s, but " + what + " is " + llvm::Twine(expected));
+  };
+  if (llvm::Error e = check(kLane, warpSize, "the warp size"))
+    return e;
+  if (llvm::Error e = check(kWarp, numWarps, "the number of warps"))
+    return e;
+  return check(kBlock, numCTAs, "the number of CTAs");
+}
+
+llvm::SmallVector<int32_t> elementCoords(const LinearLayout &ll, int32_t reg, int32_t lane,
+                                         int32_t warp, int32_t block) {
+  llvm::SmallVector<int32_t> coords;
+  for (auto &[name, c] :
+       ll.apply({{kRegister, reg}, {kLane, lane}, {kWarp, warp}, {kBlock, block}}))
+    coords.push_back(c);
+  return coords;
+}
+
+unsigned registerVectorWidth(const LinearLayout &ll, unsigned dim, unsigned elemBits) {
+  unsigned consecutive = ll.getNumConsecutiveInOut(kRegister, dimName(dim));
+  return std::min(consecutive, vectorCap(elemBits));
+}
+
+unsigned sharedVectorWidth(const LinearLayout &regs, const LinearLayout &shared,
+                           unsigned elemBits) {
+  // Register location -> shared location of the same element.
+  if (!regs.hasInDim(kRegister) || !shared.hasInDim(kOffset))
+    return 1;
+  std::optional<LinearLayout> toShared = regs.invertAndCompose(shared);
+  if (!toShared)
+    return 1;
+  unsigned consecutive = toShared->getNumConsecutiveInOut(kRegister, kOffset);
+  return std::min(consecutive, vectorCap(elemBits));
+}
+
+StringRef toString(ConversionKind kind) {
+  switch (kind) {
+  case ConversionKind::None:
+    return "none";
+  case ConversionKind::RegisterPermute:
+    return "register permutation";
+  case ConversionKind::WarpShuffle:
+    return "warp shuffle";
+  case ConversionKind::SharedMemory:
+    return "shared memory";
+  case ConversionKind::CrossCTA:
+    return "across CTAs";
+  }
+  llvm_unreachable("unknown conversion kind");
+}
+
+llvm::Expected<LinearLayout> minimalConversion(const LinearLayout &src, const LinearLayout &dst) {
+  auto shapeOf = [](const LinearLayout &ll) {
+    auto outs = ll.getOutDims();
+    std::vector<std::pair<std::string, int32_t>> shape;
+    for (const LinearLayout::DimSize &o : outs)
+      shape.push_back({o.name, o.size});
+    llvm::sort(shape);
+    return shape;
+  };
+  if (shapeOf(src) != shapeOf(dst))
+    return error("cannot convert between layouts of different tensor shapes");
+  std::optional<LinearLayout> c = dst.invertAndCompose(src);
+  if (!c)
+    return error("the source layout does not hold every element of the tensor");
+  // Remove the hardware dimensions both layouts end with and that C leaves
+  // in place, slowest first; stop at the first one that moves.
+  llvm::SmallVector<StringRef> srcIns = src.getInDimNames(), dstIns = dst.getInDimNames();
+  for (size_t i = 1; i <= std::min(srcIns.size(), dstIns.size()); ++i) {
+    StringRef dim = srcIns[srcIns.size() - i];
+    if (dim != dstIns[dstIns.size() - i])
+      break;
+    std::optional<LinearLayout> rest = c->quotient({dim});
+    if (!rest)
+      break;
+    c = std::move(rest);
+  }
+  return std::move(*c);
+}
+
+llvm::Expected<ConversionKind> classifyConversion(const LinearLayout &src,
+                                                  const LinearLayout &dst) {
+  if (!isDistributed(src) || !isDistributed(dst))
+    return error("only conversions between distributed layouts can be classified");
+  llvm::Expected<LinearLayout> c = minimalConversion(src, dst);
+  if (!c)
+    return c.takeError();
+  // What is left are the dimensions that move; the slowest one decides.
+  if (c->hasOutDim(kBlock))
+    return ConversionKind::CrossCTA;
+  if (c->hasOutDim(kWarp))
+    return ConversionKind::SharedMemory;
+  if (c->hasOutDim(kLane))
+    return ConversionKind::WarpShuffle;
+  if (c->hasOutDim(kRegister))
+    return ConversionKind::RegisterPermute;
+  return ConversionKind::None;
+}
+
+LinearLayout reshapeLayout(const LinearLayout &ll, ArrayRef<int64_t> shape) {
+  // Row-major: the last dimension is the most minor, so flatten and split
+  // with the dimensions reversed.
+  llvm::SmallVector<std::string> oldNames = standardDimNames(ll.getNumOutDims());
+  llvm::SmallVector<StringRef> reversed(oldNames.rbegin(), oldNames.rend());
+  std::vector<LinearLayout::DimSize> newDims;
+  for (unsigned i = shape.size(); i-- > 0;)
+    newDims.push_back({dimName(i), int32_t(shape[i])});
+  llvm::SmallVector<std::string> names = standardDimNames(shape.size());
+  return ll.transposeOuts(reversed).reshapeOuts(newDims).transposeOuts(
+      llvm::SmallVector<StringRef>(names.begin(), names.end()));
+}
+
+LinearLayout transposeLayout(const LinearLayout &ll, ArrayRef<unsigned> order) {
+  unsigned rank = ll.getNumOutDims();
+  llvm::SmallVector<unsigned> sorted(order);
+  llvm::sort(sorted);
+  if (sorted.size() != rank ||
+      llvm::any_of(llvm::enumerate(sorted), [](auto p) { return p.value() != p.index(); }))
+    llvm::report_fatal_error("kiln layout: internal error: transpose order is not a permutation");
+  // Result dimension i is source dimension order[i]: take dim<order[i]>
+  // first, then rename.
+  llvm::SmallVector<std::string> from, to = standardDimNames(rank);
+  for (unsigned d : order)
+    from.push_back(dimName(d));
+  LinearLayout moved = ll.transposeOuts(llvm::SmallVector<StringRef>(from.begin(), from.end()));
+  std::vector<LinearLayout::DimSize> outs;
+  for (auto [i, o] : llvm::enumerate(moved.getOutDims()))
+    outs.push_back({to[i], o.size});
+  std::vector<LinearLayout::InDim> ins(moved.getInDims().begin(), moved.getInDims().end());
+  return LinearLayout(std::move(ins), std::move(outs), /*requireSurjective=*/false);
+}
+
+} // namespace kiln::layout

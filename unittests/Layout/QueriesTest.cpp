@@ -1,0 +1,284 @@
+//===- QueriesTest.cpp - what lowerings ask of a layout -------------------===//
+#include "LayoutTestUtil.h"
+
+#include "kiln/Layout/Encodings.h"
+#include "kiln/Layout/Queries.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <numeric>
+#include <set>
+
+using namespace kiln::layout;
+using namespace kiln::layout::test;
+using LL = LinearLayout;
+using U = llvm::SmallVector<unsigned>;
+
+namespace {
+
+LL blockedLL(U spt, U tpw, U wpc, U order, llvm::ArrayRef<int64_t> shape, CGABases cga = {}) {
+  llvm::Expected<LL> ll = toLinearLayout(BlockedEncoding{spt, tpw, wpc, order, cga}, shape);
+  if (!ll) {
+    ADD_FAILURE() << llvm::toString(ll.takeError());
+    return LL();
+  }
+  return *ll;
+}
+
+LL sharedLL(unsigned vec, unsigned perPhase, unsigned maxPhase, U order,
+            llvm::ArrayRef<int64_t> shape) {
+  llvm::Expected<LL> ll =
+      toLinearLayout(SwizzledSharedEncoding{vec, perPhase, maxPhase, order, {}}, shape);
+  if (!ll) {
+    ADD_FAILURE() << llvm::toString(ll.takeError());
+    return LL();
+  }
+  return *ll;
+}
+
+// The running example: 32x16 tiles of 4-wide rows, 4 warps, on 64x64.
+LL example() { return blockedLL({1, 4}, {8, 4}, {4, 1}, {1, 0}, {64, 64}); }
+
+TEST(Queries, ElementCoordsAndHardware) {
+  LL ll = example();
+  // lane 5 = lanes 1 and 4: (0,4) ^ (1,0); warp 2: (16,0); register 3: (0,3).
+  EXPECT_EQ(elementCoords(ll, 3, 5, 2), (llvm::SmallVector<int32_t>{17, 7}));
+  EXPECT_TRUE(isDistributed(ll));
+  EXPECT_FALSE(llvm::errorToBool(verifyDistributed(ll, 32, 4, 1)));
+  EXPECT_EQ(llvm::toString(verifyDistributed(ll, 64, 4, 1)),
+            "the layout spreads over 32 lanes, but the warp size is 64");
+  EXPECT_EQ(llvm::toString(verifyDistributed(ll, 32, 8, 1)),
+            "the layout spreads over 4 warps, but the number of warps is 8");
+  EXPECT_FALSE(isDistributed(sharedLL(1, 1, 1, {1, 0}, {8, 8})));
+}
+
+TEST(Queries, RegisterVectorWidth) {
+  EXPECT_EQ(registerVectorWidth(example(), 1, 16), 4u);
+  EXPECT_EQ(registerVectorWidth(example(), 1, 64), 2u); // 16 bytes at most
+  EXPECT_EQ(registerVectorWidth(example(), 0, 16), 1u);
+  LL wide = blockedLL({1, 16}, {32, 1}, {4, 1}, {1, 0}, {128, 16});
+  EXPECT_EQ(registerVectorWidth(wide, 1, 8), 16u);
+  EXPECT_EQ(registerVectorWidth(wide, 1, 16), 8u);
+  EXPECT_EQ(registerVectorWidth(wide, 1, 32), 4u);
+  // Triton's MMAv2 accumulator on 32x32: pairs of columns.
+  LL mma({{"register", {{0, 1}, {8, 0}, {0, 8}, {0, 16}, {16, 0}}},
+          {"lane", {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
+          {"warp", {}},
+          {"block", {}}},
+         {"dim0", "dim1"});
+  EXPECT_EQ(registerVectorWidth(mma, 1, 16), 2u);
+}
+
+// Consecutive registers r..r+v-1 (r a multiple of v) hold consecutive,
+// v-aligned elements along `dim` in every thread.
+bool vectorizes(const LL &ll, unsigned dim, int32_t v) {
+  bool ok = v <= ll.getInDimSize("register");
+  forEachInput(ll, [&](llvm::ArrayRef<int32_t> x) {
+    llvm::SmallVector<int32_t> first = ll.apply({x[0] / v * v, x[1], x[2], x[3]});
+    llvm::SmallVector<int32_t> expect = first, got = ll.apply(x);
+    expect[dim] += x[0] % v;
+    ok = ok && first[dim] % v == 0 && got == expect;
+  });
+  return ok;
+}
+
+TEST(Queries, RegisterVectorWidthByEnumeration) {
+  std::mt19937 rng(21);
+  for (int trial = 0; trial < 200; ++trial) {
+    U order = {0, 1};
+    if (rng() % 2)
+      order = {1, 0};
+    U spt = {1u << (rng() % 4), 1u << (rng() % 4)}, tpw = {1u << (rng() % 6), 0}, wpc = {1, 2};
+    tpw[1] = 32 / tpw[0];
+    LL ll = blockedLL(spt, tpw, wpc, order, {int64_t(1) << (rng() % 6), int64_t(1) << (rng() % 6)});
+    unsigned fast = order[0], v = registerVectorWidth(ll, fast, 8);
+    ASSERT_TRUE(vectorizes(ll, fast, v)) << ll.toString();
+    if (2 * v <= 16)
+      ASSERT_FALSE(vectorizes(ll, fast, 2 * v)) << ll.toString();
+  }
+}
+
+TEST(Queries, SharedVectorWidth) {
+  LL regs = blockedLL({1, 8}, {8, 4}, {4, 1}, {1, 0}, {64, 64});
+  // The f16 128-byte swizzle moves groups of 8: whole vectors stay together.
+  EXPECT_EQ(sharedVectorWidth(regs, sharedLL(8, 1, 8, {1, 0}, {64, 64}), 16), 8u);
+  EXPECT_EQ(sharedVectorWidth(regs, sharedLL(8, 1, 8, {1, 0}, {64, 64}), 32), 4u);
+  // Groups of 4 are swizzled apart: only 4 registers stay consecutive.
+  EXPECT_EQ(sharedVectorWidth(regs, sharedLL(4, 1, 8, {1, 0}, {64, 64}), 16), 4u);
+  EXPECT_EQ(sharedVectorWidth(regs, sharedLL(1, 1, 1, {1, 0}, {64, 64}), 16), 8u);
+  // Column-major shared memory: registers run across it.
+  EXPECT_EQ(sharedVectorWidth(regs, sharedLL(1, 1, 1, {0, 1}, {64, 64}), 16), 1u);
+  // Not a shared layout.
+  EXPECT_EQ(sharedVectorWidth(regs, regs, 16), 1u);
+}
+
+TEST(Queries, SharedVectorWidthByEnumeration) {
+  std::mt19937 rng(22);
+  for (int trial = 0; trial < 100; ++trial) {
+    U spt = {1, 1u << (rng() % 5)};
+    LL regs = blockedLL(spt, {8, 4}, {2, 1}, {1, 0}, {32, 32});
+    LL shared = sharedLL(1u << (rng() % 4), 1u << (rng() % 3), 1u << (rng() % 4), {1, 0}, {32, 32});
+    // Offsets by brute force: invert the shared layout by enumeration.
+    std::map<llvm::SmallVector<int32_t>, int32_t> offsetOf;
+    forEachInput(shared, [&](llvm::ArrayRef<int32_t> o) { offsetOf[shared.apply(o)] = o[0]; });
+    auto lands = [&](int32_t v) {
+      bool ok = true;
+      forEachInput(regs, [&](llvm::ArrayRef<int32_t> x) {
+        int32_t first = offsetOf[regs.apply({x[0] / v * v, x[1], x[2], x[3]})];
+        ok = ok && first % v == 0 && offsetOf[regs.apply(x)] == first + x[0] % v;
+      });
+      return ok;
+    };
+    int32_t v = sharedVectorWidth(regs, shared, 8);
+    ASSERT_TRUE(lands(v)) << regs.toString() << shared.toString();
+    if (2 * v <= int32_t(spt[1]))
+      ASSERT_FALSE(lands(2 * v)) << regs.toString() << shared.toString();
+  }
+}
+
+// The cheapest scope that keeps every element dst needs where src has it,
+// by enumeration: the same thread, the same warp, the same CTA, or none.
+ConversionKind locality(const LL &src, const LL &dst) {
+  if (src == dst)
+    return ConversionKind::None;
+  using Key = std::vector<int32_t>;
+  auto holds = [](const LL &ll, unsigned scope) { // scope: first hardware dim kept in the key
+    std::map<Key, std::set<llvm::SmallVector<int32_t>>> held;
+    forEachInput(ll, [&](llvm::ArrayRef<int32_t> x) {
+      held[Key(x.begin() + scope, x.end())].insert(ll.apply(x));
+    });
+    return held;
+  };
+  const ConversionKind kinds[] = {ConversionKind::RegisterPermute, ConversionKind::WarpShuffle,
+                                  ConversionKind::SharedMemory};
+  for (unsigned scope = 1; scope <= 3; ++scope) {
+    auto have = holds(src, scope), need = holds(dst, scope);
+    bool local = llvm::all_of(need, [&](auto &entry) {
+      auto &h = have[entry.first];
+      return std::includes(h.begin(), h.end(), entry.second.begin(), entry.second.end());
+    });
+    if (local)
+      return kinds[scope - 1];
+  }
+  return ConversionKind::CrossCTA;
+}
+
+ConversionKind classify(const LL &src, const LL &dst) {
+  llvm::Expected<ConversionKind> kind = classifyConversion(src, dst);
+  if (!kind) {
+    ADD_FAILURE() << llvm::toString(kind.takeError());
+    return ConversionKind::None;
+  }
+  return *kind;
+}
+
+TEST(Queries, ConversionExamples) {
+  LL a = example();
+  EXPECT_EQ(classify(a, a), ConversionKind::None);
+  // The same elements per thread, registers in another order.
+  LL permuted({{"register", {{0, 1}, {0, 2}, {32, 0}, {0, 16}, {0, 32}}},
+               {"lane", {{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}}},
+               {"warp", {{8, 0}, {16, 0}}},
+               {"block", {}}},
+              {"dim0", "dim1"});
+  EXPECT_EQ(classify(a, permuted), ConversionKind::RegisterPermute);
+  // Rows 2 wide instead of 4: lanes trade elements, warps keep their rows.
+  LL narrow = blockedLL({1, 2}, {8, 4}, {4, 1}, {1, 0}, {64, 64});
+  EXPECT_EQ(classify(a, narrow), ConversionKind::WarpShuffle);
+  // Warps along columns instead of rows.
+  LL byColumns = blockedLL({1, 4}, {8, 4}, {1, 4}, {1, 0}, {64, 64});
+  EXPECT_EQ(classify(a, byColumns), ConversionKind::SharedMemory);
+  // Two CTAs splitting rows versus columns.
+  LL rows = blockedLL({1, 4}, {8, 4}, {4, 1}, {1, 0}, {64, 64}, {{1, 0}});
+  LL cols = blockedLL({1, 4}, {8, 4}, {4, 1}, {1, 0}, {64, 64}, {{0, 1}});
+  EXPECT_EQ(classify(rows, cols), ConversionKind::CrossCTA);
+  for (const LL *dst : {&a, &permuted, &narrow, &byColumns})
+    EXPECT_EQ(classify(a, *dst), locality(a, *dst));
+  EXPECT_EQ(classify(rows, cols), locality(rows, cols));
+  // The moving part of a warp shuffle is lanes and registers only.
+  llvm::Expected<LL> moving = minimalConversion(a, narrow);
+  ASSERT_TRUE(bool(moving));
+  EXPECT_EQ(moving->getOutDimNames(), (llvm::SmallVector<llvm::StringRef>{"register", "lane"}));
+}
+
+TEST(Queries, ConversionByEnumeration) {
+  // Never cheaper than enumeration allows; the map really converts.
+  std::mt19937 rng(23);
+  auto random = [&](llvm::ArrayRef<int64_t> shape) {
+    U order = rng() % 2 ? U{1, 0} : U{0, 1};
+    unsigned lanes0 = 1u << (rng() % 6), warps0 = 1u << (rng() % 3);
+    CGABases cga;
+    if (rng() % 4 == 0)
+      cga.push_back(rng() % 2 ? LL::Basis{1, 0} : LL::Basis{0, 1});
+    else if (rng() % 4 == 0)
+      cga.push_back(LL::Basis{0, 0});
+    return blockedLL({1u << (rng() % 3), 1u << (rng() % 3)}, {lanes0, 32 / lanes0},
+                     {warps0, 4 / warps0}, order, shape, cga);
+  };
+  int counts[5] = {};
+  for (int trial = 0; trial < 400; ++trial) {
+    llvm::SmallVector<int64_t> shape = {int64_t(1) << (rng() % 6), int64_t(1) << (rng() % 6)};
+    LL src = random(shape), dst = random(shape);
+    if (src.getInDimSize("block") != dst.getInDimSize("block"))
+      continue;
+    if (trial % 5 == 0)
+      dst = src;
+    ConversionKind kind = classify(src, dst), best = locality(src, dst);
+    ASSERT_GE(int(kind), int(best)) << src.toString() << dst.toString();
+    ASSERT_EQ(kind == ConversionKind::None, src == dst);
+    ++counts[int(kind)];
+    std::optional<LL> c = dst.invertAndCompose(src);
+    ASSERT_TRUE(c.has_value());
+    forEachInput(
+        dst, [&](llvm::ArrayRef<int32_t> x) { ASSERT_EQ(src.apply(c->apply(x)), dst.apply(x)); });
+  }
+  for (int k = 0; k < 5; ++k)
+    EXPECT_GT(counts[k], 0) << "no random case of kind " << toString(ConversionKind(k)).str();
+}
+
+TEST(Queries, ConversionErrors) {
+  LL a = example();
+  auto message = [](llvm::Expected<ConversionKind> k) {
+    return k ? std::string("ok") : llvm::toString(k.takeError());
+  };
+  EXPECT_EQ(message(classifyConversion(a, blockedLL({1, 4}, {8, 4}, {4, 1}, {1, 0}, {64, 32}))),
+            "cannot convert between layouts of different tensor shapes");
+  EXPECT_EQ(message(classifyConversion(a, sharedLL(1, 1, 1, {1, 0}, {64, 64}))),
+            "only conversions between distributed layouts can be classified");
+}
+
+TEST(Queries, TransposeLayout) {
+  // tt.trans of a row-major blocked layout is the column-major one.
+  EXPECT_EQ(transposeLayout(example(), {1, 0}),
+            blockedLL({4, 1}, {4, 8}, {1, 4}, {0, 1}, {64, 64}));
+  std::mt19937 rng(24);
+  for (int trial = 0; trial < 50; ++trial) {
+    LL ll = blockedLL({1, 2, 1}, {2, 4, 4}, {2, 1, 2}, {2, 1, 0}, {4, 8, 16});
+    U order = {0, 1, 2};
+    std::shuffle(order.begin(), order.end(), rng);
+    LL t = transposeLayout(ll, order);
+    forEachInput(ll, [&](llvm::ArrayRef<int32_t> x) {
+      llvm::SmallVector<int32_t> y = ll.apply(x), expect;
+      for (unsigned d : order)
+        expect.push_back(y[d]);
+      ASSERT_EQ(t.apply(x), expect);
+    });
+  }
+}
+
+TEST(Queries, ReshapeLayout) {
+  // Every element keeps its place in hardware and its row-major index.
+  LL ll = example();
+  for (llvm::SmallVector<int64_t> shape :
+       {llvm::SmallVector<int64_t>{4096}, llvm::SmallVector<int64_t>{16, 256},
+        llvm::SmallVector<int64_t>{4, 16, 64}}) {
+    LL r = reshapeLayout(ll, shape);
+    ASSERT_EQ(outSizes(r), shape);
+    forEachInput(ll, [&](llvm::ArrayRef<int32_t> x) {
+      ASSERT_EQ(linearIndex(r.apply(x), shape), linearIndex(ll.apply(x), {64, 64}));
+    });
+  }
+}
+
+} // namespace
