@@ -1,4 +1,4 @@
-//===- DebugOps.cpp - tt.print, tt.assert, ops without CPU semantics ------===//
+//===- DebugOps.cpp - tt.print, tt.assert, llvm.intr.assume, inline asm ---===//
 #include "Elementwise.h"
 
 #include "llvm/Support/Format.h"
@@ -72,16 +72,32 @@ LogicalResult execAssert(Exec &ex, Operation *op) {
   return success();
 }
 
+/// llvm.intr.assume (tl.assume): the condition is a promise to the compiler,
+/// and a false one is undefined behaviour on the GPU, so the interpreter
+/// checks it; operand bundles (alignment hints) are ignored.
+LogicalResult execAssume(Exec &ex, Operation *op) {
+  Tensor c = ex.tensor(op->getOperand(0));
+  for (int64_t i = 0; i < c.numel(); ++i)
+    if (!c.data<uint8_t>()[i])
+      return ex.failAt(op, c.shape(), i,
+                       "the assumed condition is false (undefined behaviour on the GPU)");
+  return success();
+}
+
 LogicalResult execInlineAsm(Exec &ex, Operation *op) {
   return ex.fail(op, "inline assembly has no CPU semantics, so the interpreter cannot run it");
 }
 
 } // namespace
 
-void registerDebugHandlers(HandlerMap &m) {
+void registerDebugHandlers(HandlerMap &m, MLIRContext *ctx) {
   addHandler<tt::PrintOp>(m, execPrint);
   addHandler<tt::AssertOp>(m, execAssert);
   addHandler<tt::ElementwiseInlineAsmOp>(m, execInlineAsm);
+  // By name: the LLVM dialect's headers are heavy, and the op can only occur
+  // where the dialect was loaded to parse it.
+  if (auto assume = RegisteredOperationName::lookup("llvm.intr.assume", ctx))
+    m[assume->getTypeID()] = {execAssume, false};
 }
 
 } // namespace kiln::interp::detail

@@ -55,6 +55,47 @@ template <class F> LogicalResult intBinary(Exec &ex, Operation *op, F f) {
   return mlir::success();
 }
 
+/// result = f(sx, ux, bits) on an integer tensor (the operand sign- and
+/// zero-extended to 64 bits); the result kind may differ from the operand's.
+template <class F> LogicalResult intUnary(Exec &ex, Operation *op, F f) {
+  Tensor a = ex.tensor(op->getOperand(0));
+  ElemKind to = elemKindOf(op->getResult(0).getType());
+  Tensor out = Tensor::alloc(to, a.shape());
+  visitInt(a.kind(), [&](auto it) {
+    using IT = decltype(it);
+    const auto *src = a.data<typename IT::S>();
+    visitInt(to, [&](auto ot) {
+      using OT = decltype(ot);
+      auto *dst = out.dataMut<typename OT::S>();
+      for (int64_t i = 0; i < a.numel(); ++i)
+        dst[i] = OT::store(f(IT::sval(src[i]), IT::uval(src[i]), unsigned(IT::bits)));
+    });
+  });
+  ex.set(op->getResult(0), std::move(out));
+  return mlir::success();
+}
+
+/// Integer functions (IntFunctions.cpp): libdevice's, by their libdevice
+/// names, and the bit counts of the math dialect (Ctz).
+enum class IntFn {
+  Popc, Clz, Ctz, Ffs, Brev, Abs, MulHi, UMulHi, Min, Max, UMin, UMax,
+  HAdd, RHAdd, UHAdd, URHAdd, Mul24, UMul24, Sad, USad, BytePerm,
+};
+
+/// A libdevice integer function and its element types.
+struct IntFnSig {
+  IntFn fn;
+  llvm::SmallVector<ElemKind, 3> args;
+  ElemKind result;
+};
+
+/// `name` is a libdevice symbol without its `__nv_` prefix ("popcll").
+std::optional<IntFnSig> lookupIntFunction(llvm::StringRef name);
+
+/// Runs `fn` on the op's operands (any integer width for the unary and
+/// binary functions; sad and byte_perm take i32).
+LogicalResult execIntFunction(Exec &ex, Operation *op, IntFn fn);
+
 } // namespace kiln::interp::detail
 
 #endif

@@ -46,7 +46,8 @@ void registerShapeHandlers(HandlerMap &map);
 void registerMemoryHandlers(HandlerMap &map);
 void registerReduceHandlers(HandlerMap &map);
 void registerDotHandlers(HandlerMap &map);
-void registerDebugHandlers(HandlerMap &map);
+/// Also handlers keyed by registered op name, for dialects loaded in `ctx`.
+void registerDebugHandlers(HandlerMap &map, mlir::MLIRContext *ctx);
 
 class Exec {
 public:

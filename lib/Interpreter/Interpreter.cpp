@@ -2,6 +2,7 @@
 #include "Exec.h"
 #include "Kernels.h"
 
+#include "kiln/Registration.h"
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/ParseGuards.h"
 
@@ -22,9 +23,8 @@ using namespace mlir;
 namespace kiln::interp {
 
 void registerInterpreterDialects(DialectRegistry &registry) {
-  registry.insert<kiln::tt::TritonDialect, arith::ArithDialect, math::MathDialect,
-                  scf::SCFDialect, cf::ControlFlowDialect, ub::UBDialect,
-                  func::FuncDialect, gpu::GPUDialect>();
+  // Everything `kiln compile` parses: Triton's TTIR holds llvm.intr.assume.
+  kiln::registerKilnDialects(registry);
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>> parseKernelFile(llvm::StringRef path,
@@ -159,7 +159,7 @@ Exec::Exec(ModuleOp module, Memory &memory, const RunOptions &opts)
   registerMemoryHandlers(handlers_);
   registerReduceHandlers(handlers_);
   registerDotHandlers(handlers_);
-  registerDebugHandlers(handlers_);
+  registerDebugHandlers(handlers_, module.getContext());
 }
 
 const RtValue &Exec::value(Value v) const {

@@ -21,25 +21,29 @@ void toDoubles(const Tensor &in, std::vector<double> &out) {
   });
 }
 
-template <class IT> int64_t saturate(double d, bool dstUnsigned) {
-  constexpr int w = IT::bits;
+/// Float -> integer as NVIDIA GPUs convert (PTX cvt.rzi, as measured on an
+/// H200): truncate toward zero and saturate to the destination's range. LLVM
+/// has no 8-bit (or 1-bit) conversion on NVPTX: it converts to 16 bits and
+/// keeps the low bits. NaN gives 0 from a float of at most 32 bits into at
+/// most 32 bits; the 64-bit and f64 conversions give the destination's
+/// 100...0 pattern instead (INT64_MIN for i64 and u64 alike).
+uint64_t gpuFloatToInt(double d, unsigned bits, bool dstUnsigned, bool f64Source) {
+  unsigned w = bits < 16 ? 16 : bits;
+  uint64_t signBit = uint64_t(1) << (w - 1);
   if (std::isnan(d))
-    return 0;
+    return f64Source || w == 64 ? signBit : 0;
   d = std::trunc(d);
+  double span = std::ldexp(1.0, w); // 2^w
   if (dstUnsigned) {
-    double hi = std::ldexp(1.0, w); // exclusive
     if (d <= 0)
       return 0;
-    if (d >= hi)
-      return w == 64 ? int64_t(~uint64_t(0)) : int64_t((uint64_t(1) << w) - 1);
-    return int64_t(uint64_t(d));
+    return d >= span ? (w == 64 ? ~uint64_t(0) : (uint64_t(1) << w) - 1) : uint64_t(d);
   }
-  double lo = -std::ldexp(1.0, w - 1), hi = std::ldexp(1.0, w - 1);
-  if (d <= lo)
-    return w == 64 ? INT64_MIN : -(int64_t(1) << (w - 1));
-  if (d >= hi)
-    return w == 64 ? INT64_MAX : (int64_t(1) << (w - 1)) - 1;
-  return int64_t(d);
+  if (d <= -span / 2)
+    return 0 - signBit; // sign-extended INT_MIN of w bits
+  if (d >= span / 2)
+    return signBit - 1;
+  return uint64_t(int64_t(d));
 }
 
 } // namespace
@@ -116,7 +120,7 @@ Tensor convertTensor(const Tensor &in, ElemKind to, bool srcUnsigned, bool dstUn
       using TI = decltype(ti);
       auto *dst = out.dataMut<typename TI::S>();
       for (int64_t i = 0; i < n; ++i)
-        dst[i] = TI::store(uint64_t(saturate<TI>(vals[i], dstUnsigned)));
+        dst[i] = TI::store(gpuFloatToInt(vals[i], TI::bits, dstUnsigned, from == ElemKind::F64));
     });
   } else if (to == ElemKind::F64) {
     std::copy(vals.begin(), vals.end(), out.dataMut<double>());

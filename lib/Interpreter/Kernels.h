@@ -139,9 +139,10 @@ void loop2(R *out, const A *a, bool aOne, const B *b, bool bOne, int64_t n, F &&
 }
 
 /// Conversion between kinds. Integers are read signed or unsigned as the
-/// op says; float -> int truncates toward zero and saturates (NaN -> 0), as
-/// NVIDIA's cvt.rzi does; float -> float and int -> float round once in
-/// `mode`; `satFinite` clamps overflow to the largest finite value.
+/// op says; float -> int truncates toward zero and saturates as NVIDIA's
+/// cvt.rzi does (an 8-bit result through 16 bits; NaN -> 0, or 100...0 for a
+/// 64-bit result or an f64 source); float -> float and int -> float round
+/// once in `mode`; `satFinite` clamps overflow to the largest finite value.
 Tensor convertTensor(const Tensor &in, ElemKind to, bool srcUnsigned, bool dstUnsigned,
                      Round mode = Round::NearestEven, bool satFinite = false);
 

@@ -60,32 +60,6 @@ template <class F> LogicalResult floatPredicate(Exec &ex, Operation *op, F f) {
   return success();
 }
 
-/// result = f(ux, bits) on an integer tensor (zero-extended operand).
-template <class F> LogicalResult intUnary(Exec &ex, Operation *op, F f) {
-  Tensor a = ex.tensor(op->getOperand(0));
-  ElemKind to = elemKindOf(op->getResult(0).getType());
-  Tensor out = Tensor::alloc(to, a.shape());
-  visitInt(a.kind(), [&](auto it) {
-    using IT = decltype(it);
-    const auto *src = a.data<typename IT::S>();
-    visitInt(to, [&](auto ot) {
-      using OT = decltype(ot);
-      auto *dst = out.dataMut<typename OT::S>();
-      for (int64_t i = 0; i < a.numel(); ++i)
-        dst[i] = OT::store(f(IT::sval(src[i]), IT::uval(src[i]), unsigned(IT::bits)));
-    });
-  });
-  ex.set(op->getResult(0), std::move(out));
-  return success();
-}
-
-uint64_t clz(uint64_t u, unsigned bits) {
-  if (u == 0)
-    return bits;
-  return __builtin_clzll(u) - (64 - bits);
-}
-uint64_t ctz(uint64_t u, unsigned bits) { return u == 0 ? bits : __builtin_ctzll(u); }
-
 template <class C> C clampOf(C x, C lo, C hi, bool propagateNan) {
   if (propagateNan && std::isnan(x))
     return x;
@@ -145,14 +119,14 @@ enum class Lib {
   Fma,
   // float -> int predicates / queries
   IsInf, IsNan, IsFinite, SignBit, Ilogb,
-  // float -> int conversions with a rounding step
-  ToIntRN, ToIntRZ, ToIntRD, ToIntRU, ToUIntRN, ToUIntRZ, ToUIntRD, ToUIntRU,
+  // float -> int conversions with a rounding step (RA: half away from zero)
+  ToIntRN, ToIntRZ, ToIntRD, ToIntRU, ToUIntRN, ToUIntRZ, ToUIntRD, ToUIntRU, ToIntRA,
   // int / double -> float or double, rounded in a named direction
   ToFloatRN, ToFloatRZ, ToFloatRD, ToFloatRU, UToFloatRN, UToFloatRZ, UToFloatRD, UToFloatRU,
-  // bit reinterpretations
-  AsBits,
-  // integer
-  UMulHi, MulHi, Popc, Clz, Ffs, Brev, IAbs, IMin, IMax, UMin, UMax,
+  // bit reinterpretations; the halves of an f64 and back
+  AsBits, DoubleHi, DoubleLo, HiLoToDouble,
+  // integer functions (IntFunctions.cpp)
+  Int,
 };
 
 /// A recognised library symbol: its function and what its name says about
@@ -163,6 +137,7 @@ struct LibFn {
   bool ocml = false;
   std::optional<ElemKind> ocmlKind; // from an ocml _f16/_f32/_f64 suffix
   bool droppedF = false;            // a libdevice name matched without its 'f'
+  std::optional<IntFnSig> intFn;    // for Lib::Int
 };
 
 /// libdevice (`__nv_*`) and ROCm ocml (`__ocml_*_f32`) symbol -> function.
@@ -181,6 +156,10 @@ LibFn lookupLib(llvm::StringRef symbol) {
       fn.ocmlKind = ElemKind::F64;
   }
   fn.base = base;
+  if (!fn.ocml && (fn.intFn = lookupIntFunction(base))) {
+    fn.lib = Lib::Int;
+    return fn;
+  }
   // <int|ll|uint|ull|double|float>2<float|double>_<rn|rz|rd|ru>
   {
     auto [from, rest] = base.split('2');
@@ -242,14 +221,11 @@ LibFn lookupLib(llvm::StringRef symbol) {
                Lib::ToUIntRD)
         .Cases({"float2uint_ru", "double2uint_ru", "float2ull_ru", "double2ull_ru"},
                Lib::ToUIntRU)
+        .Case("llround", Lib::ToIntRA)
         .Cases({"float_as_int", "int_as_float", "double_as_longlong", "longlong_as_double",
                 "float_as_uint", "uint_as_float"}, Lib::AsBits)
-        .Cases({"umulhi", "umul64hi"}, Lib::UMulHi).Cases({"mulhi", "mul64hi"}, Lib::MulHi)
-        .Cases({"popc", "popcll"}, Lib::Popc).Cases({"clz", "clzll"}, Lib::Clz)
-        .Cases({"ffs", "ffsll"}, Lib::Ffs).Cases({"brev", "brevll"}, Lib::Brev)
-        .Cases({"llabs", "iabs"}, Lib::IAbs).Cases({"min", "llmin"}, Lib::IMin)
-        .Cases({"max", "llmax"}, Lib::IMax).Cases({"umin", "ullmin"}, Lib::UMin)
-        .Cases({"umax", "ullmax"}, Lib::UMax)
+        .Case("double2hiint", Lib::DoubleHi).Case("double2loint", Lib::DoubleLo)
+        .Case("hiloint2double", Lib::HiLoToDouble)
         .Default(Lib::Unknown);
   };
   fn.lib = match(base);
@@ -287,8 +263,6 @@ LibSig signatureOf(const LibFn &fn, Operation *op) {
                                   b);
     f = f32 ? EK::F32 : EK::F64;
   }
-  // The integer type I: the 64-bit variants say ll or 64 in their names.
-  EK i = b.contains("ll") || b.contains("64") ? EK::I64 : EK::I32;
   // "float2..." / "double2..." / "ll2..." name their source; "...2ll" etc.
   // their destination.
   auto [from, to] = b.split('2');
@@ -309,10 +283,10 @@ LibSig signatureOf(const LibFn &fn, Operation *op) {
     return {{f, f, f}, f};
   if (lib <= Lib::Ilogb)
     return {{f}, EK::I32};
-  if (lib <= Lib::ToUIntRU) {
+  if (lib <= Lib::ToIntRA) {
     if (b.starts_with("float2") || b.starts_with("double2"))
       return {{typeOf(from)}, intOf(to)};
-    return {{f}, b.starts_with("llrint") ? EK::I64 : EK::I32};
+    return {{f}, b.starts_with("ll") ? EK::I64 : EK::I32}; // llrint, llround
   }
   if (lib <= Lib::UToFloatRU)
     return {{typeOf(from)}, typeOf(to.split('_').first)};
@@ -325,11 +299,11 @@ LibSig signatureOf(const LibFn &fn, Operation *op) {
       return {{EK::F32}, EK::I32};
     return {{EK::I32}, EK::F32};
   }
-  if (lib == Lib::Popc || lib == Lib::Clz || lib == Lib::Ffs)
-    return {{i}, EK::I32};
-  if (lib == Lib::Brev || lib == Lib::IAbs)
-    return {{i}, i};
-  return {{i, i}, i}; // mulhi, min, max
+  if (lib == Lib::DoubleHi || lib == Lib::DoubleLo)
+    return {{EK::F64}, EK::I32};
+  if (lib == Lib::HiLoToDouble)
+    return {{EK::I32, EK::I32}, EK::F64};
+  return {fn.intFn->args, fn.intFn->result};
 }
 
 std::string signatureString(llvm::ArrayRef<ElemKind> args, ElemKind result) {
@@ -440,10 +414,12 @@ LogicalResult execLibFloatInt(Exec &ex, Operation *op, Lib lib) {
   return success();
 }
 
-/// Float -> integer after rounding in a named direction (saturating).
+/// Float -> integer after rounding in a named direction, then converted as
+/// arith.fptosi is (saturating).
 LogicalResult execLibToInt(Exec &ex, Operation *op, Lib lib) {
-  bool isUnsigned = lib >= Lib::ToUIntRN;
-  int dir = int(lib) - int(isUnsigned ? Lib::ToUIntRN : Lib::ToIntRN); // rn rz rd ru
+  bool isUnsigned = lib >= Lib::ToUIntRN && lib <= Lib::ToUIntRU;
+  // rn rz rd ru, then llround's half away from zero
+  int dir = lib == Lib::ToIntRA ? 4 : int(lib) - int(isUnsigned ? Lib::ToUIntRN : Lib::ToIntRN);
   Tensor a = ex.tensor(op->getOperand(0));
   Tensor rounded = Tensor::alloc(a.kind(), a.shape());
   visitFloat(a.kind(), [&](auto ft) {
@@ -455,6 +431,7 @@ LogicalResult execLibToInt(Exec &ex, Operation *op, Lib lib) {
       case 0: return FT::enc(std::nearbyint(x));
       case 2: return FT::enc(std::floor(x));
       case 3: return FT::enc(std::ceil(x));
+      case 4: return FT::enc(std::round(x));
       default: return FT::enc(x);
       }
     });
@@ -464,81 +441,21 @@ LogicalResult execLibToInt(Exec &ex, Operation *op, Lib lib) {
   return success();
 }
 
-LogicalResult execLibInt(Exec &ex, Operation *op, Lib lib) {
-  switch (lib) {
-  case Lib::Popc:
-    return intUnary(ex, op, [](int64_t, uint64_t u, unsigned) -> uint64_t {
-      return __builtin_popcountll(u);
-    });
-  case Lib::Clz:
-    return intUnary(ex, op, [](int64_t, uint64_t u, unsigned w) { return clz(u, w); });
-  case Lib::Ffs:
-    return intUnary(ex, op, [](int64_t, uint64_t u, unsigned) -> uint64_t {
-      return u == 0 ? 0 : __builtin_ctzll(u) + 1;
-    });
-  case Lib::Brev:
-    return intUnary(ex, op, [](int64_t, uint64_t u, unsigned w) -> uint64_t {
-      uint64_t r = 0;
-      for (unsigned i = 0; i < w; ++i)
-        r |= ((u >> i) & 1) << (w - 1 - i);
-      return r;
-    });
-  case Lib::IAbs:
-    return intUnary(ex, op, [](int64_t s, uint64_t, unsigned) -> uint64_t {
-      return s < 0 ? 0 - uint64_t(s) : uint64_t(s);
-    });
-  case Lib::UMulHi:
-    return intBinary(ex, op, [](int64_t, int64_t, uint64_t a, uint64_t b, auto it) {
-      constexpr int w = decltype(it)::bits;
-      if constexpr (w == 64)
-        return uint64_t((unsigned __int128)a * b >> 64);
-      else
-        return (a * b) >> w;
-    });
-  case Lib::MulHi:
-    return intBinary(ex, op, [](int64_t a, int64_t b, uint64_t, uint64_t, auto it) {
-      constexpr int w = decltype(it)::bits;
-      if constexpr (w == 64)
-        return uint64_t((__int128)a * b >> 64);
-      else
-        return uint64_t((a * b) >> w);
-    });
-  case Lib::IMin:
-    return intBinary(ex, op, [](int64_t a, int64_t b, uint64_t, uint64_t, auto) {
-      return uint64_t(a < b ? a : b);
-    });
-  case Lib::IMax:
-    return intBinary(ex, op, [](int64_t a, int64_t b, uint64_t, uint64_t, auto) {
-      return uint64_t(a > b ? a : b);
-    });
-  case Lib::UMin:
-    return intBinary(ex, op, [](int64_t, int64_t, uint64_t a, uint64_t b, auto) {
-      return a < b ? a : b;
-    });
-  case Lib::UMax:
-    return intBinary(ex, op, [](int64_t, int64_t, uint64_t a, uint64_t b, auto) {
-      return a > b ? a : b;
-    });
-  default:
-    return ex.fail(op, "internal: not an integer function");
-  }
-}
-
 LogicalResult execExternElementwise(Exec &ex, Operation *op) {
   auto ext = cast<kiln::tt::ExternElementwiseOp>(op);
   llvm::StringRef symbol = ext.getSymbol();
   LibFn fn = lookupLib(symbol);
-  // libdevice's __nv_abs is the i32 absolute value (fabs is the float one).
-  if (fn.lib == Lib::Fabs && !fn.ocml && fn.base == "abs")
-    fn.lib = Lib::IAbs;
   Lib lib = fn.lib;
   if (lib == Lib::Unknown)
     return ex.fail(op, "external function '" + symbol +
                            "' is not known to the interpreter (supported: libdevice "
                            "__nv_* and ocml __ocml_* math and integer functions)");
   if (fn.ocml && lib == Lib::Fabs && op->getNumOperands() == 1 &&
-      !isFloatKind(elemKindOf(op->getOperand(0).getType())))
-    fn.lib = lib = Lib::IAbs;
+      !isFloatKind(elemKindOf(op->getOperand(0).getType()))) {
+    ElemKind k = elemKindOf(op->getOperand(0).getType());
+    fn.lib = lib = Lib::Int;
+    fn.intFn = IntFnSig{IntFn::Abs, {k}, k};
+  }
   LibSig sig = signatureOf(fn, op);
   llvm::SmallVector<ElemKind, 3> got;
   for (Type t : op->getOperandTypes())
@@ -569,14 +486,40 @@ LogicalResult execExternElementwise(Exec &ex, Operation *op) {
     return floatPredicate(ex, op, [](auto x) { return std::isfinite(x); });
   case Lib::SignBit:
     return floatPredicate(ex, op, [](auto x) { return std::signbit(x); });
-  case Lib::Ilogb: {
+  case Lib::Ilogb: { // INT_MIN for 0 and NaN, INT_MAX for infinities (libdevice)
     Tensor a = ex.tensor(op->getOperand(0));
     Tensor out = Tensor::alloc(elemKindOf(op->getResult(0).getType()), a.shape());
-    for (int64_t i = 0; i < a.numel(); ++i)
-      out.setBits(i, uint64_t(int64_t(std::ilogb(a.floatAt(i)))));
+    for (int64_t i = 0; i < a.numel(); ++i) {
+      double x = a.floatAt(i);
+      int32_t e = x == 0 || std::isnan(x) ? INT32_MIN
+                  : std::isinf(x)         ? INT32_MAX
+                                          : int32_t(std::ilogb(x));
+      out.setBits(i, uint64_t(int64_t(e)));
+    }
     ex.set(op->getResult(0), std::move(out));
     return success();
   }
+  case Lib::DoubleHi:
+  case Lib::DoubleLo: {
+    Tensor a = ex.tensor(op->getOperand(0));
+    Tensor out = Tensor::alloc(ElemKind::I32, a.shape());
+    unsigned shift = lib == Lib::DoubleHi ? 32 : 0;
+    for (int64_t i = 0; i < a.numel(); ++i)
+      out.setBits(i, a.bitsAt(i) >> shift);
+    ex.set(op->getResult(0), std::move(out));
+    return success();
+  }
+  case Lib::HiLoToDouble: {
+    Tensor hi = ex.tensor(op->getOperand(0)), lo = ex.tensor(op->getOperand(1));
+    Tensor out = Tensor::alloc(ElemKind::F64, broadcastShape(hi, lo));
+    for (int64_t i = 0, n = out.numel(); i < n; ++i)
+      out.setBits(i, hi.uintAt(hi.numel() == n ? i : 0) << 32 |
+                         lo.uintAt(lo.numel() == n ? i : 0));
+    ex.set(op->getResult(0), std::move(out));
+    return success();
+  }
+  case Lib::Int:
+    return execIntFunction(ex, op, fn.intFn->fn);
   case Lib::AsBits: {
     Tensor a = ex.tensor(op->getOperand(0));
     ex.set(op->getResult(0), a.withKind(elemKindOf(op->getResult(0).getType())));
@@ -585,7 +528,7 @@ LogicalResult execExternElementwise(Exec &ex, Operation *op) {
   default:
     break;
   }
-  if (lib >= Lib::ToIntRN && lib <= Lib::ToUIntRU)
+  if (lib >= Lib::ToIntRN && lib <= Lib::ToIntRA)
     return execLibToInt(ex, op, lib);
   if (lib >= Lib::ToFloatRN && lib <= Lib::UToFloatRU) {
     bool isUnsigned = lib >= Lib::UToFloatRN;
@@ -596,7 +539,7 @@ LogicalResult execExternElementwise(Exec &ex, Operation *op) {
            convertTensor(ex.tensor(op->getOperand(0)), to, isUnsigned, false, modes[dir]));
     return success();
   }
-  return execLibInt(ex, op, lib);
+  return ex.fail(op, "internal: unhandled library function");
 }
 
 template <Lib L> LogicalResult execMathUnary(Exec &ex, Operation *op) {
@@ -614,11 +557,8 @@ LogicalResult execFma(Exec &ex, Operation *op) {
   return floatTernary(ex, op, [](auto x, auto y, auto z) { return std::fma(x, y, z); });
 }
 
-LogicalResult execAbsI(Exec &ex, Operation *op) { return execLibInt(ex, op, Lib::IAbs); }
-LogicalResult execCtPop(Exec &ex, Operation *op) { return execLibInt(ex, op, Lib::Popc); }
-LogicalResult execCtlz(Exec &ex, Operation *op) { return execLibInt(ex, op, Lib::Clz); }
-LogicalResult execCttz(Exec &ex, Operation *op) {
-  return intUnary(ex, op, [](int64_t, uint64_t u, unsigned w) { return ctz(u, w); });
+template <IntFn F> LogicalResult execMathInt(Exec &ex, Operation *op) {
+  return execIntFunction(ex, op, F);
 }
 
 LogicalResult execIPowI(Exec &ex, Operation *op) {
@@ -678,10 +618,10 @@ void registerMathHandlers(HandlerMap &m) {
   addHandler<math::FmaOp>(m, execFma);
   addHandler<math::FPowIOp>(m, execFPowI);
   addHandler<math::IPowIOp>(m, execIPowI);
-  addHandler<math::AbsIOp>(m, execAbsI);
-  addHandler<math::CtPopOp>(m, execCtPop);
-  addHandler<math::CountLeadingZerosOp>(m, execCtlz);
-  addHandler<math::CountTrailingZerosOp>(m, execCttz);
+  addHandler<math::AbsIOp>(m, execMathInt<IntFn::Abs>);
+  addHandler<math::CtPopOp>(m, execMathInt<IntFn::Popc>);
+  addHandler<math::CountLeadingZerosOp>(m, execMathInt<IntFn::Clz>);
+  addHandler<math::CountTrailingZerosOp>(m, execMathInt<IntFn::Ctz>);
   addHandler<math::IsNaNOp>(m, [](Exec &ex, Operation *op) {
     return floatPredicate(ex, op, [](auto x) { return std::isnan(x); });
   });

@@ -465,6 +465,11 @@ LogicalResult execDescReduce(Exec &ex, Operation *op) {
   if (isFloatKind(ek) && kind != K::ADD && kind != K::MIN && kind != K::MAX)
     return ex.fail(op, "reduction " + tt::stringifyDescriptorReduceKind(kind) +
                            " is not defined on " + kindName(ek));
+  // The descriptor's element type says how integers compare: Triton types a
+  // uint32 tensor's block ui32, and TMA then takes the unsigned min/max.
+  bool isUnsigned = blockType.getElementType().isUnsignedInteger();
+  tt::RMWOp minOp = isUnsigned ? tt::RMWOp::UMIN : tt::RMWOp::MIN;
+  tt::RMWOp maxOp = isUnsigned ? tt::RMWOp::UMAX : tt::RMWOp::MAX;
   bool ok = true;
   forBlock(*d, blockType.getShape(), start, [&](int64_t i, bool inside, uint64_t addr) {
     unsigned id;
@@ -479,8 +484,8 @@ LogicalResult execDescReduce(Exec &ex, Operation *op) {
     uint64_t old = readBits(p, esz), v = val.bitsAt(i), res;
     switch (kind) {
     case K::ADD: res = rmwStep(isFloatKind(ek) ? tt::RMWOp::FADD : tt::RMWOp::ADD, ek, old, v); break;
-    case K::MIN: res = rmwStep(tt::RMWOp::MIN, ek, old, v); break;
-    case K::MAX: res = rmwStep(tt::RMWOp::MAX, ek, old, v); break;
+    case K::MIN: res = rmwStep(minOp, ek, old, v); break;
+    case K::MAX: res = rmwStep(maxOp, ek, old, v); break;
     case K::AND: res = old & v; break;
     case K::OR: res = old | v; break;
     case K::XOR: res = old ^ v; break;

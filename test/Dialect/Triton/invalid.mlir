@@ -431,15 +431,25 @@ tt.func @splat_element_type(%x: f32) {
 
 tt.func @unsplat_many_elements(%x: tensor<2xf32>) {
   // expected-error @+1 {{needs a tensor of exactly one element, got [2]}}
-  %0 = tt.unsplat %x : tensor<2xf32> -> f32
+  %0 = tt.unsplat %x : tensor<2xf32>
   tt.return
 }
 
 // -----
 
 tt.func @unsplat_result_type(%x: tensor<1x1xf32>) {
-  // expected-error @+1 {{result must be the element type 'f32'}}
-  %0 = tt.unsplat %x : tensor<1x1xf32> -> f16
+  // expected-error @+2 {{inferred type(s) 'f32' are incompatible with return type(s) of operation 'f16'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = "tt.unsplat"(%x) : (tensor<1x1xf32>) -> f16
+  tt.return
+}
+
+// -----
+
+// The result type is inferred; an explicit `-> type` is not part of the form.
+tt.func @unsplat_arrow(%x: tensor<1xf32>) {
+  // expected-error @+1 {{expected operation name in quotes}}
+  %0 = tt.unsplat %x : tensor<1xf32> -> f32
   tt.return
 }
 
@@ -1171,6 +1181,66 @@ tt.func @make_tensor_descriptor_rank(%b: !tt.ptr<f16>, %n: i32, %s: i64) {
 tt.func @make_tensor_descriptor_element(%b: !tt.ptr<f32>, %n: i32, %s: i64) {
   // expected-error @+1 {{base points to 'f32' but the block holds 'f16'}}
   %0 = tt.make_tensor_descriptor %b, [%n, %n], [%s, %s] : <f32>, <tensor<32x64xf16>>
+  tt.return
+}
+
+// -----
+
+// Signedness aside, the block's element type is the pointee type: the width
+// must match.
+tt.func @make_tensor_descriptor_signed_width(%b: !tt.ptr<i16>, %n: i32, %s: i64) {
+  // expected-error @+1 {{base points to 'i16' but the block holds 'si32'}}
+  %0 = tt.make_tensor_descriptor %b, [%n], [%s] : <i16>, <tensor<16xsi32>>
+  tt.return
+}
+
+// -----
+
+tt.func @make_tensor_descriptor_signed_float(%b: !tt.ptr<f32>, %n: i32, %s: i64) {
+  // expected-error @+1 {{base points to 'f32' but the block holds 'si32'}}
+  %0 = tt.make_tensor_descriptor %b, [%n], [%s] : <f32>, <tensor<16xsi32>>
+  tt.return
+}
+
+// -----
+
+// Only the block carries signedness; the base pointer is signless.
+tt.func @make_tensor_descriptor_signed_base(%b: !tt.ptr<si32>, %n: i32, %s: i64) {
+  // expected-error @+1 {{base points to 'si32' but the block holds 'si32'}}
+  %0 = tt.make_tensor_descriptor %b, [%n], [%s] : <si32>, <tensor<16xsi32>>
+  tt.return
+}
+
+// -----
+
+tt.func @descriptor_load_signed_width(%d: !tt.tensordesc<tensor<16xsi32>>, %i: i32) {
+  // expected-error @+1 {{result element type 'i16' does not match the descriptor's 'si32'}}
+  %0 = tt.descriptor_load %d[%i] : !tt.tensordesc<tensor<16xsi32>> -> tensor<16xi16>
+  tt.return
+}
+
+// -----
+
+// Values moved through a descriptor are signless.
+tt.func @descriptor_load_signed_result(%d: !tt.tensordesc<tensor<16xsi32>>, %i: i32) {
+  // expected-error @+1 {{result #0 must be statically shaped tensor of floating-point or integer or pointer to a scalar values, but got 'tensor<16xsi32>'}}
+  %0 = tt.descriptor_load %d[%i] : !tt.tensordesc<tensor<16xsi32>> -> tensor<16xsi32>
+  tt.return
+}
+
+// -----
+
+tt.func @descriptor_store_unsigned_width(%d: !tt.tensordesc<tensor<16xui8>>, %i: i32, %v: tensor<16xi16>) {
+  // expected-error @+1 {{source element type 'i16' does not match the descriptor's 'ui8'}}
+  tt.descriptor_store %d[%i], %v : !tt.tensordesc<tensor<16xui8>>, tensor<16xi16>
+  tt.return
+}
+
+// -----
+
+tt.func @descriptor_gather_unsigned_width(%d: !tt.tensordesc<tensor<1x16xui32>>, %x: tensor<8xi32>, %y: i32) {
+  // expected-error @+1 {{result element type must match the descriptor's}}
+  %0 = tt.descriptor_gather %d[%x, %y] : (!tt.tensordesc<tensor<1x16xui32>>, tensor<8xi32>, i32) -> tensor<8x16xi64>
   tt.return
 }
 

@@ -213,8 +213,9 @@ tt.func @shapes(%f: f32, %p: !tt.ptr<f32>, %one: tensor<1x1xf32>,
   %0 = tt.splat %f : f32 -> tensor<8xf32>
   // CHECK: tt.splat %{{[[:alnum:]_]+}} : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
   %1 = tt.splat %p : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
-  // CHECK: tt.unsplat %{{[[:alnum:]_]+}} : tensor<1x1xf32> -> f32
-  %2 = tt.unsplat %one : tensor<1x1xf32> -> f32
+  // The result type is the element type and is not printed (Triton 3.6).
+  // CHECK: tt.unsplat %{{[[:alnum:]_]+}} : tensor<1x1xf32>{{$}}
+  %2 = tt.unsplat %one : tensor<1x1xf32>
   // CHECK: tt.expand_dims %{{[[:alnum:]_]+}} {axis = 0 : i32} : tensor<8xf32> -> tensor<1x8xf32>
   %3 = tt.expand_dims %v {axis = 0 : i32} : tensor<8xf32> -> tensor<1x8xf32>
   // CHECK: tt.expand_dims %{{[[:alnum:]_]+}} {axis = 2 : i32} : tensor<4x8xf32> -> tensor<4x8x1xf32>
@@ -508,6 +509,49 @@ tt.func @descriptors(%base: !tt.ptr<f16>, %m: i32, %n: i32, %ld: i64,
   // CHECK: tt.descriptor_store %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}], %{{[[:alnum:]_]+}} : !tt.tensordesc<tensor<1x64xf16>>, tensor<64xf16>
   tt.descriptor_store %d1[%m, %n], %v1 : !tt.tensordesc<tensor<1x64xf16>>, tensor<64xf16>
   tt.return
+}
+
+// Triton types an integer block signed or unsigned (`tl.make_tensor_descriptor`
+// on an int32 pointer gives si32, on a uint8 pointer ui8) over a signless
+// base pointer; the tensors moved through the descriptor stay signless.
+// Lines as Triton 3.6 prints them.
+// CHECK-LABEL: tt.func @descriptor_signedness
+tt.func @descriptor_signedness(%in_ptr: !tt.ptr<i32>, %u8_ptr: !tt.ptr<i8>, %M: i32, %N: i32,
+                               %d: i64, %c1_i64: i64, %c0_i32: i32,
+                               %g: !tt.tensordesc<tensor<1x16xui32>>, %idx: tensor<8xi32>,
+                               %r: !tt.tensordesc<tensor<16xui32>>, %v: tensor<16xi32>,
+                               %h: !tt.tensordesc<tensor<64xsi64>>, %w: tensor<64xi64>) {
+  // CHECK: tt.make_tensor_descriptor %{{[[:alnum:]_]+}}, [%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}], [%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}] : <i32>, <tensor<16x16xsi32>>
+  %d_0 = tt.make_tensor_descriptor %in_ptr, [%M, %N], [%d, %c1_i64] : <i32>, <tensor<16x16xsi32>>
+  // CHECK: tt.make_tensor_descriptor %{{[[:alnum:]_]+}}, [%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}], [%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}] : <i8>, <tensor<16x16xui8>>
+  %o = tt.make_tensor_descriptor %u8_ptr, [%M, %N], [%d, %c1_i64] : <i8>, <tensor<16x16xui8>>
+  // CHECK: tt.descriptor_load %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}] : !tt.tensordesc<tensor<16x16xsi32>> -> tensor<16x16xi32>
+  %x = tt.descriptor_load %d_0[%c0_i32, %c0_i32] : !tt.tensordesc<tensor<16x16xsi32>> -> tensor<16x16xi32>
+  // CHECK: tt.descriptor_store %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}], %{{[[:alnum:]_]+}} : !tt.tensordesc<tensor<16x16xsi32>>, tensor<16x16xi32>
+  tt.descriptor_store %d_0[%c0_i32, %c0_i32], %x : !tt.tensordesc<tensor<16x16xsi32>>, tensor<16x16xi32>
+  // CHECK: tt.descriptor_load %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}] : !tt.tensordesc<tensor<16x16xui8>> -> tensor<16x16xi8>
+  %y = tt.descriptor_load %o[%c0_i32, %c0_i32] : !tt.tensordesc<tensor<16x16xui8>> -> tensor<16x16xi8>
+  // CHECK: tt.descriptor_store %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}], %{{[[:alnum:]_]+}} : !tt.tensordesc<tensor<16x16xui8>>, tensor<16x16xi8>
+  tt.descriptor_store %o[%c0_i32, %c0_i32], %y : !tt.tensordesc<tensor<16x16xui8>>, tensor<16x16xi8>
+  // CHECK: tt.descriptor_reduce min, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}], %{{[[:alnum:]_]+}} : !tt.tensordesc<tensor<16xui32>>, tensor<16xi32>
+  tt.descriptor_reduce min, %r[%c0_i32], %v : !tt.tensordesc<tensor<16xui32>>, tensor<16xi32>
+  // CHECK: tt.descriptor_reduce max, %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}], %{{[[:alnum:]_]+}} : !tt.tensordesc<tensor<64xsi64>>, tensor<64xi64>
+  tt.descriptor_reduce max, %h[%c0_i32], %w : !tt.tensordesc<tensor<64xsi64>>, tensor<64xi64>
+  // CHECK: tt.descriptor_gather %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}] : (!tt.tensordesc<tensor<1x16xui32>>, tensor<8xi32>, i32) -> tensor<8x16xi32>
+  %z = tt.descriptor_gather %g[%idx, %c0_i32] : (!tt.tensordesc<tensor<1x16xui32>>, tensor<8xi32>, i32) -> tensor<8x16xi32>
+  // CHECK: tt.descriptor_scatter %{{[[:alnum:]_]+}}[%{{[[:alnum:]_]+}}, %{{[[:alnum:]_]+}}], %{{[[:alnum:]_]+}} : !tt.tensordesc<tensor<1x16xui32>>, tensor<8xi32>, i32, tensor<8x16xi32>
+  tt.descriptor_scatter %g[%idx, %c0_i32], %z : !tt.tensordesc<tensor<1x16xui32>>, tensor<8xi32>, i32, tensor<8x16xi32>
+  tt.return
+}
+
+// tl.reshape of a one-element tensor to a scalar, as Triton 3.6 prints it.
+// CHECK-LABEL: tt.func @unsplat_to_scalar
+tt.func @unsplat_to_scalar(%x_0: tensor<1x1xi64>, %c1: i64) -> i64 {
+  // CHECK: %[[S:[[:alnum:]_]+]] = tt.unsplat %{{[[:alnum:]_]+}} : tensor<1x1xi64>{{$}}
+  %s = tt.unsplat %x_0 : tensor<1x1xi64>
+  // CHECK: arith.addi %[[S]], %{{[[:alnum:]_]+}} : i64
+  %0 = arith.addi %s, %c1 : i64
+  tt.return %0 : i64
 }
 
 // Every descriptor reduction kind.

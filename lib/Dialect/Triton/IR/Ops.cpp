@@ -54,14 +54,15 @@ LogicalResult verifyDescriptorIndices(Operation *op, TensorDescType desc,
 }
 
 /// A descriptor block and the tensor moved through it must have the same
-/// element type and number of elements (Triton lets leading 1s be dropped).
+/// element type (signedness aside: the tensor is signless) and number of
+/// elements (Triton lets leading 1s be dropped).
 LogicalResult verifyDescriptorBlock(Operation *op, TensorDescType desc,
                                     RankedTensorType tensor, StringRef what) {
-  RankedTensorType block = desc.getBlockType();
+  RankedTensorType block = desc.getSignlessBlockType();
   if (block.getElementType() != tensor.getElementType())
     return op->emitOpError() << what << " element type " << tensor.getElementType()
                              << " does not match the descriptor's "
-                             << block.getElementType();
+                             << desc.getBlockType().getElementType();
   if (block.getNumElements() != tensor.getNumElements())
     return op->emitOpError() << what << " shape " << shapeString(tensor.getShape())
                              << " does not match the descriptor block "
@@ -72,7 +73,7 @@ LogicalResult verifyDescriptorBlock(Operation *op, TensorDescType desc,
 LogicalResult verifyGatherScatterShape(Operation *op, TensorDescType desc,
                                        RankedTensorType xOffsets,
                                        RankedTensorType tensor, StringRef what) {
-  RankedTensorType block = desc.getBlockType();
+  RankedTensorType block = desc.getSignlessBlockType();
   if (block.getRank() != 2 || block.getShape()[0] != 1)
     return op->emitOpError() << "descriptor block must have shape [1, N], got "
                              << shapeString(block.getShape());
@@ -239,13 +240,22 @@ LogicalResult SplatOp::verify() {
   return success();
 }
 
+LogicalResult UnsplatOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                          ValueRange operands, DictionaryAttr,
+                                          OpaqueProperties, RegionRange,
+                                          SmallVectorImpl<Type> &inferred) {
+  auto src = dyn_cast<RankedTensorType>(operands[0].getType());
+  if (!src)
+    return failure();
+  inferred.push_back(src.getElementType());
+  return success();
+}
+
 LogicalResult UnsplatOp::verify() {
   RankedTensorType src = getSrc().getType();
   if (src.getNumElements() != 1)
     return emitOpError() << "needs a tensor of exactly one element, got "
                          << shapeString(src.getShape());
-  if (getType() != src.getElementType())
-    return emitOpError() << "result must be the element type " << src.getElementType();
   return success();
 }
 
@@ -463,7 +473,8 @@ LogicalResult MakeTensorDescOp::verify() {
   if (getShape().size() != static_cast<size_t>(block.getRank()))
     return emitOpError() << "expects " << block.getRank() << " shape and stride values, got "
                          << getShape().size();
-  if (getBase().getType().getPointeeType() != block.getElementType())
+  // Triton types an integer block signed or unsigned over a signless base.
+  if (getBase().getType().getPointeeType() != getType().getSignlessBlockType().getElementType())
     return emitOpError() << "base points to " << getBase().getType().getPointeeType()
                          << " but the block holds " << block.getElementType();
   return success();

@@ -84,6 +84,14 @@ void TensorDescType::print(AsmPrinter &printer) const {
   printer << "<" << getBlockType() << ">";
 }
 
+RankedTensorType TensorDescType::getSignlessBlockType() const {
+  RankedTensorType block = getBlockType();
+  auto integer = dyn_cast<IntegerType>(block.getElementType());
+  if (!integer || integer.isSignless())
+    return block;
+  return block.clone(IntegerType::get(getContext(), integer.getWidth()));
+}
+
 namespace kiln::tt {
 
 bool isTensorPointerType(Type type) {

@@ -253,11 +253,13 @@ def TT_SplatOp : TT_Op<"splat", [Pure, SameOperandsAndResultElementType]> {
   let hasFolder = 1;
 }
 
-def TT_UnsplatOp : TT_Op<"unsplat", [Pure]> {
+def TT_UnsplatOp : TT_Op<"unsplat", [Pure,
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "the only element of a one-element tensor, as a scalar";
   let arguments = (ins TT_Tensor:$src);
   let results = (outs TT_Type:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  // Triton's form: the result type is the element type, not printed.
+  let assemblyFormat = "$src attr-dict `:` type($src)";
   let hasVerifier = 1;
 }
 

@@ -34,10 +34,19 @@ def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
     `!tt.tensordesc<tensor<128x64xf16>>`: the block type each
     `tt.descriptor_load`/`store` moves. The shorthand
     `!tt.tensordesc<128x64xf16>` of later Triton versions is accepted too.
+    Triton records the signedness of an integer block
+    (`!tt.tensordesc<tensor<64xui32>>` over a `!tt.ptr<i32>`): it selects
+    signed or unsigned min/max in `tt.descriptor_reduce`, while the values
+    loaded and stored stay signless.
   }];
   let parameters = (ins "::mlir::RankedTensorType":$blockType);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The block type with a signless element type: the type of the tensors
+    /// moved through the descriptor and of the elements of its base pointer.
+    ::mlir::RankedTensorType getSignlessBlockType() const;
+  }];
 }
 
 // Element type classes, as Triton groups them. Tensors always have a static
