@@ -137,17 +137,27 @@ Error dump(StringRef bytes, StringRef dir, StringRef kernel, StringRef stage) {
 } // namespace
 
 std::string kernelName(mlir::ModuleOp module) {
-  for (auto func : module.getOps<tt::FuncOp>()) {
-    if (!func.isPublic())
-      continue;
-    // The name becomes a file name: keep it inside the dump folder.
-    std::string name = func.getName().str();
-    for (char &c : name)
-      if (!isAlnum(c) && c != '_')
-        c = '_';
-    return name;
-  }
-  return "kernel";
+  std::string name;
+  for (auto func : module.getOps<tt::FuncOp>())
+    if (func.isPublic()) {
+      name = func.getName().str();
+      break;
+    }
+  // An LLVM-dialect module (`--from llir`): the function marked a kernel.
+  if (name.empty())
+    for (mlir::Operation &op : module.getBody()->getOperations())
+      if (op.hasAttr("nvvm.kernel"))
+        if (auto symbol = op.getAttrOfType<mlir::StringAttr>("sym_name")) {
+          name = symbol.str();
+          break;
+        }
+  if (name.empty())
+    return "kernel";
+  // The name becomes a file name: keep it inside the dump folder.
+  for (char &c : name)
+    if (!isAlnum(c) && c != '_')
+      c = '_';
+  return name;
 }
 
 Expected<std::string> resolveStopStage(const Pipeline &pipeline, StringRef requested,

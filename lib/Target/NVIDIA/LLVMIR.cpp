@@ -172,7 +172,7 @@ Expected<std::string> generateLLVMIR(mlir::ModuleOp module, const CompileOptions
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
 
-  Expected<std::unique_ptr<TargetMachine>> machine = createTargetMachine(options);
+  Expected<std::unique_ptr<TargetMachine>> machine = createTargetMachine(options, /*ptxVersion=*/0);
   if (!machine)
     return machine.takeError();
   llvmModule->setTargetTriple(Triple(kTriple));

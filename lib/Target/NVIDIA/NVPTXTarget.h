@@ -28,9 +28,11 @@ llvm::Expected<PtxVersions> ptxVersions();
 
 /// A TargetMachine for `options.target` (sm_80, sm_90a, ...) with Triton's
 /// settings: PIC, aggressive optimisation, fused multiply-add allowed,
-/// 32-bit pointers to shared/const/local memory.
+/// 32-bit pointers to shared/const/local memory. `ptxVersion` 0 leaves the
+/// PTX version to LLVM: enough for the data layout and the optimiser, so
+/// that the llir stage needs no ptxas.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createTargetMachine(const CompileOptions &options);
+createTargetMachine(const CompileOptions &options, int ptxVersion);
 
 } // namespace kiln::nvidia
 

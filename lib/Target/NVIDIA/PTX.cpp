@@ -77,10 +77,8 @@ Expected<PtxVersions> ptxVersions() {
   return PtxVersions{ptxas->ptxVersion, std::min(ptxas->ptxVersion, newest)};
 }
 
-Expected<std::unique_ptr<TargetMachine>> createTargetMachine(const CompileOptions &options) {
-  Expected<PtxVersions> versions = ptxVersions();
-  if (!versions)
-    return versions.takeError();
+Expected<std::unique_ptr<TargetMachine>> createTargetMachine(const CompileOptions &options,
+                                                             int ptxVersion) {
   int capability = options.target.capability();
   if (capability < 50)
     return fail("target " + options.target.str() + ": kiln generates code for cuda:50 and newer");
@@ -88,7 +86,7 @@ Expected<std::unique_ptr<TargetMachine>> createTargetMachine(const CompileOption
   settings.AllowFPOpFusion = FPOpFusion::Fast;
   settings.NoNaNsFPMath = true;
   settings.TrapUnreachable = true;
-  std::string features = "+ptx" + std::to_string(versions->llvm);
+  std::string features = ptxVersion ? "+ptx" + std::to_string(ptxVersion) : "";
   std::unique_ptr<TargetMachine> machine(nvptxTarget()->createTargetMachine(
       Triple(kTriple), smArch(options.target), features, settings, Reloc::PIC_, std::nullopt,
       CodeGenOptLevel::Aggressive));
@@ -102,7 +100,7 @@ Expected<std::string> generatePTX(StringRef llvmIR, const CompileOptions &option
   Expected<PtxVersions> versions = ptxVersions();
   if (!versions)
     return versions.takeError();
-  Expected<std::unique_ptr<TargetMachine>> machine = createTargetMachine(options);
+  Expected<std::unique_ptr<TargetMachine>> machine = createTargetMachine(options, versions->llvm);
   if (!machine)
     return machine.takeError();
 
