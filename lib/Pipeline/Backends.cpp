@@ -62,8 +62,8 @@ Stage codegenStage(StringRef name, Artifact::Kind output, bool isMLIR,
   return stage;
 }
 
-Error needs(const Artifact &artifact, Artifact::Kind kind, StringRef what) {
-  if (artifact.kind == kind)
+Error needs(bool has, StringRef what) {
+  if (has)
     return Error::success();
   return createStringError(inconvertibleErrorCode(), "its input is not " + what);
 }
@@ -71,8 +71,8 @@ Error needs(const Artifact &artifact, Artifact::Kind kind, StringRef what) {
 // The nvidia backend's code generators (lib/Target/NVIDIA). Each replaces
 // the artifact by the next one and completes the kernel's metadata.
 Error nvidiaLLVMIR(Artifact &artifact, const CompileOptions &options) {
-  if (!artifact.module)
-    return needs(artifact, Artifact::Kind::MLIR, "an MLIR module");
+  if (Error err = needs(static_cast<bool>(artifact.module), "an MLIR module"))
+    return err;
   Expected<std::string> ir = nvidia::generateLLVMIR(*artifact.module, options, artifact.metadata);
   if (!ir)
     return ir.takeError();
@@ -82,7 +82,7 @@ Error nvidiaLLVMIR(Artifact &artifact, const CompileOptions &options) {
 }
 
 Error nvidiaPTX(Artifact &artifact, const CompileOptions &options) {
-  if (Error err = needs(artifact, Artifact::Kind::Text, "LLVM IR"))
+  if (Error err = needs(artifact.kind == Artifact::Kind::Text, "LLVM IR"))
     return err;
   Expected<std::string> ptx = nvidia::generatePTX(artifact.data, options, artifact.metadata);
   if (!ptx)
@@ -92,7 +92,7 @@ Error nvidiaPTX(Artifact &artifact, const CompileOptions &options) {
 }
 
 Error nvidiaCubin(Artifact &artifact, const CompileOptions &options) {
-  if (Error err = needs(artifact, Artifact::Kind::Text, "PTX"))
+  if (Error err = needs(artifact.kind == Artifact::Kind::Text, "PTX"))
     return err;
   if (!artifact.metadata.known()) {
     // PTX from a plugin's ptx stage, or not written by kiln.
