@@ -12,6 +12,7 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -53,6 +54,21 @@ mlir::Operation *firstUnlowered(mlir::ModuleOp module) {
     return mlir::WalkResult::interrupt();
   });
   return found;
+}
+
+/// Drops argument attributes of other dialects (`tt.divisibility`, ...):
+/// the lowering has used them, and translation would warn about each.
+void dropForeignArgAttrs(mlir::ModuleOp module) {
+  module.walk([](mlir::FunctionOpInterface func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      SmallVector<mlir::NamedAttribute> attrs(func.getArgAttrs(i));
+      for (mlir::NamedAttribute attr : attrs) {
+        auto [dialect, rest] = attr.getName().getValue().split('.');
+        if (!rest.empty() && dialect != "llvm" && dialect != "nvvm")
+          func.removeArgAttr(i, attr.getName());
+      }
+    }
+  });
 }
 
 /// The module attributes Triton's launcher needs, as the ttgir and llir
@@ -154,6 +170,7 @@ Expected<std::string> generateLLVMIR(mlir::ModuleOp module, const CompileOptions
     return fail("the module is not fully in the LLVM and NVVM dialects");
   }
   readMetadata(module, options, metadata);
+  dropForeignArgAttrs(module);
 
   // NVVM ops without an LLVM intrinsic (wgmma, mbarrier waits, ...) become
   // inline PTX here; translation cannot take them.

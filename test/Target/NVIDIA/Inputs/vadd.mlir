@@ -1,9 +1,11 @@
 // A vector add as the llir stage holds it before its code generator: the
 // LLVM and NVVM dialects, Triton's kernel ABI (the user's arguments, then
 // the global_scratch and profile_scratch pointers), 4 warps, 4 floats per
-// thread loaded as one 16-byte vector.
+// thread loaded as one 16-byte vector; the arguments keep the tt
+// attributes the lowering read.
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.shared = 0 : i32} {
-  llvm.func @vadd(%x: !llvm.ptr<1>, %y: !llvm.ptr<1>, %z: !llvm.ptr<1>, %n: i32,
+  llvm.func @vadd(%x: !llvm.ptr<1> {tt.divisibility = 16 : i32}, %y: !llvm.ptr<1> {tt.divisibility = 16 : i32},
+                  %z: !llvm.ptr<1> {tt.divisibility = 16 : i32}, %n: i32,
                   %global_scratch: !llvm.ptr<1>, %profile_scratch: !llvm.ptr<1>)
       attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>} {
     %tid = nvvm.read.ptx.sreg.tid.x : i32
