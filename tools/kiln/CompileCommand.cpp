@@ -249,8 +249,10 @@ Expected<std::string> compile() {
       return pluginPrint.takeError();
     std::string fingerprint = pipeline->fingerprint();
     std::string host = Cache::hostIdentity();
+    // "metadata+artifact": the payload's layout (pack()), so that entries
+    // of a kiln that stored the artifact alone are not read as this one's.
     key = Cache::key({host, source, fingerprint, *pluginPrint, *stop, *startStage,
-                      std::to_string(sharedBytes)});
+                      std::to_string(sharedBytes), "metadata+artifact"});
     std::string whyNot;
     if (std::optional<std::string> hit = cache.lookup(key, &whyNot)) {
       if (verbose)
