@@ -11,6 +11,7 @@
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -36,6 +37,7 @@ void registerKilnAndPluginDialects(mlir::DialectRegistry &registry) {
 void registerKilnPasses() {
   static bool registered = [] {
     tt::registerTritonPasses();
+    ttg::registerTritonGPUPasses();
     return true;
   }();
   (void)registered;
