@@ -92,10 +92,6 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
                                      transposeBlocked(blocked, trans.getOrder())));
     return success();
   }
-  if (isa<tt::DotOp, tt::DotScaledOp>(op))
-    return op->emitError() << "'" << op->getName()
-                           << "' needs dot-operand layouts, which kiln's ttgir stage does not "
-                              "have yet";
   for (Value result : op->getResults())
     setResult(result, convert(result.getType()));
   // Constants carry their type twice.
@@ -191,6 +187,16 @@ void ConvertFromTTIRPass::runOnOperation() {
   });
   if (hasLayouts)
     return fail("the module already has layouts (is it TTGIR?)");
+  // Checked before anything changes, so that the error shows the op as it was.
+  WalkResult dots = module.walk([](Operation *op) {
+    if (!isa<tt::DotOp, tt::DotScaledOp>(op))
+      return WalkResult::advance();
+    op->emitError() << "'" << op->getName()
+                    << "' needs dot-operand layouts, which kiln's ttgir stage does not have yet";
+    return WalkResult::interrupt();
+  });
+  if (dots.wasInterrupted())
+    return signalPassFailure();
 
   Builder b(ctx);
   module->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
