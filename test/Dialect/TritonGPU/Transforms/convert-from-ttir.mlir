@@ -83,3 +83,35 @@ tt.func @loop(%n: i32) -> tensor<128xf32> {
   }
   tt.return %res : tensor<128xf32>
 }
+
+// -----
+
+// scf.if results and yields, scf.while arguments, conditions and yields.
+// CHECK-DAG: #[[B1D:.*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @control_flow
+// CHECK: scf.if %{{.*}} -> (tensor<512xf32, #[[B1D]]>)
+// CHECK: scf.yield {{.*}} : tensor<512xf32, #[[B1D]]>
+// CHECK: scf.while ({{.*}}) : (i32, tensor<512xf32, #[[B1D]]>) -> (i32, tensor<512xf32, #[[B1D]]>)
+// CHECK: scf.condition(%{{.*}}) {{.*}} : i32, tensor<512xf32, #[[B1D]]>
+// CHECK: ^bb0(%{{.*}}: i32, %{{.*}}: tensor<512xf32, #[[B1D]]>):
+// CHECK: scf.yield {{.*}} : i32, tensor<512xf32, #[[B1D]]>
+tt.func @control_flow(%v: tensor<512xf32>, %c: i1, %n: i32) -> tensor<512xf32> {
+  %w = scf.if %c -> (tensor<512xf32>) {
+    %e = math.exp %v : tensor<512xf32>
+    scf.yield %e : tensor<512xf32>
+  } else {
+    scf.yield %v : tensor<512xf32>
+  }
+  %c0 = arith.constant 0 : i32
+  %res:2 = scf.while (%i = %c0, %acc = %w) : (i32, tensor<512xf32>) -> (i32, tensor<512xf32>) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %i, %acc : i32, tensor<512xf32>
+  } do {
+  ^bb0(%j: i32, %b: tensor<512xf32>):
+    %one = arith.constant 1 : i32
+    %k = arith.addi %j, %one : i32
+    %d = arith.addf %b, %b : tensor<512xf32>
+    scf.yield %k, %d : i32, tensor<512xf32>
+  }
+  tt.return %res#1 : tensor<512xf32>
+}
