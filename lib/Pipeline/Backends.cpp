@@ -68,6 +68,7 @@ Stage ttgirStage() {
                       }),
       core("ttgir.coalesce", [] { return ttg::createCoalesce(); }),
       core("ttgir.remove-layout-conversions", [] { return ttg::createRemoveLayoutConversions(); }),
+      core("ttgir.optimize-thread-locality", [] { return ttg::createOptimizeThreadLocality(); }),
       core("ttgir.cse", [] { return mlir::createCSEPass(); }),
       core("ttgir.licm", [] { return mlir::createLoopInvariantCodeMotionPass(); }),
       core("ttgir.canonicalize", [] { return mlir::createCanonicalizerPass(); }),

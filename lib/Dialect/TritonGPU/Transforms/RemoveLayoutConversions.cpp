@@ -44,8 +44,13 @@ bool isSameEncodingOp(Operation *op) {
          op->hasTrait<tt::traits::SameOperandsAndResultEncoding>();
 }
 
-/// Ops whose layout is fixed by memory coalescing.
-bool isAnchor(Operation *op) { return isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op); }
+/// Ops whose layout is fixed: by memory coalescing, or a gather's chosen
+/// to stay within warps.
+bool isAnchor(Operation *op) {
+  if (auto gather = dyn_cast<tt::GatherOp>(op))
+    return gather.getEfficientLayout();
+  return isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op);
+}
 
 /// A reduction to scalars reads its operands in any (common) layout.
 bool isLayoutAgnostic(Operation *op) {

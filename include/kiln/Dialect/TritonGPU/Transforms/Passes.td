@@ -73,6 +73,23 @@ def RemoveLayoutConversions : Pass<"ttgir-remove-layout-conversions", "::mlir::M
   let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
 }
 
+def OptimizeThreadLocality : Pass<"ttgir-optimize-thread-locality", "::mlir::ModuleOp"> {
+  let summary = "Layouts that keep a tt.gather within each warp";
+  let description = [{
+    So far the gather part of Triton 3.6's tritongpu-optimize-thread-locality:
+    every `tt.gather` of rank 2 or more on blocked operands gets a blocked
+    layout in which each warp holds whole columns along the gather axis (as
+    many lanes along the axis as it has elements, up to the warp size; the
+    other lanes and the warps along the other dimensions; the axis fastest),
+    so the gather lowers to warp shuffles without shared memory. Its
+    operands and result are converted, and the op is marked
+    `efficient_layout`, which later passes keep. Triton's reduction rewrites
+    of this pass (loop-carried reductions, reshapes that may reorder) are
+    not done yet.
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
   let summary = "Report the axis info of every op result as a remark";
   let description = [{
