@@ -18,6 +18,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/InitAllPasses.h"
 
 namespace kiln {
 
@@ -36,6 +37,7 @@ void registerKilnAndPluginDialects(mlir::DialectRegistry &registry) {
 
 void registerKilnPasses() {
   static bool registered = [] {
+    mlir::registerAllPasses();
     tt::registerTritonPasses();
     ttg::registerTritonGPUPasses();
     return true;

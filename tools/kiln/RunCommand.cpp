@@ -13,6 +13,7 @@
 #include "kiln/Interpreter/RunSpec.h"
 
 #include "kiln/Plugin/PluginManager.h"
+#include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -52,6 +53,22 @@ cl::opt<bool> allowPoisonReads(
     cl::desc("Count reads of never-written output elements instead of stopping at the first"),
     cl::sub(command), cl::cat(category()));
 
+cl::opt<double> timeLimit(
+    "time-limit",
+    cl::desc("Stop the run after SECONDS of interpretation, naming the op, loop and program "
+             "(default 600; 0: no limit)"),
+    cl::value_desc("SECONDS"), cl::init(600), cl::sub(command), cl::cat(category()));
+cl::opt<uint64_t> maxSteps(
+    "max-steps",
+    cl::desc("Stop the run after N ops executed (terminators included), naming the op, loop "
+             "and program (default 0: no limit)"),
+    cl::value_desc("N"), cl::init(0), cl::sub(command), cl::cat(category()));
+cl::opt<std::string> memoryLimit(
+    "memory-limit",
+    cl::desc("Refuse a run whose buffers need more host memory than SIZE (bytes, or with K, M, "
+             "G, T; default 4G)"),
+    cl::value_desc("SIZE"), cl::init("4G"), cl::sub(command), cl::cat(category()));
+
 cl::list<std::string> plugins("plugin",
                               cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS), "
                                        "so kernels using its dialects parse"),
@@ -73,6 +90,13 @@ int runKernel() {
     return reportError(createStringError(
         "kiln run executes kernels only with --interpret (the CPU reference interpreter) "
         "for now; add --interpret"));
+
+  if (timeLimit < 0)
+    return reportError(createStringError("--time-limit must not be negative"));
+  std::optional<uint64_t> memoryBytes = parseByteSize(memoryLimit);
+  if (!memoryBytes)
+    return reportError(createStringError("--memory-limit takes a size such as 512M or 8G, got '" +
+                                         memoryLimit + "'"));
 
   progress::setPhase("while loading plugins");
   if (Error error = loadPlugins(plugins))
@@ -101,13 +125,15 @@ int runKernel() {
   auto module = interp::parseKernelFile(spec->ttir, context);
   if (!module)
     return reportError(module.takeError());
-  Expected<interp::Launch> launch = interp::prepareLaunch(*spec, **module);
+  Expected<interp::Launch> launch = interp::prepareLaunch(*spec, **module, *memoryBytes);
   if (!launch)
     return reportError(createStringError(spec->path + ": " + toString(launch.takeError())));
 
   interp::RunOptions opts;
   opts.grid = spec->grid;
   opts.poisonReadIsError = !allowPoisonReads;
+  opts.maxSteps = maxSteps;
+  opts.timeLimitSeconds = timeLimit;
   progress::setPhase("while running @" + launch->kernel + " in the interpreter");
   interp::Interpreter interpreter(**module);
   auto start = std::chrono::steady_clock::now();
