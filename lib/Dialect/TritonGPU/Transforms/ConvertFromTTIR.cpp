@@ -64,20 +64,19 @@ Attribute transposeBlocked(BlockedEncodingAttr enc, ArrayRef<int32_t> order) {
 }
 
 LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
-  auto setResult = [](Value value, Type type) { value.setType(type); };
   // Layouts derived from an operand's.
   if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
     auto srcType = cast<RankedTensorType>(reduce.getOperands()[0].getType());
     for (Value result : reduce.getResults())
       if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
-        setResult(result, tensor.cloneWithEncoding(SliceEncodingAttr::get(
+        result.setType(tensor.cloneWithEncoding(SliceEncodingAttr::get(
                               &getContext(), reduce.getAxis(),
                               cast<DistributedEncodingInterface>(srcType.getEncoding()))));
     return success();
   }
   if (isa<tt::ScanOp, tt::BroadcastOp>(op)) {
     for (Value result : op->getResults())
-      setResult(result, withEncodingOf(result.getType(), op->getOperand(0).getType()));
+      result.setType(withEncodingOf(result.getType(), op->getOperand(0).getType()));
     return success();
   }
   if (auto trans = dyn_cast<tt::TransOp>(op)) {
@@ -88,12 +87,12 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
       srcType = cast<RankedTensorType>(convert(srcType.cloneWithEncoding({})));
       blocked = cast<BlockedEncodingAttr>(srcType.getEncoding());
     }
-    setResult(trans.getResult(), trans.getType().cloneWithEncoding(
+    trans.getResult().setType(trans.getType().cloneWithEncoding(
                                      transposeBlocked(blocked, trans.getOrder())));
     return success();
   }
   for (Value result : op->getResults())
-    setResult(result, convert(result.getType()));
+    result.setType(convert(result.getType()));
   // Constants carry their type twice.
   if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
     auto tensor = dyn_cast<RankedTensorType>(cst.getType());

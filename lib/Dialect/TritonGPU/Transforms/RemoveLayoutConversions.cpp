@@ -54,8 +54,6 @@ bool isAnchor(Operation *op) {
 
 /// A reduction to scalars reads its operands in any (common) layout.
 bool isLayoutAgnostic(Operation *op) {
-  if (isa<ConvertLayoutOp>(op))
-    return true;
   auto reduce = dyn_cast<tt::ReduceOp>(op);
   return reduce && llvm::none_of(reduce->getResultTypes(),
                                  [](Type t) { return isa<RankedTensorType>(t); });
@@ -131,11 +129,11 @@ Type Propagation::requiredOperandType(OpOperand &operand) {
   Operation *op = operand.getOwner();
   Value value = operand.get();
   unsigned index = operand.getOperandNumber();
-  if (!rewritten.contains(op) || isLayoutAgnostic(op)) {
-    if (isLayoutAgnostic(op) && !isa<ConvertLayoutOp>(op))
-      return withEncoding(value.getType(), encodingOf(op->getOperand(0)));
-    if (isa<ConvertLayoutOp>(op))
-      return value.getType();
+  if (isa<ConvertLayoutOp>(op))
+    return value.getType();
+  if (isLayoutAgnostic(op)) // operands agree with the first
+    return withEncoding(value.getType(), encodingOf(op->getOperand(0)));
+  if (!rewritten.contains(op)) { // keeps what it had
     auto it = originalTypes.find(value);
     return it == originalTypes.end() ? value.getType() : it->second;
   }
@@ -329,9 +327,10 @@ void Rematerializer::tryRematerialize(ConvertLayoutOp cvt) {
   if (isa_and_nonnull<ConvertLayoutOp>(cvt.getSrc().getDefiningOp()) ||
       !collect(cvt.getSrc(), target, slice))
     return;
-  // Dense non-splat constants are only rebuilt if they are dense.
+  // Only dense constants can be rebuilt in another layout.
   for (auto &[value, enc] : slice)
-    if (auto cst = value.getDefiningOp<arith::ConstantOp>(); cst && !isa<DenseElementsAttr>(cst.getValue()))
+    if (auto cst = value.getDefiningOp<arith::ConstantOp>();
+        cst && !isa<DenseElementsAttr>(cst.getValue()))
       return;
   cvt.getResult().replaceAllUsesWith(materialize(cvt.getSrc(), target));
   cvt.erase();
