@@ -11,6 +11,7 @@
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,6 +39,7 @@ void registerKilnPasses() {
   static bool registered = [] {
     mlir::registerAllPasses();
     tt::registerTritonPasses();
+    ttg::registerTritonGPUPasses();
     return true;
   }();
   (void)registered;
