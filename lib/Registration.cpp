@@ -8,6 +8,7 @@
 
 #include "kiln/Plugin/PluginManager.h"
 
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
@@ -36,6 +37,7 @@ void registerKilnAndPluginDialects(mlir::DialectRegistry &registry) {
 void registerKilnPasses() {
   static bool registered = [] {
     tt::registerTritonPasses();
+    registerTritonGPUToLLVMPasses();
     return true;
   }();
   (void)registered;

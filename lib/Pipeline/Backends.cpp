@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Pipeline/Pipeline.h"
 
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 
 #include "mlir/Transforms/Passes.h"
@@ -50,8 +51,10 @@ Stage openMLIRStage(StringRef name) {
 
 /// A stage that ends in a code generator kiln does not have yet; a plugin
 /// can still override it.
-Stage codegenStage(StringRef name, Artifact::Kind output, bool isMLIR) {
+Stage codegenStage(StringRef name, Artifact::Kind output, bool isMLIR,
+                   std::vector<PassEntry> entries = {}) {
   Stage stage;
+  stage.entries = std::move(entries);
   stage.name = name.str();
   stage.output = output;
   stage.isMLIR = isMLIR;
@@ -65,8 +68,14 @@ Expected<std::vector<Stage>> coreStages(const CompileOptions &options) {
   std::vector<Stage> stages;
   stages.push_back(ttirStage());
   stages.push_back(openMLIRStage("ttgir"));
-  stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true));
-  if (options.target.backend() == "nvidia") {
+  // Triton's make_llir, as far as kiln lowers it so far (NVIDIA only: the
+  // AMD target info does not exist yet).
+  bool nvidia = options.target.backend() == "nvidia";
+  std::vector<PassEntry> llir;
+  if (nvidia)
+    llir.push_back(core("llir.convert-to-llvm", [] { return createConvertTritonGPUToLLVM(); }));
+  stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true, std::move(llir)));
+  if (nvidia) {
     stages.push_back(codegenStage("ptx", Artifact::Kind::Text, /*isMLIR=*/false));
     stages.push_back(codegenStage("cubin", Artifact::Kind::Binary, /*isMLIR=*/false));
   } else {
