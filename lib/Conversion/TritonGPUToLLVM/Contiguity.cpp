@@ -46,9 +46,13 @@ AxisFacts constantFacts(Value v, int64_t divisibility) {
   return f;
 }
 
+/// The bytes one pointee of `ptrLike` takes in memory (i1: a byte,
+/// pointers: 8).
 int64_t elementBytes(Type ptrLike) {
   auto ptr = dyn_cast<tt::PointerType>(getElementTypeOrSelf(ptrLike));
   Type pointee = ptr ? ptr.getPointeeType() : Type();
+  if (isa_and_nonnull<tt::PointerType>(pointee))
+    return 8;
   if (!pointee || !pointee.isIntOrFloat())
     return 1;
   return std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
@@ -191,9 +195,7 @@ unsigned accessVectorWidth(Value ptr, Value mask) {
   if (step == first.end())
     return 1;
   unsigned dim = step - first.begin();
-  // i1 lives in memory as a byte, pointers as 8 bytes.
-  Type pointee = cast<tt::PointerType>(tensor.getElementType()).getPointeeType();
-  int64_t bytes = isa<tt::PointerType>(pointee) ? 8 : std::max(1u, pointee.getIntOrFloatBitWidth() / 8);
+  int64_t bytes = elementBytes(tensor);
   int64_t vec = layout::registerVectorWidth(*ll, dim, unsigned(bytes * 8));
   AxisFacts facts = analyzeAxes(ptr);
   vec = std::min(vec, facts.contiguity[dim]);

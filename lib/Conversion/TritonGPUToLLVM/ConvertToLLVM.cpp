@@ -41,13 +41,21 @@ constexpr StringLiteral kNativeMath[] = {"math.absf", "math.absi",  "math.ceil",
                                          "math.sqrt", "math.fma",   "math.copysign",
                                          "math.ctlz", "math.cttz",  "math.ctpop"};
 
+/// Accesses through pointers to scalars, not block pointers, and of
+/// numbers (pointer-valued elements are not lowered yet).
+bool isPlainAccess(Value ptr, Type value) {
+  auto pointer = dyn_cast<tt::PointerType>(getElementTypeOrSelf(ptr.getType()));
+  return pointer && !isa<RankedTensorType>(pointer.getPointeeType()) &&
+         getElementTypeOrSelf(value).isIntOrFloat();
+}
+
 bool hasLowering(Operation *op) {
   if (auto func = dyn_cast<tt::FuncOp>(op))
     return func.isPublic() && func.getFunctionType().getNumResults() == 0;
   if (auto load = dyn_cast<tt::LoadOp>(op))
-    return !isa<tt::PointerType>(getElementTypeOrSelf(load.getType()));
+    return isPlainAccess(load.getPtr(), load.getType());
   if (auto store = dyn_cast<tt::StoreOp>(op))
-    return !isa<tt::PointerType>(getElementTypeOrSelf(store.getValue().getType()));
+    return isPlainAccess(store.getPtr(), store.getValue().getType());
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());

@@ -32,7 +32,9 @@ struct Context {
   /// Per tt.load / tt.store, the vector width chosen before conversion
   /// (the analysis reads the IR the conversion rewrites).
   llvm::DenseMap<mlir::Operation *, unsigned> vectorWidths;
-  unsigned vectorWidth(mlir::Operation *op) const { return vectorWidths.lookup(op) ?: 1; }
+  unsigned vectorWidth(mlir::Operation *op) const {
+    return std::max(1u, vectorWidths.lookup(op));
+  }
 };
 
 /// The layout of a tensor type, known to be valid (the pass checks every

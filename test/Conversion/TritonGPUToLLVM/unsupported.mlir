@@ -48,6 +48,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// Block pointers are rewritten away in the ttir stage of stock Triton; one
+// that reaches the lowering is an error (the conversion used to run away).
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @block_pointer(%p: !tt.ptr<tensor<128xf32, #blocked>>) {
+    // expected-error @+1 {{op 'tt.load' cannot be lowered to LLVM yet}}
+    %0 = tt.load %p : !tt.ptr<tensor<128xf32, #blocked>>
+    tt.return
+  }
+}
+
+// -----
+
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @no_layout() {
     // expected-error @+1 {{op 'tt.make_range' cannot be lowered to LLVM: a tensor without a distributed ttg layout (run the ttgir stage first)}}
