@@ -8,6 +8,7 @@
 
 #include "kiln/Plugin/PluginManager.h"
 
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
@@ -40,6 +41,7 @@ void registerKilnPasses() {
     mlir::registerAllPasses();
     tt::registerTritonPasses();
     ttg::registerTritonGPUPasses();
+    registerTritonGPUToLLVMPasses();
     return true;
   }();
   (void)registered;

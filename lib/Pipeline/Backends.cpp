@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Pipeline/Pipeline.h"
 
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 #include "kiln/Target/NVIDIA/NVPTX.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
@@ -81,8 +82,10 @@ Stage ttgirStage() {
 /// A stage that ends in a code generator; without `codegen`, one kiln does
 /// not have yet (a plugin can still override the stage).
 Stage codegenStage(StringRef name, Artifact::Kind output, bool isMLIR,
-                   CodegenFunction codegen = nullptr) {
+                   CodegenFunction codegen = nullptr,
+                   std::vector<PassEntry> entries = {}) {
   Stage stage;
+  stage.entries = std::move(entries);
   stage.name = name.str();
   stage.output = output;
   stage.isMLIR = isMLIR;
@@ -145,7 +148,12 @@ Expected<std::vector<Stage>> coreStages(const CompileOptions &options) {
   stages.push_back(ttirStage());
   stages.push_back(ttgirStage());
   if (options.target.backend() == "nvidia") {
-    stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true, nvidiaLLVMIR));
+    // Triton's make_llir, as far as kiln lowers it so far (NVIDIA only: the
+    // AMD target info does not exist yet).
+    std::vector<PassEntry> llir;
+    llir.push_back(core("llir.convert-to-llvm", [] { return createConvertTritonGPUToLLVM(); }));
+    stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true, nvidiaLLVMIR,
+                                  std::move(llir)));
     stages.push_back(codegenStage("ptx", Artifact::Kind::Text, /*isMLIR=*/false, nvidiaPTX));
     stages.push_back(codegenStage("cubin", Artifact::Kind::Binary, /*isMLIR=*/false, nvidiaCubin));
   } else {
