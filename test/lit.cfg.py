@@ -37,5 +37,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
-tools = ["kiln-opt", "kiln"]
+tools = ["kiln-opt", "kiln", "kiln-run-cuda"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,8 +1,6 @@
 //===- RunSpec.cpp - run specs: parse, prepare a launch, check outputs ----===//
 #include "kiln/Interpreter/RunSpec.h"
 
-#include "kiln/Dialect/Triton/IR/Dialect.h"
-
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -11,21 +9,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
-using namespace mlir;
 namespace json = llvm::json;
 
 namespace kiln::interp {
 namespace {
 
 llvm::Error error(const llvm::Twine &msg) { return llvm::createStringError(msg.str()); }
-
-std::string typeString(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  t.print(os);
-  return s;
-}
 
 std::string resolvePath(llvm::StringRef dir, llvm::StringRef file) {
   if (file.empty() || llvm::sys::path::is_absolute(file))
@@ -355,6 +346,8 @@ llvm::Expected<std::vector<uint8_t>> readExact(const std::string &path, size_t b
   return std::vector<uint8_t>((*mb)->getBufferStart(), (*mb)->getBufferEnd());
 }
 
+} // namespace
+
 llvm::Error initBuffer(Buffer &b, const ArgSpec &a) {
   if (a.role == Role::Output)
     return llvm::Error::success(); // poisoned
@@ -372,16 +365,6 @@ llvm::Error initBuffer(Buffer &b, const ArgSpec &a) {
                           "argument '" + a.name + "': \"fill\"");
   return llvm::Error::success();
 }
-
-bool compatibleElements(ElemKind buffer, ElemKind pointee) {
-  if (buffer == pointee)
-    return true;
-  // Triton passes bool tensors as i8 pointers.
-  return (buffer == ElemKind::I1 && pointee == ElemKind::I8) ||
-         (buffer == ElemKind::I8 && pointee == ElemKind::I1);
-}
-
-} // namespace
 
 llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) {
   llvm::Expected<json::Value> root = json::parse(text);
@@ -410,6 +393,16 @@ llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) 
       if (std::string p = gridSizeProblem(i, *v); !p.empty())
         return error("\"grid\": " + p);
       spec.grid[i] = *v;
+    }
+  }
+  for (auto [key, field, max] : {std::tuple{"num_warps", &spec.numWarps, 32},
+                                 std::tuple{"num_stages", &spec.numStages, 16}}) {
+    if (const json::Value *v = o->get(key)) {
+      std::optional<int64_t> i = v->getAsInteger();
+      if (!i || *i < 1 || *i > max)
+        return error(llvm::Twine("\"") + key + "\" must be an integer from 1 to " +
+                     llvm::Twine(max));
+      *field = int(*i);
     }
   }
   if (!o->get("args"))
@@ -527,118 +520,34 @@ llvm::Error setGrid(RunSpec &spec, llvm::StringRef text) {
   return llvm::Error::success();
 }
 
-llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, ModuleOp module) {
-  Launch launch;
-  kiln::tt::FuncOp func;
-  if (!spec.kernel.empty()) {
-    func = module.lookupSymbol<kiln::tt::FuncOp>(spec.kernel);
-    if (!func)
-      return error("the kernel file has no tt.func named '" + spec.kernel + "'");
-  } else {
-    for (auto f : module.getOps<kiln::tt::FuncOp>())
-      if (f.isPublic()) {
-        if (func)
-          return error("the kernel file has several public tt.funcs; name one with \"kernel\"");
-        func = f;
-      }
-    if (!func)
-      return error("the kernel file has no public tt.func");
+llvm::Error applyOverrides(RunSpec &spec, llvm::StringRef grid,
+                           llvm::ArrayRef<std::string> scalarSets) {
+  if (!grid.empty())
+    if (llvm::Error e = setGrid(spec, grid))
+      return e;
+  for (llvm::StringRef s : scalarSets) {
+    auto [name, value] = s.split('=');
+    if (!s.contains('='))
+      return error("--set takes NAME=VALUE, got '" + s + "'");
+    if (llvm::Error e = setScalar(spec, name, value))
+      return e;
   }
-  launch.kernel = func.getSymName().str();
-  llvm::ArrayRef<Type> types = func.getArgumentTypes();
-  auto signature = [&] {
-    std::string s = "(";
-    for (size_t i = 0; i < types.size(); ++i)
-      s += (i ? ", " : "") + typeString(types[i]);
-    return s + ")";
-  };
-  auto countError = [&](size_t given) {
-    return error("the run spec gives " + llvm::Twine(given) + " kernel arguments but @" +
-                 launch.kernel + " takes " + llvm::Twine(types.size()) + ": " + signature());
-  };
+  return llvm::Error::success();
+}
 
-  size_t ai = 0;
+llvm::Expected<Launch> prepareBuffers(const RunSpec &spec) {
+  Launch launch;
+  launch.kernel = spec.kernel;
   for (const ArgSpec &a : spec.args) {
-    std::string where = "argument '" + a.name + "' (kernel argument " + std::to_string(ai) + ")";
-    if (ai >= types.size()) {
-      size_t given = ai;
-      for (const ArgSpec &rest : llvm::ArrayRef(spec.args).drop_front(&a - spec.args.data()))
-        given += rest.kind == ArgKind::TensorDescriptor ? 1 + 2 * rest.shape.size() : 1;
-      return countError(given);
-    }
-    Type t = types[ai];
     if (a.kind == ArgKind::Scalar) {
-      std::optional<ElemKind> k = kindOfType(t);
-      if (!k || *k == ElemKind::Ptr || isa<kiln::tt::PointerType>(t))
-        return error(where + ": the run spec passes a scalar but the kernel expects " +
-                     typeString(t));
-      if (*k != a.dtype)
-        return error(where + ": the run spec passes " + kindName(a.dtype) +
-                     " but the kernel expects " + typeString(t));
-      launch.args.push_back(isIntKind(a.dtype) ? Tensor::scalarInt(a.dtype, a.intValue)
-                                                : Tensor::scalarFloat(a.dtype, a.floatValue));
       launch.bufferOfArg.push_back(-1);
-      ++ai;
       continue;
     }
-
     unsigned id = launch.memory.addBuffer(a.name, a.dtype, a.shape, a.role == Role::Output);
     if (llvm::Error e = initBuffer(launch.memory.buffer(id), a))
       return std::move(e);
     launch.bufferOfArg.push_back(int(id));
-    uint64_t addr = launch.memory.address(id);
-
-    if (a.kind == ArgKind::Buffer) {
-      auto ptr = dyn_cast<kiln::tt::PointerType>(t);
-      std::optional<ElemKind> pk = ptr ? kindOfType(ptr.getPointeeType()) : std::nullopt;
-      if (!ptr || !pk)
-        return error(where + ": the run spec passes a buffer but the kernel expects " +
-                     typeString(t));
-      if (!compatibleElements(a.dtype, *pk))
-        return error(where + ": the buffer holds " + kindName(a.dtype) +
-                     " but the kernel expects " + typeString(t));
-      launch.args.push_back(Tensor::scalarPtr(addr));
-      ++ai;
-      continue;
-    }
-
-    // A tensor descriptor: the descriptor, then (in Triton's signature) its
-    // shape as i32s and its strides as i64s.
-    auto descType = dyn_cast<kiln::tt::TensorDescType>(t);
-    if (!descType)
-      return error(where + ": the run spec passes a tensor descriptor but the kernel expects " +
-                   typeString(t));
-    RankedTensorType blockType = descType.getBlockType();
-    if (kindOfType(blockType.getElementType()) != a.dtype)
-      return error(where + ": the descriptor holds " + kindName(a.dtype) +
-                   " but the kernel expects " + typeString(t));
-    size_t rank = a.shape.size();
-    if (!a.block.empty() && llvm::ArrayRef<int64_t>(a.block) != blockType.getShape())
-      return error(where + ": the run spec's block shape differs from the kernel's " +
-                   typeString(t));
-    TensorDesc d;
-    d.base = addr;
-    d.elem = a.dtype;
-    d.shape = a.shape;
-    d.block.assign(blockType.getShape().begin(), blockType.getShape().end());
-    d.strides.assign(rank, 1);
-    for (int i = int(rank) - 2; i >= 0; --i)
-      d.strides[i] = d.strides[i + 1] * a.shape[i + 1];
-    launch.args.push_back(d);
-    ++ai;
-    bool expanded = ai + 2 * rank <= types.size();
-    for (size_t i = 0; expanded && i < rank; ++i)
-      expanded = types[ai + i].isInteger(32) && types[ai + rank + i].isInteger(64);
-    if (expanded) {
-      for (size_t i = 0; i < rank; ++i)
-        launch.args.push_back(Tensor::scalarInt(ElemKind::I32, a.shape[i]));
-      for (size_t i = 0; i < rank; ++i)
-        launch.args.push_back(Tensor::scalarInt(ElemKind::I64, d.strides[i]));
-      ai += 2 * rank;
-    }
   }
-  if (ai != types.size())
-    return countError(ai);
   return launch;
 }
 
@@ -762,6 +671,23 @@ std::string formatCheck(const OutputCheck &c) {
     os << ", " << c.unwritten << " never written";
   os << "]";
   return s;
+}
+
+unsigned printChecks(const RunSpec &spec, llvm::ArrayRef<OutputCheck> checks,
+                     llvm::raw_ostream &os) {
+  unsigned failed = 0;
+  for (const OutputCheck &c : checks) {
+    os << "  " << formatCheck(c) << "\n";
+    failed += !c.pass;
+  }
+  if (checks.empty())
+    os << spec.name << ": no outputs to check\n";
+  else if (failed)
+    os << spec.name << ": FAIL (" << failed << " of " << checks.size() << " outputs differ)\n";
+  else
+    os << spec.name << ": PASS (" << checks.size()
+       << (checks.size() == 1 ? " output)\n" : " outputs)\n");
+  return failed;
 }
 
 llvm::Error writeOutputs(const RunSpec &spec, const Launch &launch, llvm::StringRef dir) {
