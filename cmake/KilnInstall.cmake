@@ -5,8 +5,10 @@
 #   include/kiln/**                        headers, .td files, generated .inc
 #   lib/cmake/Kiln/KilnConfig.cmake        find_package(Kiln): Kiln::Core, ...
 #   lib/cmake/Kiln/KilnConfigVersion.cmake
-#   lib/cmake/Kiln/KilnTargets*.cmake      the exported libraries
-#   lib/cmake/Kiln/KilnPlugin.cmake        kiln_add_plugin()
+#   lib/cmake/Kiln/KilnTargets*.cmake      the exported libraries and tools
+#   lib/cmake/Kiln/KilnPlugin.cmake        kiln_add_plugin(), kiln_add_plugin_tests()
+#   lib/cmake/Kiln/KilnPlugin.map          what a plugin exports
+#   lib/cmake/Kiln/KilnPluginLit.cfg.py    lit configuration of plugin tests
 #
 # Included from the top-level CMakeLists.txt after every target exists, in
 # the shared build only (a static kiln cannot load plugins).
@@ -33,8 +35,9 @@ set_target_properties(KilnLayout PROPERTIES EXPORT_NAME Layout)
 set_target_properties(KilnRunSpec PROPERTIES EXPORT_NAME RunSpec)
 set_target_properties(KilnRuntime PROPERTIES EXPORT_NAME Runtime)
 
-install(TARGETS kiln kiln-opt kiln-run-cuda RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS KilnCore KilnRunSpec KilnInterpreter KilnLayout KilnRuntime EXPORT KilnTargets
+install(TARGETS kiln kiln-opt kiln-run-cuda KilnCore KilnRunSpec KilnInterpreter KilnLayout
+  KilnRuntime EXPORT KilnTargets
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT KilnTargets NAMESPACE Kiln:: DESTINATION ${KILN_INSTALL_CMAKE_DIR})
 
@@ -63,4 +66,6 @@ install(FILES
   ${PROJECT_BINARY_DIR}/cmake/KilnConfig.cmake
   ${PROJECT_BINARY_DIR}/cmake/KilnConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/KilnPlugin.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/KilnPlugin.map
+  ${PROJECT_SOURCE_DIR}/cmake/KilnPluginLit.cfg.py
   DESTINATION ${KILN_INSTALL_CMAKE_DIR})

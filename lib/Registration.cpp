@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/InitAllPasses.h"
 
 namespace kiln {
 
@@ -35,6 +36,7 @@ void registerKilnAndPluginDialects(mlir::DialectRegistry &registry) {
 
 void registerKilnPasses() {
   static bool registered = [] {
+    mlir::registerAllPasses();
     tt::registerTritonPasses();
     return true;
   }();

@@ -14,7 +14,9 @@ void registerKilnDialects(mlir::DialectRegistry &registry);
 /// that parses or builds kernels needs.
 void registerKilnAndPluginDialects(mlir::DialectRegistry &registry);
 
-/// kiln's own passes, for textual pipelines.
+/// kiln's own passes and every upstream MLIR pass: what textual pipelines
+/// (kiln-opt) can name. The plugin loader registers them before the first
+/// plugin, so every tool checks a plugin's pass names against this one set.
 void registerKilnPasses();
 
 } // namespace kiln

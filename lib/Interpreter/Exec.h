@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Twine.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,15 @@ public:
   std::string programString() const;
 
   // --- execution ---
+  /// Counts one step (an op about to run) against opts.maxSteps and
+  /// opts.timeLimitSeconds; fails, naming `op`, once a limit is reached.
+  LogicalResult step(Operation *op) {
+    ++steps_;
+    if ((opts.maxSteps && steps_ > opts.maxSteps) ||
+        (opts.timeLimitSeconds > 0 && steps_ % 64 == 0 && Clock::now() > deadline_))
+      return stopRun(op);
+    return mlir::success();
+  }
   /// Runs one op; the first run of each op checks that the interpreter can
   /// hold its operand and result types.
   LogicalResult runOp(Operation *op);
@@ -105,6 +115,11 @@ public:
   Tensor constant(Operation *op, mlir::Attribute attr, mlir::Type type);
 
 private:
+  using Clock = std::chrono::steady_clock;
+  LogicalResult stopRun(Operation *op);
+
+  uint64_t steps_ = 0;
+  Clock::time_point deadline_;
   HandlerMap handlers_;
   std::vector<llvm::DenseMap<mlir::Value, RtValue>> frames_;
   llvm::DenseMap<Operation *, Tensor> constants_;

@@ -3,6 +3,8 @@
 #include "Kernels.h"
 
 #include "kiln/Registration.h"
+#include "kiln/Support/InputFile.h"
+#include "kiln/Support/ParseGuards.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -13,8 +15,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 
@@ -27,9 +29,13 @@ void registerInterpreterDialects(DialectRegistry &registry) {
 
 llvm::Expected<OwningOpRef<ModuleOp>> parseKernelFile(llvm::StringRef path,
                                                       MLIRContext &ctx) {
-  if (!llvm::sys::fs::exists(path))
-    return llvm::createStringError("cannot read kernel file '" + path.str() +
-                                   "': no such file");
+  auto file = readInputFile(path, "kernel file");
+  if (!file)
+    return file.takeError();
+  if (llvm::Error e = checkIRText((*file)->getBuffer(), path))
+    return std::move(e);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   std::string diags;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
     llvm::raw_string_ostream os(diags);
@@ -39,7 +45,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> parseKernelFile(llvm::StringRef path,
     os << formatLocation(d.getLocation()) << ": " << sev << ": " << d << "\n";
     return success();
   });
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
   if (!module)
     return llvm::createStringError("cannot parse kernel '" + path.str() + "'" +
                                    (diags.empty() ? std::string() : ":\n" + diags));
@@ -143,6 +149,9 @@ Shape shapeOf(Type type) {
 Exec::Exec(ModuleOp module, Memory &memory, const RunOptions &opts)
     : mem(memory), opts(opts), module(module),
       printOut(opts.printStream ? *opts.printStream : llvm::outs()) {
+  if (opts.timeLimitSeconds > 0)
+    deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double>(opts.timeLimitSeconds));
   registerControlHandlers(handlers_);
   registerArithHandlers(handlers_);
   registerMathHandlers(handlers_);
@@ -251,7 +260,31 @@ Tensor Exec::constant(Operation *op, Attribute attr, Type type) {
   return t;
 }
 
+/// "0.2", "600".
+static std::string formatSeconds(double seconds) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("%g", seconds);
+  return s;
+}
+
+LogicalResult Exec::stopRun(Operation *op) {
+  std::string limit = opts.maxSteps && steps_ > opts.maxSteps
+                          ? "after " + std::to_string(opts.maxSteps) + " steps (--max-steps)"
+                          : "after " + formatSeconds(opts.timeLimitSeconds) + " s (--time-limit)";
+  // Name the loop that kept it running, when there is one.
+  std::string loop;
+  for (Operation *p = op->getParentOp(); p && !isa<kiln::tt::FuncOp>(p); p = p->getParentOp())
+    if (isa<scf::ForOp, scf::WhileOp>(p)) {
+      loop = ", inside the " + p->getName().getStringRef().str() + " at " +
+             formatLocation(p->getLoc());
+      break;
+    }
+  return fail(op, "the run was stopped " + limit + loop);
+}
+
 LogicalResult Exec::runOp(Operation *op) {
+  if (failed(step(op)))
+    return failure();
   auto known = checked_.find(op);
   if (known != checked_.end())
     return known->second(*this, op);
@@ -295,6 +328,8 @@ LogicalResult Exec::runBlock(Block &block, llvm::ArrayRef<RtValue> args,
     if (failed(runOp(&op)))
       return failure();
   Operation *term = block.getTerminator();
+  if (failed(step(term)))
+    return failure();
   if (isa<cf::BranchOp, cf::CondBranchOp>(term))
     return fail(term, "branches are only supported in function bodies");
   yielded.clear();
@@ -314,6 +349,8 @@ LogicalResult Exec::runRegion(Region &region, llvm::ArrayRef<RtValue> args,
       if (failed(runOp(&op)))
         return failure();
     Operation *term = block->getTerminator();
+    if (failed(step(term)))
+      return failure();
     if (auto br = dyn_cast<cf::BranchOp>(term)) {
       blockArgs.clear();
       for (Value v : br.getDestOperands())

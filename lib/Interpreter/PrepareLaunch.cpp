@@ -34,7 +34,8 @@ bool compatibleElements(ElemKind buffer, ElemKind pointee) {
 
 } // namespace
 
-llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, ModuleOp module) {
+llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, ModuleOp module,
+                                     uint64_t memoryLimit) {
   Launch launch;
   kiln::tt::FuncOp func;
   if (!spec.kernel.empty()) {
@@ -64,16 +65,25 @@ llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, ModuleOp module) {
                  launch.kernel + " takes " + llvm::Twine(types.size()) + ": " + signature());
   };
 
+  // First every argument is matched against the signature, allocating
+  // nothing, so that a spec that does not fit the kernel fails before any
+  // buffer (of whatever size) exists. `firstType[s]` is the tt.func argument
+  // of spec argument s; `expands[s]` says whether a descriptor is followed by
+  // its shape and strides.
+  std::vector<size_t> firstType(spec.args.size());
+  std::vector<bool> expands(spec.args.size());
   size_t ai = 0;
-  for (const ArgSpec &a : spec.args) {
+  for (size_t s = 0; s < spec.args.size(); ++s) {
+    const ArgSpec &a = spec.args[s];
     std::string where = "argument '" + a.name + "' (kernel argument " + std::to_string(ai) + ")";
     if (ai >= types.size()) {
       size_t given = ai;
-      for (const ArgSpec &rest : llvm::ArrayRef(spec.args).drop_front(&a - spec.args.data()))
+      for (const ArgSpec &rest : llvm::ArrayRef(spec.args).drop_front(s))
         given += rest.kind == ArgKind::TensorDescriptor ? 1 + 2 * rest.shape.size() : 1;
       return countError(given);
     }
-    Type t = types[ai];
+    firstType[s] = ai;
+    Type t = types[ai++];
     if (a.kind == ArgKind::Scalar) {
       std::optional<ElemKind> k = kindOfType(t);
       if (!k || *k == ElemKind::Ptr || isa<kiln::tt::PointerType>(t))
@@ -82,20 +92,7 @@ llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, ModuleOp module) {
       if (*k != a.dtype)
         return error(where + ": the run spec passes " + kindName(a.dtype) +
                      " but the kernel expects " + typeString(t));
-      launch.args.push_back(isIntKind(a.dtype) ? Tensor::scalarInt(a.dtype, a.intValue)
-                                                : Tensor::scalarFloat(a.dtype, a.floatValue));
-      launch.bufferOfArg.push_back(-1);
-      ++ai;
-      continue;
-    }
-
-    unsigned id = launch.memory.addBuffer(a.name, a.dtype, a.shape, a.role == Role::Output);
-    if (llvm::Error e = initBuffer(launch.memory.buffer(id), a))
-      return std::move(e);
-    launch.bufferOfArg.push_back(int(id));
-    uint64_t addr = launch.memory.address(id);
-
-    if (a.kind == ArgKind::Buffer) {
+    } else if (a.kind == ArgKind::Buffer) {
       auto ptr = dyn_cast<kiln::tt::PointerType>(t);
       std::optional<ElemKind> pk = ptr ? kindOfType(ptr.getPointeeType()) : std::nullopt;
       if (!ptr || !pk)
@@ -104,25 +101,59 @@ llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, ModuleOp module) {
       if (!compatibleElements(a.dtype, *pk))
         return error(where + ": the buffer holds " + kindName(a.dtype) +
                      " but the kernel expects " + typeString(t));
-      launch.args.push_back(Tensor::scalarPtr(addr));
-      ++ai;
+    } else {
+      auto descType = dyn_cast<kiln::tt::TensorDescType>(t);
+      if (!descType)
+        return error(where + ": the run spec passes a tensor descriptor but the kernel expects " +
+                     typeString(t));
+      RankedTensorType blockType = descType.getBlockType();
+      if (kindOfType(blockType.getElementType()) != a.dtype)
+        return error(where + ": the descriptor holds " + kindName(a.dtype) +
+                     " but the kernel expects " + typeString(t));
+      if (!a.block.empty() && llvm::ArrayRef<int64_t>(a.block) != blockType.getShape())
+        return error(where + ": the run spec's block shape differs from the kernel's " +
+                     typeString(t));
+      // Triton's host descriptors add the shape as i32s and the strides as
+      // i64s to the signature.
+      size_t rank = a.shape.size();
+      bool expanded = ai + 2 * rank <= types.size();
+      for (size_t i = 0; expanded && i < rank; ++i)
+        expanded = types[ai + i].isInteger(32) && types[ai + rank + i].isInteger(64);
+      if (expanded) {
+        for (int64_t d : a.shape)
+          if (d > INT32_MAX)
+            return error(where + ": the descriptor's size " + llvm::Twine(d) +
+                         " does not fit the kernel's i32 shape argument");
+        ai += 2 * rank;
+      }
+      expands[s] = expanded;
+    }
+  }
+  if (ai != types.size())
+    return countError(ai);
+
+  if (llvm::Error e = checkHostMemory(spec, memoryLimit))
+    return std::move(e);
+
+  for (size_t s = 0; s < spec.args.size(); ++s) {
+    const ArgSpec &a = spec.args[s];
+    if (a.kind == ArgKind::Scalar) {
+      launch.args.push_back(isIntKind(a.dtype) ? Tensor::scalarInt(a.dtype, a.intValue)
+                                                : Tensor::scalarFloat(a.dtype, a.floatValue));
+      launch.bufferOfArg.push_back(-1);
       continue;
     }
-
-    // A tensor descriptor: the descriptor, then (in Triton's signature) its
-    // shape as i32s and its strides as i64s.
-    auto descType = dyn_cast<kiln::tt::TensorDescType>(t);
-    if (!descType)
-      return error(where + ": the run spec passes a tensor descriptor but the kernel expects " +
-                   typeString(t));
-    RankedTensorType blockType = descType.getBlockType();
-    if (kindOfType(blockType.getElementType()) != a.dtype)
-      return error(where + ": the descriptor holds " + kindName(a.dtype) +
-                   " but the kernel expects " + typeString(t));
+    unsigned id = launch.memory.addBuffer(a.name, a.dtype, a.shape, a.role == Role::Output);
+    if (llvm::Error e = initBuffer(launch.memory.buffer(id), a))
+      return std::move(e);
+    launch.bufferOfArg.push_back(int(id));
+    uint64_t addr = launch.memory.address(id);
+    if (a.kind == ArgKind::Buffer) {
+      launch.args.push_back(Tensor::scalarPtr(addr));
+      continue;
+    }
+    auto blockType = cast<kiln::tt::TensorDescType>(types[firstType[s]]).getBlockType();
     size_t rank = a.shape.size();
-    if (!a.block.empty() && llvm::ArrayRef<int64_t>(a.block) != blockType.getShape())
-      return error(where + ": the run spec's block shape differs from the kernel's " +
-                   typeString(t));
     TensorDesc d;
     d.base = addr;
     d.elem = a.dtype;
@@ -132,20 +163,13 @@ llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, ModuleOp module) {
     for (int i = int(rank) - 2; i >= 0; --i)
       d.strides[i] = d.strides[i + 1] * a.shape[i + 1];
     launch.args.push_back(d);
-    ++ai;
-    bool expanded = ai + 2 * rank <= types.size();
-    for (size_t i = 0; expanded && i < rank; ++i)
-      expanded = types[ai + i].isInteger(32) && types[ai + rank + i].isInteger(64);
-    if (expanded) {
+    if (expands[s]) {
       for (size_t i = 0; i < rank; ++i)
         launch.args.push_back(Tensor::scalarInt(ElemKind::I32, a.shape[i]));
       for (size_t i = 0; i < rank; ++i)
         launch.args.push_back(Tensor::scalarInt(ElemKind::I64, d.strides[i]));
-      ai += 2 * rank;
     }
   }
-  if (ai != types.size())
-    return countError(ai);
   return launch;
 }
 

@@ -1,10 +1,12 @@
 //===- RunSpec.cpp - run specs: parse, prepare a launch, check outputs ----===//
 #include "kiln/Interpreter/RunSpec.h"
 
+#include "kiln/Support/InputFile.h"
+#include "kiln/Support/ParseGuards.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cmath>
@@ -18,13 +20,15 @@ namespace {
 
 llvm::Error error(const llvm::Twine &msg) { return llvm::createStringError(msg.str()); }
 
+
 std::string resolvePath(llvm::StringRef dir, llvm::StringRef file) {
   if (file.empty() || llvm::sys::path::is_absolute(file))
     return file.str();
   llvm::SmallString<256> p(dir);
   llvm::sys::path::append(p, file);
   llvm::sys::path::remove_dots(p, /*remove_dot_dot=*/true);
-  return std::string(p);
+  // "." in the folder "." is the folder itself, not "" (no file at all).
+  return p.empty() ? "." : std::string(p);
 }
 
 /// A JSON number, bool, or "inf"/"-inf"/"nan" as a double.
@@ -157,6 +161,10 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
   for (const char *key : {"name", "kind", "dtype", "role", "file"})
     if (const json::Value *v = o.get(key); v && !v->getAsString())
       return error(where + ": \"" + key + "\" must be a string");
+  // The name is also a file name (--output-dir writes <name>.out.bin).
+  if (o.get("name") && (a.name.empty() || a.name == "." || a.name == ".." ||
+                        llvm::StringRef(a.name).contains('/')))
+    return error(where + ": \"name\" must be a non-empty name without '/'");
 
   std::optional<llvm::StringRef> kind = o.getString("kind");
   if (!kind)
@@ -181,6 +189,19 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
                  "f8e4m3fn, f8e5m2, f8e4m3fnuz or f8e5m2fnuz)");
   a.dtype = *ek;
   a.isUnsigned = dtype->starts_with("u");
+
+  // A field meant for another kind of argument would be ignored silently.
+  if (a.kind == ArgKind::Scalar) {
+    for (const char *key :
+         {"shape", "block", "role", "file", "data", "fill", "expect", "tolerance"})
+      if (o.get(key))
+        return error(where + ": a scalar takes a \"value\", not \"" + key + "\"");
+  } else if (o.get("value")) {
+    return error(where + ": \"value\" is for scalars; a " + *kind +
+                 " takes \"file\", \"data\" or \"fill\"");
+  } else if (a.kind == ArgKind::Buffer && o.get("block")) {
+    return error(where + ": \"block\" is for tensor descriptors, not buffers");
+  }
 
   if (a.kind == ArgKind::Scalar) {
     const json::Value *v = o.get("value");
@@ -241,9 +262,15 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
   if (__builtin_mul_overflow(count, int64_t(byteSize(a.dtype)), &bytes) ||
       bytes > (int64_t(1) << 36))
     return error(where + ": the buffer is too large for the interpreter (over 64 GiB)");
-  if (auto f = o.getString("file"))
+  if (auto f = o.getString("file")) {
+    if (f->empty())
+      return error(where + ": \"file\" must name a file");
     a.file = resolvePath(dir, *f);
-  if (const json::Array *d = o.getArray("data")) {
+  }
+  if (const json::Value *dv = o.get("data")) {
+    const json::Array *d = dv->getAsArray();
+    if (!d)
+      return error(where + ": \"data\" must be an array of values");
     auto vals = parseValues(*d, where + ": \"data\"");
     if (!vals)
       return vals.takeError();
@@ -269,6 +296,8 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
                          "\"fill\")");
   if (const json::Value *e = o.get("expect")) {
     if (auto s = e->getAsString()) {
+      if (s->empty())
+        return error(where + ": \"expect\" must name a file or hold values");
       a.expect = resolvePath(dir, *s);
     } else if (const json::Array *arr = e->getAsArray()) {
       auto vals = parseValues(*arr, where + ": \"expect\"");
@@ -284,7 +313,10 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
       return error(where + ": \"expect\" must be a file name or an array of values");
     }
   }
-  if (const json::Object *t = o.getObject("tolerance")) {
+  if (const json::Value *tv = o.get("tolerance")) {
+    const json::Object *t = tv->getAsObject();
+    if (!t)
+      return error(where + ": \"tolerance\" must be an object with \"rtol\" and/or \"atol\"");
     for (auto [key, field] : {std::pair{"rtol", &a.tolerance.rtol},
                               std::pair{"atol", &a.tolerance.atol}}) {
       if (const json::Value *v = t->get(key)) {
@@ -332,18 +364,12 @@ llvm::Error fillFromValues(Buffer &b, const std::vector<double> &vals, bool isUn
   return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<uint8_t>> readExact(const std::string &path, size_t bytes,
-                                               const ArgSpec &a) {
-  auto mb = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
-  if (!mb)
-    return error("argument '" + a.name + "': cannot read '" + path +
-                 "': " + mb.getError().message());
-  if ((*mb)->getBufferSize() != bytes)
-    return error("argument '" + a.name + "': '" + path + "' has " +
-                 llvm::Twine((*mb)->getBufferSize()) + " bytes, but " +
-                 llvm::Twine(numElements(a.shape)) + " elements of " + kindName(a.dtype) +
-                 " need " + llvm::Twine(bytes));
-  return std::vector<uint8_t>((*mb)->getBufferStart(), (*mb)->getBufferEnd());
+/// Reads a data file straight into `out` (no second copy of a large file).
+llvm::Error readDataFile(const ArgSpec &a, const std::string &path, const char *what,
+                         llvm::MutableArrayRef<uint8_t> out) {
+  if (llvm::Error e = readInputFileInto(path, out, what))
+    return error("argument '" + a.name + "': " + llvm::toString(std::move(e)));
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -351,22 +377,25 @@ llvm::Expected<std::vector<uint8_t>> readExact(const std::string &path, size_t b
 llvm::Error initBuffer(Buffer &b, const ArgSpec &a) {
   if (a.role == Role::Output)
     return llvm::Error::success(); // poisoned
-  if (!a.file.empty()) {
-    auto bytes = readExact(a.file, b.bytes.size(), a);
-    if (!bytes)
-      return bytes.takeError();
-    b.bytes = std::move(*bytes);
-    return llvm::Error::success();
-  }
+  if (!a.file.empty())
+    return readDataFile(a, a.file, "input file", b.bytes);
   if (a.data)
     return fillFromValues(b, *a.data, a.isUnsigned, "argument '" + a.name + "': \"data\"");
-  if (a.fill)
-    return fillFromValues(b, std::vector<double>(b.numel(), *a.fill), a.isUnsigned,
-                          "argument '" + a.name + "': \"fill\"");
+  if (a.fill) {
+    auto bits = bitsOf(*a.fill, b.elem, a.isUnsigned, "argument '" + a.name + "': \"fill\"");
+    if (!bits)
+      return bits.takeError();
+    unsigned size = byteSize(b.elem);
+    for (size_t i = 0; i < b.bytes.size(); i += size)
+      std::memcpy(&b.bytes[i], &*bits, size);
+  }
   return llvm::Error::success();
 }
 
 llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) {
+  // llvm::json's parser recurses per level: bound the depth first.
+  if (llvm::Error e = checkJSONNesting(text))
+    return std::move(e);
   llvm::Expected<json::Value> root = json::parse(text);
   if (!root)
     return error("malformed JSON: " + llvm::toString(root.takeError()));
@@ -375,10 +404,12 @@ llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) 
     return error("the run spec must be a JSON object");
   RunSpec spec;
   spec.dir = dir.str();
-  if (auto n = o->getString("name"))
-    spec.name = n->str();
-  if (auto k = o->getString("kernel"))
-    spec.kernel = k->str();
+  for (const char *key : {"name", "kernel"})
+    if (const json::Value *v = o->get(key); v && (!v->getAsString() || v->getAsString()->empty()))
+      return error(llvm::Twine("\"") + key + "\" must be a non-empty string" +
+                   (llvm::StringRef(key) == "kernel" ? " (the tt.func to run)" : ""));
+  spec.name = o->getString("name").value_or("").str();
+  spec.kernel = o->getString("kernel").value_or("").str();
   if (const json::Value *t = o->get("ttir"); t && (!t->getAsString() || t->getAsString()->empty()))
     return error("\"ttir\" must be the kernel file's name");
   spec.ttir = resolvePath(dir, o->getString("ttir").value_or("kernel.ttir"));
@@ -431,9 +462,9 @@ llvm::Expected<RunSpec> loadRunSpec(llvm::StringRef caseDirOrFile) {
   llvm::SmallString<256> path(caseDirOrFile);
   if (llvm::sys::fs::is_directory(path))
     llvm::sys::path::append(path, "manifest.json");
-  auto mb = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  auto mb = readInputFile(path, "run spec");
   if (!mb)
-    return error("cannot read run spec '" + path + "': " + mb.getError().message());
+    return mb.takeError();
   llvm::SmallString<256> dir(path);
   llvm::sys::path::remove_filename(dir);
   if (dir.empty())
@@ -443,24 +474,25 @@ llvm::Expected<RunSpec> loadRunSpec(llvm::StringRef caseDirOrFile) {
     return error(path + ": " + llvm::toString(spec.takeError()));
   spec->path = std::string(path);
   // Files the spec names are checked now, so a bad spec fails before a run
-  // that may take long, with the spec named.
-  auto specError = [&](const llvm::Twine &msg) { return error(path + ": " + msg); };
-  if (llvm::sys::fs::is_directory(spec->ttir))
-    return specError("\"ttir\": '" + spec->ttir + "' is a folder, not a kernel file");
-  if (!llvm::sys::fs::exists(spec->ttir))
-    return specError("cannot read kernel file '" + spec->ttir + "': no such file");
+  // that may take long, with the spec named: each must be a regular file
+  // (not a folder or /dev/zero) of the size its shape says.
+  auto specError = [&](llvm::Error e) { return error(path + ": " + llvm::toString(std::move(e))); };
+  if (auto size = regularFileSize(spec->ttir, "kernel file"); !size)
+    return specError(size.takeError());
   for (const ArgSpec &a : spec->args) {
-    if (a.expect.empty())
-      continue;
-    uint64_t size;
-    if (std::error_code ec = llvm::sys::fs::file_size(a.expect, size))
-      return specError("argument '" + a.name + "': cannot read \"expect\" file '" + a.expect +
-                       "': " + ec.message());
-    int64_t want = numElements(a.shape) * int64_t(byteSize(a.dtype));
-    if (int64_t(size) != want)
-      return specError("argument '" + a.name + "': \"expect\" file '" + a.expect + "' has " +
-                       llvm::Twine(size) + " bytes, but " + llvm::Twine(numElements(a.shape)) +
-                       " elements of " + kindName(a.dtype) + " need " + llvm::Twine(want));
+    for (auto [file, what] : {std::pair{&a.file, "input file"}, std::pair{&a.expect, "\"expect\" file"}}) {
+      if (file->empty())
+        continue;
+      auto size = regularFileSize(*file, what);
+      if (!size)
+        return specError(error("argument '" + a.name + "': " + llvm::toString(size.takeError())));
+      int64_t want = numElements(a.shape) * int64_t(byteSize(a.dtype));
+      if (int64_t(*size) != want)
+        return specError(error("argument '" + a.name + "': " + what + " '" + *file + "' has " +
+                               llvm::Twine(*size) + " bytes, but " +
+                               llvm::Twine(numElements(a.shape)) + " elements of " +
+                               kindName(a.dtype) + " need " + llvm::Twine(want)));
+    }
   }
   if (spec->name.empty())
     spec->name = llvm::sys::fs::is_directory(caseDirOrFile)
@@ -535,7 +567,33 @@ llvm::Error applyOverrides(RunSpec &spec, llvm::StringRef grid,
   return llvm::Error::success();
 }
 
-llvm::Expected<Launch> prepareBuffers(const RunSpec &spec) {
+llvm::Error checkHostMemory(const RunSpec &spec, uint64_t memoryLimit) {
+  // Host memory: each buffer, its written-tracking (a byte per byte) when it
+  // is an output, and the two copies checkOutputs compares.
+  uint64_t total = 0, largest = 0;
+  const ArgSpec *largestArg = nullptr;
+  for (const ArgSpec &a : spec.args) {
+    if (a.kind == ArgKind::Scalar)
+      continue;
+    uint64_t bytes = uint64_t(numElements(a.shape)) * byteSize(a.dtype);
+    uint64_t host = bytes * (1 + (a.role == Role::Output) + 2 * a.hasExpectation());
+    total += host;
+    if (host >= largest) {
+      largest = host;
+      largestArg = &a;
+    }
+  }
+  if (total > memoryLimit)
+    return error("the run needs " + formatByteSize(total) +
+                 " of host memory for its buffers, more than the limit of " +
+                 formatByteSize(memoryLimit) + " (kiln run --memory-limit); the largest is '" +
+                 largestArg->name + "' with " + formatByteSize(largest));
+  return llvm::Error::success();
+}
+
+llvm::Expected<Launch> prepareBuffers(const RunSpec &spec, uint64_t memoryLimit) {
+  if (llvm::Error e = checkHostMemory(spec, memoryLimit))
+    return std::move(e);
   Launch launch;
   launch.kernel = spec.kernel;
   for (const ArgSpec &a : spec.args) {
@@ -563,10 +621,9 @@ llvm::Expected<std::vector<OutputCheck>> checkOutputs(const RunSpec &spec, const
     Tensor got = Tensor::alloc(a.dtype, {n}), want = Tensor::alloc(a.dtype, {n});
     std::memcpy(got.rawMut(), buf.bytes.data(), buf.bytes.size());
     if (!a.expect.empty()) {
-      auto bytes = readExact(a.expect, buf.bytes.size(), a);
-      if (!bytes)
-        return bytes.takeError();
-      std::memcpy(want.rawMut(), bytes->data(), bytes->size());
+      if (llvm::Error e = readDataFile(a, a.expect, "\"expect\" file",
+                                       {want.rawMut(), buf.bytes.size()}))
+        return std::move(e);
     } else {
       for (int64_t i = 0; i < n; ++i) {
         auto bits = bitsOf((*a.expectData)[i], a.dtype, a.isUnsigned,

@@ -4,7 +4,6 @@
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/GlobPattern.h"
 
 using namespace llvm;
@@ -154,11 +153,17 @@ public:
 
   Error apply(const PipelineEdit &edit, const std::string &condition);
 
-  /// Records that `edit` was skipped for this kernel (its predicate did not
-  /// match): edits anchored on the pass it would have placed are skipped too.
-  void skip(const PipelineEdit &edit) {
-    if (edit.placesPass())
-      skipped.insert(edit.newId);
+  /// Records that `edit` was skipped for this kernel (its own predicate did
+  /// not match, or it is anchored on a skipped pass): edits anchored on the
+  /// pass it would have placed are skipped too.
+  void skip(const PipelineEdit &edit, bool ownPredicate) {
+    if (!edit.placesPass())
+      return;
+    std::string reason = ownPredicate ? "it runs only if " + edit.scope.kernel.description
+                                      : "its anchor '" + edit.anchor + "' is skipped: " +
+                                            skipped.lookup(edit.anchor);
+    skipped[edit.newId] = reason;
+    pipeline.skipped.push_back({edit.newId, edit.plugin, edit.describe(), reason});
   }
   bool anchoredOnSkipped(const PipelineEdit &edit) const {
     return edit.kind != PipelineEdit::Kind::Prepend &&
@@ -208,7 +213,7 @@ private:
 
   Pipeline &pipeline;
   StringMap<std::string> replacedBy; ///< replaced pass id -> plugin
-  StringSet<> skipped;               ///< ids of passes skipped for this kernel
+  StringMap<std::string> skipped;    ///< passes skipped for this kernel -> why
 };
 
 } // namespace
@@ -305,14 +310,14 @@ Expected<Pipeline> buildPipeline(const CompileOptions &options, ArrayRef<Pipelin
     std::string condition;
     if (edit.scope.kernel) {
       if (module && !edit.scope.kernel.matches(module)) {
-        applier.skip(edit);
+        applier.skip(edit, /*ownPredicate=*/true);
         continue;
       }
       if (!module)
         condition = edit.scope.kernel.description;
     }
     if (applier.anchoredOnSkipped(edit)) {
-      applier.skip(edit);
+      applier.skip(edit, /*ownPredicate=*/false);
       continue;
     }
     if (Error error = applier.apply(edit, condition))

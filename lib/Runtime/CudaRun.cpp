@@ -93,30 +93,34 @@ llvm::Expected<CudaRunResult> runOnCuda(const interp::RunSpec &spec, interp::Lau
     return std::move(e);
   char name[256] = {};
   int major = 0, minor = 0, sharedOptin = 0;
-  if (llvm::Error e = cu.check(cu.cuDeviceGetName(name, sizeof name - 1, device), "cuDeviceGetName"))
+  if (llvm::Error e =
+          cu.check(cu.cuDeviceGetName(name, sizeof name - 1, device), "cuDeviceGetName"))
     return std::move(e);
-  if (llvm::Error e = cu.check(
-          cu.cuDeviceGetAttribute(&major, kDeviceAttrComputeCapabilityMajor, device), "cuDeviceGetAttribute"))
+  if (llvm::Error e =
+          cu.check(cu.cuDeviceGetAttribute(&major, kDeviceAttrComputeCapabilityMajor, device),
+                   "cuDeviceGetAttribute"))
     return std::move(e);
-  if (llvm::Error e = cu.check(
-          cu.cuDeviceGetAttribute(&minor, kDeviceAttrComputeCapabilityMinor, device), "cuDeviceGetAttribute"))
+  if (llvm::Error e =
+          cu.check(cu.cuDeviceGetAttribute(&minor, kDeviceAttrComputeCapabilityMinor, device),
+                   "cuDeviceGetAttribute"))
     return std::move(e);
-  if (llvm::Error e = cu.check(cu.cuDeviceGetAttribute(&sharedOptin,
-                                                       kDeviceAttrMaxSharedPerBlockOptin, device),
-                               "cuDeviceGetAttribute"))
+  if (llvm::Error e =
+          cu.check(cu.cuDeviceGetAttribute(&sharedOptin, kDeviceAttrMaxSharedPerBlockOptin, device),
+                   "cuDeviceGetAttribute"))
     return std::move(e);
   CudaRunResult result;
   int capability = major * 10 + minor;
   result.device = std::string(name) + " (sm_" + std::to_string(capability) + ")";
   if (capability != options.capability)
-    return error("the GPU is " + result.device + " but the target is cuda:" +
-                 llvm::Twine(options.capability));
+    return error("the GPU is " + result.device +
+                 " but the target is cuda:" + llvm::Twine(options.capability));
   if (meta.arch && *meta.arch != options.capability)
     return error("the kernel was compiled for cuda:" + llvm::Twine(*meta.arch) +
                  " but the target is cuda:" + llvm::Twine(options.capability));
 
   CUcontext context;
-  if (llvm::Error e = cu.check(cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain"))
+  if (llvm::Error e =
+          cu.check(cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain"))
     return std::move(e);
   auto releaseContext = llvm::make_scope_exit([&] { cu.cuDevicePrimaryCtxRelease(device); });
   if (llvm::Error e = cu.check(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent"))
@@ -135,8 +139,9 @@ llvm::Expected<CudaRunResult> runOnCuda(const interp::RunSpec &spec, interp::Lau
   // opted into; like Triton's launcher, allow all the device offers.
   if (meta.shared > 48 * 1024) {
     int staticShared = 0;
-    if (llvm::Error e = cu.check(cu.cuFuncGetAttribute(&staticShared, kFuncAttrSharedSizeBytes, function),
-                                 "cuFuncGetAttribute"))
+    if (llvm::Error e =
+            cu.check(cu.cuFuncGetAttribute(&staticShared, kFuncAttrSharedSizeBytes, function),
+                     "cuFuncGetAttribute"))
       return std::move(e);
     if (meta.shared > sharedOptin - staticShared)
       return error("the kernel needs " + llvm::Twine(meta.shared) +
@@ -221,8 +226,8 @@ llvm::Expected<CudaRunResult> runOnCuda(const interp::RunSpec &spec, interp::Lau
     if (llvm::Error e = cu.check(cu.cuCtxSynchronize(), "running @" + meta.name))
       return std::move(e);
     float ms = 0;
-    if (llvm::Error e = cu.check(cu.cuEventElapsedTime(&ms, events[0], events[1]),
-                                 "cuEventElapsedTime"))
+    if (llvm::Error e =
+            cu.check(cu.cuEventElapsedTime(&ms, events[0], events[1]), "cuEventElapsedTime"))
       return std::move(e);
     return double(ms);
   };
@@ -263,7 +268,7 @@ llvm::Expected<unsigned> runCaseOnCuda(const interp::RunSpec &spec, const Compil
   if (!spec.kernel.empty() && spec.kernel != kernel.metadata.name)
     return error(spec.path + ": the run spec's kernel is '" + spec.kernel +
                  "' but the kernel image's metadata names '" + kernel.metadata.name + "'");
-  llvm::Expected<interp::Launch> launch = interp::prepareBuffers(spec);
+  llvm::Expected<interp::Launch> launch = interp::prepareBuffers(spec, options.memoryLimit);
   if (!launch)
     return error(spec.path + ": " + llvm::toString(launch.takeError()));
   llvm::Expected<CudaRunResult> run = runOnCuda(spec, *launch, kernel, options);

@@ -6,7 +6,9 @@
 // `--plugin PATH`), then hands over to MlirOptMain. Plugins load before the
 // command line is parsed so their passes can be named like any other
 // (`kiln-opt --plugin libfoo.so --foo-pass`), which is what lit tests of
-// plugins need.
+// plugins need. The input is read by kiln, bounded, and checked for what
+// would crash MLIR's parser (kiln/Support/ParseGuards.h) before MLIR sees it,
+// in either mode below.
 //
 // With --isolate (or KILN_ISOLATE=1) it runs in a child process, as `kiln
 // compile` does by default, and reports a crash there in one line naming
@@ -17,15 +19,18 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
+#include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
+#include "kiln/Support/ParseGuards.h"
 
-#include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
@@ -86,8 +91,29 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// What MlirOptMain(argc, argv, ...) does, with the progress instrumentation
-/// added to every pass manager; the exit status.
+/// What MlirOptMain(argc, argv, ...) does once the command line is parsed,
+/// but with the input read and checked by kiln; the exit status.
+static int runOpt(llvm::StringRef input, llvm::StringRef output,
+                  mlir::DialectRegistry &registry, const mlir::MlirOptMainConfig &config) {
+  if (input == "-" && llvm::sys::Process::FileDescriptorIsDisplayed(0))
+    llvm::errs() << "(kiln-opt reads its input from standard input now; ctrl-d ends it)\n";
+  auto file = kiln::readInputFile(input);
+  if (!file)
+    return fail(llvm::toString(file.takeError()));
+  if (llvm::Error e = kiln::checkIRText((*file)->getBuffer(), (*file)->getBufferIdentifier()))
+    return fail(llvm::toString(std::move(e)));
+  std::string message;
+  std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(output, &message);
+  if (!out)
+    return fail(message);
+  kiln::progress::setPhase("while parsing '" + input + "'");
+  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(*file), registry, config)))
+    return 1;
+  out->keep();
+  return 0;
+}
+
+/// runOpt with the progress instrumentation added to every pass manager.
 static int runOptInChild(llvm::StringRef input, llvm::StringRef output,
                          mlir::DialectRegistry &registry) {
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
@@ -100,23 +126,11 @@ static int runOptInChild(llvm::StringRef input, llvm::StringRef output,
     kiln::progress::setPhase(phase);
     return mlir::success();
   });
-  std::string message;
-  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &message);
-  if (!file)
-    return fail(message);
-  std::unique_ptr<llvm::ToolOutputFile> out = mlir::openOutputFile(output, &message);
-  if (!out)
-    return fail(message);
-  kiln::progress::setPhase("while parsing '" + input + "'");
-  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(file), registry, config)))
-    return 1;
-  out->keep();
-  return 0;
+  return runOpt(input, output, registry, config);
 }
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  kiln::registerKilnPasses();
+  kiln::registerKilnPasses(); // with every upstream pass
 
   kiln::PluginManager &plugins = kiln::PluginManager::get();
   plugins.setWarningHandler([](llvm::StringRef message) {
@@ -138,9 +152,13 @@ int main(int argc, char **argv) {
   if (!isolated)
     return fail(llvm::toString(isolated.takeError()));
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
-  // Listings print and exit: nothing to isolate.
-  if (!*isolated || config.shouldShowDialects() || config.shouldListPasses())
+  // Listings print and exit: nothing to isolate, no input to read.
+  if (config.shouldShowDialects() || config.shouldListPasses())
     return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, input, output, registry));
+  if (!*isolated) {
+    llvm::InitLLVM init(argc, argv); // LLVM's stack dump on a crash, as mlir-opt
+    return runOpt(input, output, registry, config);
+  }
   llvm::Expected<int> status = kiln::runIsolatedStatus(
       "isolated run", [&] { return runOptInChild(input, output, registry); });
   if (!status)

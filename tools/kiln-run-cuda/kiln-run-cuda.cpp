@@ -1,8 +1,9 @@
 //===- kiln-run-cuda.cpp - run a cubin on the GPU from a run spec ---------===//
 //
 // `kiln run CASE --target cuda:N --cubin FILE` without MLIR: what a
-// KILN_RUNTIME_ONLY build makes for a GPU machine that has no LLVM. Same
-// options, checks and output lines as kiln run.
+// KILN_RUNTIME_ONLY build makes for a GPU machine that has no LLVM. kiln
+// run's GPU options (but --memory-limit, fixed at 4G), checks and output
+// lines.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Interpreter/RunSpec.h"

@@ -6,11 +6,12 @@
 #include "kiln/Pipeline/Compiler.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
+#include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
+#include "kiln/Support/ParseGuards.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -95,14 +96,15 @@ Expected<std::string> compile() {
   registerKilnAndPluginDialects(registry);
   mlir::MLIRContext context(registry);
 
-  std::string errorMessage;
-  std::unique_ptr<MemoryBuffer> file = mlir::openInputFile(input, &errorMessage);
+  Expected<std::unique_ptr<MemoryBuffer>> file = readInputFile(input);
   if (!file)
-    return fail(errorMessage);
+    return file.takeError();
+  if (Error error = checkIRText((*file)->getBuffer(), (*file)->getBufferIdentifier()))
+    return std::move(error);
   progress::setPhase("while parsing '" + input + "'");
-  std::string source = file->getBuffer().str();
+  std::string source = (*file)->getBuffer().str();
   SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   Artifact artifact;
   artifact.module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
@@ -136,9 +138,16 @@ Expected<std::string> compile() {
       if (s.name == *stop)
         beforeStop = false;
     }
-    if (!found)
+    if (!found) {
+      auto skipped = llvm::find_if(pipeline->skipped,
+                                   [&](const SkippedPass &pass) { return pass.id == id; });
+      if (skipped != pipeline->skipped.end())
+        return fail("--print-after: pass '" + id + "' (placed by plugin '" + skipped->owner +
+                    "': " + skipped->placement + ") is in the pipeline for " + target +
+                    " but skipped for this kernel: " + skipped->reason);
       return fail("--print-after: no pass '" + id + "' in the pipeline for " + target +
                   " (run 'kiln pipeline --target " + target + "')");
+    }
     if (!found->disabledBy.empty())
       return fail("--print-after: pass '" + id + "' is disabled by plugin '" +
                   found->disabledBy + "' for this kernel");

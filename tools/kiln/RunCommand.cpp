@@ -19,13 +19,13 @@
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
 #include "kiln/Runtime/CudaRun.h"
+#include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/Parser/Parser.h"
-
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/WithColor.h"
 
@@ -72,6 +72,22 @@ cl::opt<bool> allowPoisonReads(
     "allow-poison-reads",
     cl::desc("Count reads of never-written output elements instead of stopping at the first"),
     cl::sub(command), cl::cat(category()));
+
+cl::opt<double> timeLimit(
+    "time-limit",
+    cl::desc("Stop the run after SECONDS of interpretation, naming the op, loop and program "
+             "(default 600; 0: no limit)"),
+    cl::value_desc("SECONDS"), cl::init(600), cl::sub(command), cl::cat(category()));
+cl::opt<uint64_t> maxSteps(
+    "max-steps",
+    cl::desc("Stop the run after N ops executed (terminators included), naming the op, loop "
+             "and program (default 0: no limit)"),
+    cl::value_desc("N"), cl::init(0), cl::sub(command), cl::cat(category()));
+cl::opt<std::string> memoryLimit(
+    "memory-limit",
+    cl::desc("Refuse a run whose buffers need more host memory than SIZE (bytes, or with K, M, "
+             "G, T; default 4G)"),
+    cl::value_desc("SIZE"), cl::init("4G"), cl::sub(command), cl::cat(category()));
 
 cl::list<std::string> plugins("plugin",
                               cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS), "
@@ -127,7 +143,7 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
 
 /// `kiln run --target cuda:N`: the kernel from --cubin or kiln's compile,
 /// run by the CUDA runtime with the interpreter's checks.
-int runOnGpu(interp::RunSpec &spec) {
+int runOnGpu(interp::RunSpec &spec, uint64_t memoryLimit) {
   Expected<int> capability = runtime::parseCudaTarget(target);
   if (!capability)
     return reportError(capability.takeError());
@@ -138,6 +154,7 @@ int runOnGpu(interp::RunSpec &spec) {
   runtime::CudaRunOptions options;
   options.capability = *capability;
   options.repeat = repeat;
+  options.memoryLimit = memoryLimit;
   progress::setPhase("while running @" + kernel->metadata.name + " on the GPU");
   Expected<unsigned> failed = runtime::runCaseOnCuda(spec, *kernel, options, outputDir, outs());
   if (!failed)
@@ -159,6 +176,13 @@ int runKernel() {
   if (target.empty() && (!cubin.empty() || !metadata.empty() || repeat))
     return reportError(createStringError("--cubin, --metadata and --repeat need --target cuda:N"));
 
+  if (timeLimit < 0)
+    return reportError(createStringError("--time-limit must not be negative"));
+  std::optional<uint64_t> memoryBytes = parseByteSize(memoryLimit);
+  if (!memoryBytes)
+    return reportError(createStringError("--memory-limit takes a size such as 512M or 8G, got '" +
+                                         memoryLimit + "'"));
+
   progress::setPhase("while loading plugins");
   if (Error error = loadPlugins(plugins))
     return reportError(std::move(error));
@@ -168,7 +192,7 @@ int runKernel() {
   if (Error e = interp::applyOverrides(*spec, gridOverride, scalarOverrides))
     return reportError(std::move(e));
   if (!target.empty())
-    return runOnGpu(*spec);
+    return runOnGpu(*spec, *memoryBytes);
 
   // Plugin dialects parse; their ops fail at run time as unsupported ops.
   mlir::DialectRegistry registry;
@@ -180,13 +204,15 @@ int runKernel() {
   auto module = interp::parseKernelFile(spec->ttir, context);
   if (!module)
     return reportError(module.takeError());
-  Expected<interp::Launch> launch = interp::prepareLaunch(*spec, **module);
+  Expected<interp::Launch> launch = interp::prepareLaunch(*spec, **module, *memoryBytes);
   if (!launch)
     return reportError(createStringError(spec->path + ": " + toString(launch.takeError())));
 
   interp::RunOptions opts;
   opts.grid = spec->grid;
   opts.poisonReadIsError = !allowPoisonReads;
+  opts.maxSteps = maxSteps;
+  opts.timeLimitSeconds = timeLimit;
   progress::setPhase("while running @" + launch->kernel + " in the interpreter");
   interp::Interpreter interpreter(**module);
   auto start = std::chrono::steady_clock::now();

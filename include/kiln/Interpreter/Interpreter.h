@@ -40,6 +40,13 @@ struct RunOptions {
   /// Reading an unwritten element of a poisoned buffer stops the run; when
   /// false it is only counted (see Interpreter::poisonReads()).
   bool poisonReadIsError = true;
+  /// Stops the run with an error after this many steps (ops executed,
+  /// terminators included, so every loop iteration and program counts);
+  /// 0 for no limit.
+  uint64_t maxSteps = 0;
+  /// Stops the run with an error after this many seconds (checked between
+  /// ops); 0 for no limit.
+  double timeLimitSeconds = 0;
 };
 
 /// The dialects a TTIR file may use (tt, arith, math, scf, cf, ub, func, gpu).

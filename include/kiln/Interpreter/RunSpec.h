@@ -95,12 +95,26 @@ struct Launch {
   std::vector<int> bufferOfArg;     ///< per spec argument: buffer id or -1
 };
 
-/// Allocates every buffer (outputs poisoned), reads inputs, and builds the
-/// tt.func arguments, checking them against its signature.
-llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, mlir::ModuleOp module);
+/// The default cap on the host memory of a launch's buffers (see
+/// prepareLaunch): 4 GiB.
+inline constexpr uint64_t kDefaultMemoryLimit = uint64_t(4) << 30;
+
+/// Checks the spec's arguments against the tt.func's signature, then
+/// allocates every buffer (outputs poisoned), reads inputs, and builds the
+/// tt.func arguments. Nothing is allocated before the whole spec has been
+/// checked, and not at all when the buffers would need more than
+/// `memoryLimit` bytes of host memory: a buffer's bytes, as many again for
+/// an output's written-tracking, and two more copies when it has an
+/// expectation (for the comparison).
+llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, mlir::ModuleOp module,
+                                     uint64_t memoryLimit = kDefaultMemoryLimit);
+/// Fails when the spec's buffers need more than `memoryLimit` bytes of host
+/// memory (counted as prepareLaunch says).
+llvm::Error checkHostMemory(const RunSpec &spec, uint64_t memoryLimit);
 /// The buffers alone, one per non-scalar argument (outputs poisoned, inputs
 /// read), for an executor that packs the arguments itself; `args` is empty.
-llvm::Expected<Launch> prepareBuffers(const RunSpec &spec);
+llvm::Expected<Launch> prepareBuffers(const RunSpec &spec,
+                                      uint64_t memoryLimit = kDefaultMemoryLimit);
 /// Sets `buffer`'s initial contents from `arg` (an output stays poisoned).
 llvm::Error initBuffer(Buffer &buffer, const ArgSpec &arg);
 

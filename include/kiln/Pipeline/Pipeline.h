@@ -75,11 +75,22 @@ struct Stage {
   bool runnable() const { return override || !needsCodegen || codegen; }
 };
 
+/// A pass an edit places, left out of a pipeline built for one kernel
+/// because the edit's kernel predicate does not hold for it.
+struct SkippedPass {
+  std::string id;
+  std::string owner;     ///< the plugin that placed it
+  std::string placement; ///< the edit, as listings show it
+  std::string reason;    ///< e.g. "it runs only if kernel name matches 'k_*'"
+};
+
 /// The stages of one backend for one target, after every plugin's edits.
 struct Pipeline {
   std::string backend;
   CompileOptions options;
   std::vector<Stage> stages;
+  /// Built for a kernel: the passes its predicates left out, in edit order.
+  std::vector<SkippedPass> skipped;
 
   const Stage *findStage(llvm::StringRef name) const;
   Stage *findStage(llvm::StringRef name) {

@@ -37,6 +37,7 @@ uint64_t scratchBytes(int64_t perProgram, const std::array<int64_t, 3> &grid, in
 struct CudaRunOptions {
   int capability = 90; ///< the --target's: the device must match it
   unsigned repeat = 0; ///< extra timed launches after the checked one
+  uint64_t memoryLimit = interp::kDefaultMemoryLimit; ///< host memory for the buffers
 };
 
 struct CudaRunResult {

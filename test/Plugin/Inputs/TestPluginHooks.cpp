@@ -81,6 +81,13 @@ void extendPredicate(kiln::PipelineEditor &editor) {
                      kiln::EditScope::forKernels(kiln::KernelPredicate::nameMatches("k_add*")));
 }
 
+void extendPredicateChain(kiln::PipelineEditor &editor) {
+  extendPredicate(editor);
+  // Unconditional, but anchored on a pass placed only for some kernels.
+  std::string self = editor.pluginName().str();
+  editor.insertAfter(self + ".mark", self + ".after", mark(self + ".after.mark"));
+}
+
 void extendAmdOnly(kiln::PipelineEditor &editor) {
   std::string self = editor.pluginName().str();
   editor.prepend("ttgir", self + ".mark", mark(self + ".mark"),
@@ -174,6 +181,11 @@ void passesClashingWithCore(kiln::PassRegistrar &registrar) {
   // Registered by a plugin named "ttir", so the prefix rule holds and only
   // the clash with the core pass of that name is wrong.
   registrar.add([] { return std::make_unique<MarkPass>("x", "ttir-combine"); });
+}
+
+void passesClashingWithUpstream(kiln::PassRegistrar &registrar) {
+  // Registered by a plugin named "convert": MLIR's own --convert-scf-to-cf.
+  registrar.add([] { return std::make_unique<MarkPass>("x", "convert-scf-to-cf"); });
 }
 
 void passesWithoutPrefix(kiln::PassRegistrar &registrar) {

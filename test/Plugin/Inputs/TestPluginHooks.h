@@ -12,6 +12,7 @@
 namespace test_plugins {
 void extendOrder(kiln::PipelineEditor &);
 void extendPredicate(kiln::PipelineEditor &);
+void extendPredicateChain(kiln::PipelineEditor &);
 void extendAmdOnly(kiln::PipelineEditor &);
 void extendEveryEdit(kiln::PipelineEditor &);
 void extendOverrideTtir(kiln::PipelineEditor &);
@@ -28,6 +29,7 @@ void extendCodegenStageAppend(kiln::PipelineEditor &);
 void extendUnnamespacedId(kiln::PipelineEditor &);
 void extendBadScope(kiln::PipelineEditor &);
 void passesClashingWithCore(kiln::PassRegistrar &);
+void passesClashingWithUpstream(kiln::PassRegistrar &);
 void passesWithoutPrefix(kiln::PassRegistrar &);
 void dialectsClashingWithHost(mlir::DialectRegistry &);
 void opsTwice(kiln::OpRegistry &);
