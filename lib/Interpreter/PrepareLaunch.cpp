@@ -132,22 +132,20 @@ llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, ModuleOp module,
   if (ai != types.size())
     return countError(ai);
 
-  if (llvm::Error e = checkHostMemory(spec, memoryLimit))
-    return std::move(e);
+  llvm::Expected<Launch> buffers = prepareBuffers(spec, memoryLimit);
+  if (!buffers)
+    return buffers.takeError();
+  buffers->kernel = std::move(launch.kernel);
+  launch = std::move(*buffers);
 
   for (size_t s = 0; s < spec.args.size(); ++s) {
     const ArgSpec &a = spec.args[s];
     if (a.kind == ArgKind::Scalar) {
       launch.args.push_back(isIntKind(a.dtype) ? Tensor::scalarInt(a.dtype, a.intValue)
                                                 : Tensor::scalarFloat(a.dtype, a.floatValue));
-      launch.bufferOfArg.push_back(-1);
       continue;
     }
-    unsigned id = launch.memory.addBuffer(a.name, a.dtype, a.shape, a.role == Role::Output);
-    if (llvm::Error e = initBuffer(launch.memory.buffer(id), a))
-      return std::move(e);
-    launch.bufferOfArg.push_back(int(id));
-    uint64_t addr = launch.memory.address(id);
+    uint64_t addr = launch.memory.address(launch.bufferOfArg[s]);
     if (a.kind == ArgKind::Buffer) {
       launch.args.push_back(Tensor::scalarPtr(addr));
       continue;

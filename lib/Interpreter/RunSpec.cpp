@@ -20,7 +20,6 @@ namespace {
 
 llvm::Error error(const llvm::Twine &msg) { return llvm::createStringError(msg.str()); }
 
-
 std::string resolvePath(llvm::StringRef dir, llvm::StringRef file) {
   if (file.empty() || llvm::sys::path::is_absolute(file))
     return file.str();
@@ -372,8 +371,6 @@ llvm::Error readDataFile(const ArgSpec &a, const std::string &path, const char *
   return llvm::Error::success();
 }
 
-} // namespace
-
 llvm::Error initBuffer(Buffer &b, const ArgSpec &a) {
   if (a.role == Role::Output)
     return llvm::Error::success(); // poisoned
@@ -391,6 +388,8 @@ llvm::Error initBuffer(Buffer &b, const ArgSpec &a) {
   }
   return llvm::Error::success();
 }
+
+} // namespace
 
 llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) {
   // llvm::json's parser recurses per level: bound the depth first.

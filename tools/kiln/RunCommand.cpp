@@ -25,7 +25,6 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/WithColor.h"
 
@@ -115,10 +114,12 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
   registerKilnAndPluginDialects(registry);
   mlir::MLIRContext context(registry);
   progress::setPhase("while parsing '" + spec.ttir + "'");
+  // The interpreter's reader: the same input checks and located messages.
+  auto module = interp::parseKernelFile(spec.ttir, context);
+  if (!module)
+    return module.takeError();
   Artifact artifact;
-  artifact.module = mlir::parseSourceFile<mlir::ModuleOp>(spec.ttir, &context);
-  if (!artifact.module)
-    return fail("it does not parse or verify");
+  artifact.module = std::move(*module);
   std::string name = spec.kernel.empty() ? kernelName(*artifact.module) : spec.kernel;
   progress::setPhase("while building the pipeline");
   Expected<Pipeline> pipeline =

@@ -115,8 +115,6 @@ llvm::Error checkHostMemory(const RunSpec &spec, uint64_t memoryLimit);
 /// read), for an executor that packs the arguments itself; `args` is empty.
 llvm::Expected<Launch> prepareBuffers(const RunSpec &spec,
                                       uint64_t memoryLimit = kDefaultMemoryLimit);
-/// Sets `buffer`'s initial contents from `arg` (an output stays poisoned).
-llvm::Error initBuffer(Buffer &buffer, const ArgSpec &arg);
 
 struct OutputCheck {
   std::string name;
