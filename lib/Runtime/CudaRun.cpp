@@ -268,6 +268,11 @@ llvm::Expected<unsigned> runCaseOnCuda(const interp::RunSpec &spec, const Compil
   if (!spec.kernel.empty() && spec.kernel != kernel.metadata.name)
     return error(spec.path + ": the run spec's kernel is '" + spec.kernel +
                  "' but the kernel image's metadata names '" + kernel.metadata.name + "'");
+  // An argument the GPU cannot take fails here, before the GPU is reached.
+  if (llvm::Expected<KernelParams> p =
+          packParams(spec, std::vector<uint64_t>(spec.args.size()), 0, 0);
+      !p)
+    return error(spec.path + ": " + llvm::toString(p.takeError()));
   llvm::Expected<interp::Launch> launch = interp::prepareBuffers(spec, options.memoryLimit);
   if (!launch)
     return error(spec.path + ": " + llvm::toString(launch.takeError()));
