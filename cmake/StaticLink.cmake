@@ -81,8 +81,12 @@ add_library(KilnTargetStubs STATIC ${PROJECT_BINARY_DIR}/lib/KilnTargetStubs.cpp
 get_property(kiln_dialect_libs GLOBAL PROPERTY MLIR_DIALECT_LIBS)
 get_property(kiln_conversion_libs GLOBAL PROPERTY MLIR_CONVERSION_LIBS)
 get_property(kiln_extension_libs GLOBAL PROPERTY MLIR_EXTENSION_LIBS)
+# The nvidia code generators (lib/Target/NVIDIA) translate the LLVM and
+# NVVM dialects to LLVM IR.
 set(KILN_MLIR_STATIC_LIBS
   ${kiln_dialect_libs} ${kiln_conversion_libs} ${kiln_extension_libs}
+  MLIRTargetLLVMIRExport MLIRBuiltinToLLVMIRTranslation MLIRLLVMToLLVMIRTranslation
+  MLIRNVVMToLLVMIRTranslation
   MLIRRegisterAllPasses MLIROptLib MLIRParser MLIRPass MLIRTransforms
   MLIRTransformUtils MLIRAnalysis MLIRIR MLIRSupport
 )

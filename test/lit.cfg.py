@@ -39,3 +39,34 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
 tools = ["kiln-opt", "kiln", "kiln-run-cuda"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas for the nvidia code-generation tests: TRITON_PTXAS_PATH, then a CUDA
+# install, then PATH, as kiln looks for it. Tests that assemble PTX say
+# `REQUIRES: ptxas`; they see the ptxas found here through TRITON_PTXAS_PATH.
+import shutil
+
+
+def find_ptxas():
+    candidates = [os.environ.get("TRITON_PTXAS_PATH", "")]
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            candidates.append(os.path.join(os.environ[var], "bin", "ptxas"))
+    candidates += ["/usr/local/cuda/bin/ptxas", shutil.which("ptxas") or ""]
+    for path in candidates:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return os.path.realpath(path)
+    return None
+
+
+ptxas = find_ptxas()
+if ptxas:
+    config.available_features.add("ptxas")
+    config.environment["TRITON_PTXAS_PATH"] = ptxas
+    libdevice = os.path.join(
+        os.path.dirname(os.path.dirname(ptxas)), "nvvm", "libdevice", "libdevice.10.bc"
+    )
+    if os.path.isfile(libdevice):
+        config.available_features.add("libdevice")
+        config.environment["TRITON_LIBDEVICE_PATH"] = libdevice
+else:
+    lit_config.note("no ptxas found: the tests that assemble PTX are unsupported")

@@ -7,6 +7,7 @@
 #include "kiln/Pipeline/Pipeline.h"
 
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
+#include "kiln/Target/NVIDIA/NVPTX.h"
 
 #include "mlir/Transforms/Passes.h"
 
@@ -48,15 +49,64 @@ Stage openMLIRStage(StringRef name) {
   return stage;
 }
 
-/// A stage that ends in a code generator kiln does not have yet; a plugin
-/// can still override it.
-Stage codegenStage(StringRef name, Artifact::Kind output, bool isMLIR) {
+/// A stage that ends in a code generator; without `codegen`, one kiln does
+/// not have yet (a plugin can still override the stage).
+Stage codegenStage(StringRef name, Artifact::Kind output, bool isMLIR,
+                   CodegenFunction codegen = nullptr) {
   Stage stage;
   stage.name = name.str();
   stage.output = output;
   stage.isMLIR = isMLIR;
   stage.needsCodegen = true;
+  stage.codegen = std::move(codegen);
   return stage;
+}
+
+Error needs(bool has, StringRef what) {
+  if (has)
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(), "its input is not " + what);
+}
+
+// The nvidia backend's code generators (lib/Target/NVIDIA). Each replaces
+// the artifact by the next one and completes the kernel's metadata.
+Error nvidiaLLVMIR(Artifact &artifact, const CompileOptions &options) {
+  if (Error err = needs(static_cast<bool>(artifact.module), "an MLIR module"))
+    return err;
+  Expected<std::string> ir = nvidia::generateLLVMIR(*artifact.module, options, artifact.metadata);
+  if (!ir)
+    return ir.takeError();
+  artifact.data = std::move(*ir);
+  artifact.module = nullptr;
+  return Error::success();
+}
+
+Error nvidiaPTX(Artifact &artifact, const CompileOptions &options) {
+  if (Error err = needs(artifact.kind == Artifact::Kind::Text, "LLVM IR"))
+    return err;
+  Expected<std::string> ptx = nvidia::generatePTX(artifact.data, options, artifact.metadata);
+  if (!ptx)
+    return ptx.takeError();
+  artifact.data = std::move(*ptx);
+  return Error::success();
+}
+
+Error nvidiaCubin(Artifact &artifact, const CompileOptions &options) {
+  if (Error err = needs(artifact.kind == Artifact::Kind::Text, "PTX"))
+    return err;
+  if (!artifact.metadata.known()) {
+    // PTX from a plugin's ptx stage, or not written by kiln.
+    Expected<KernelMetadata> derived =
+        nvidia::metadataFromForeignPTX(artifact.data, options, std::nullopt);
+    if (!derived)
+      return derived.takeError();
+    artifact.metadata = *derived;
+  }
+  Expected<std::string> cubin = nvidia::assembleCubin(artifact.data, options);
+  if (!cubin)
+    return cubin.takeError();
+  artifact.data = std::move(*cubin);
+  return Error::success();
 }
 
 } // namespace
@@ -65,11 +115,12 @@ Expected<std::vector<Stage>> coreStages(const CompileOptions &options) {
   std::vector<Stage> stages;
   stages.push_back(ttirStage());
   stages.push_back(openMLIRStage("ttgir"));
-  stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true));
   if (options.target.backend() == "nvidia") {
-    stages.push_back(codegenStage("ptx", Artifact::Kind::Text, /*isMLIR=*/false));
-    stages.push_back(codegenStage("cubin", Artifact::Kind::Binary, /*isMLIR=*/false));
+    stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true, nvidiaLLVMIR));
+    stages.push_back(codegenStage("ptx", Artifact::Kind::Text, /*isMLIR=*/false, nvidiaPTX));
+    stages.push_back(codegenStage("cubin", Artifact::Kind::Binary, /*isMLIR=*/false, nvidiaCubin));
   } else {
+    stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true));
     stages.push_back(codegenStage("amdgcn", Artifact::Kind::Text, /*isMLIR=*/false));
     stages.push_back(codegenStage("hsaco", Artifact::Kind::Binary, /*isMLIR=*/false));
   }

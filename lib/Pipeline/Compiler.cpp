@@ -115,7 +115,7 @@ Error runMLIRStage(const Stage &stage, Artifact &artifact, const CompileOptions 
   return error("stage '" + stage.name + "' failed");
 }
 
-Error dump(const Artifact &artifact, StringRef dir, StringRef kernel, StringRef stage) {
+Error dump(StringRef bytes, StringRef dir, StringRef kernel, StringRef stage) {
   if (std::error_code ec = sys::fs::create_directories(dir))
     return error("cannot create '" + dir + "': " + ec.message());
   SmallString<256> path(dir);
@@ -124,7 +124,7 @@ Error dump(const Artifact &artifact, StringRef dir, StringRef kernel, StringRef 
   ToolOutputFile file(path, ec, sys::fs::OF_None);
   if (ec)
     return error("cannot write '" + path + "': " + ec.message());
-  file.os() << artifact.serialize();
+  file.os() << bytes;
   file.os().flush();
   if (file.os().has_error()) {
     file.os().clear_error();
@@ -137,20 +137,31 @@ Error dump(const Artifact &artifact, StringRef dir, StringRef kernel, StringRef 
 } // namespace
 
 std::string kernelName(mlir::ModuleOp module) {
-  for (auto func : module.getOps<tt::FuncOp>()) {
-    if (!func.isPublic())
-      continue;
-    // The name becomes a file name: keep it inside the dump folder.
-    std::string name = func.getName().str();
-    for (char &c : name)
-      if (!isAlnum(c) && c != '_')
-        c = '_';
-    return name;
-  }
-  return "kernel";
+  std::string name;
+  for (auto func : module.getOps<tt::FuncOp>())
+    if (func.isPublic()) {
+      name = func.getName().str();
+      break;
+    }
+  // An LLVM-dialect module (`--from llir`): the function marked a kernel.
+  if (name.empty())
+    for (mlir::Operation &op : module.getBody()->getOperations())
+      if (op.hasAttr("nvvm.kernel"))
+        if (auto symbol = op.getAttrOfType<mlir::StringAttr>("sym_name")) {
+          name = symbol.str();
+          break;
+        }
+  if (name.empty())
+    return "kernel";
+  // The name becomes a file name: keep it inside the dump folder.
+  for (char &c : name)
+    if (!isAlnum(c) && c != '_')
+      c = '_';
+  return name;
 }
 
-Expected<std::string> resolveStopStage(const Pipeline &pipeline, StringRef requested) {
+Expected<std::string> resolveStopStage(const Pipeline &pipeline, StringRef requested,
+                                       StringRef startAfter) {
   if (!requested.empty() && !pipeline.findStage(requested)) {
     std::string names;
     for (const Stage &stage : pipeline.stages)
@@ -158,8 +169,16 @@ Expected<std::string> resolveStopStage(const Pipeline &pipeline, StringRef reque
     return error("unknown stage '" + requested + "' for " + pipeline.options.target.str() +
                  " (stages: " + names + ")");
   }
+  bool started = startAfter.empty();
   std::string last;
   for (const Stage &stage : pipeline.stages) {
+    if (!started) {
+      started = stage.name == startAfter;
+      if (stage.name == requested)
+        return error("--stage " + requested + ": the input is already past it (it is the " +
+                     startAfter + " stage's artifact)");
+      continue;
+    }
     if (!stage.runnable()) {
       if (requested.empty())
         break;
@@ -171,13 +190,24 @@ Expected<std::string> resolveStopStage(const Pipeline &pipeline, StringRef reque
     if (stage.name == requested)
       break;
   }
+  if (last.empty())
+    return error("no stage runs after " + startAfter + " for " + pipeline.options.target.str());
   return last;
 }
 
 Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAfter,
                   const RunOptions &options) {
-  std::string kernel = artifact.module ? kernelName(*artifact.module) : "kernel";
+  std::string kernel = artifact.module             ? kernelName(*artifact.module)
+                       : artifact.metadata.name.empty() ? "kernel"
+                                                        : artifact.metadata.name;
+  bool started = options.startAfter.empty(), first = true;
   for (const Stage &stage : pipeline.stages) {
+    if (!started) {
+      started = stage.name == options.startAfter;
+      continue;
+    }
+    bool codegenOnly = first && options.firstStageCodegenOnly;
+    first = false;
     std::string who = "stage '" + stage.name + "'";
     std::string phase = "in stage '" + stage.name + "'";
     if (stage.override)
@@ -189,7 +219,7 @@ Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAf
       if (failed(stage.override(artifact, pipeline.options)))
         return error(who + " failed");
     } else {
-      if (stage.isMLIR) {
+      if (stage.isMLIR && !codegenOnly) {
         if (!artifact.module)
           return error("stage '" + stage.name + "' needs an MLIR module as input");
         if (Error err = runMLIRStage(stage, artifact, pipeline.options, options))
@@ -199,8 +229,8 @@ Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAf
         if (!stage.codegen)
           return error("stage '" + stage.name + "' has no code generator yet");
         progress::setPhase("in stage '" + stage.name + "', in its code generator");
-        if (failed(stage.codegen(artifact, pipeline.options)))
-          return error("code generation of stage '" + stage.name + "' failed");
+        if (Error err = stage.codegen(artifact, pipeline.options))
+          return error("stage '" + stage.name + "': " + toString(std::move(err)));
       }
     }
     // A plugin's stage function may report success and still leave nothing
@@ -208,9 +238,15 @@ Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAf
     if (stage.output == Artifact::Kind::MLIR && !artifact.module)
       return error(who + " produced no MLIR module");
     artifact.kind = stage.output;
-    if (!options.dumpDir.empty())
-      if (Error err = dump(artifact, options.dumpDir, kernel, stage.name))
+    if (!options.dumpDir.empty()) {
+      if (Error err = dump(artifact.serialize(), options.dumpDir, kernel, stage.name))
         return err;
+      // A binary's launch metadata goes beside it, as <kernel>.json.
+      if (artifact.kind == Artifact::Kind::Binary && artifact.metadata.known())
+        if (Error err = dump(artifact.metadata.toJSON(pipeline.options), options.dumpDir,
+                             kernel, "json"))
+          return err;
+    }
     if (stage.name == stopAfter)
       return Error::success();
   }

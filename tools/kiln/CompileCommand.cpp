@@ -9,10 +9,13 @@
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
 #include "kiln/Support/ParseGuards.h"
+#include "kiln/Target/NVIDIA/NVPTX.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -22,8 +25,18 @@ namespace kiln::driver {
 namespace {
 
 cl::SubCommand command("compile", "Compile a TTIR file up to a stage and write its artifact");
-cl::opt<std::string> input(cl::Positional, cl::desc("<kernel.ttir>"), cl::Required,
-                           cl::sub(command), cl::cat(category()));
+cl::opt<std::string> input(cl::Positional, cl::desc("<kernel.ttir|.ttgir|.llir|.ptx>"),
+                           cl::Required, cl::sub(command), cl::cat(category()));
+cl::opt<std::string> from("from",
+                          cl::desc("The stage whose artifact the input is: ttir, ttgir, llir "
+                                   "(LLVM IR, or an LLVM-dialect .mlir module) or ptx "
+                                   "(default: from the file's extension, else ttir)"),
+                          cl::value_desc("stage"), cl::sub(command), cl::cat(category()));
+cl::opt<long long> sharedBytes("shared",
+                               cl::desc("Dynamic shared memory of a PTX input kiln did not "
+                                        "write, in bytes (its metadata cannot say)"),
+                               cl::value_desc("bytes"), cl::init(-1), cl::sub(command),
+                               cl::cat(category()));
 cl::opt<std::string> target("target", cl::desc("Target, e.g. cuda:90 or hip:gfx942"),
                             cl::value_desc("target"), cl::Required, cl::sub(command),
                             cl::cat(category()));
@@ -67,23 +80,60 @@ Error fail(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
-Error writeOutput(StringRef data) {
+Error writeOutput(StringRef path, StringRef data) {
   std::error_code ec;
-  ToolOutputFile file(output, ec, sys::fs::OF_None);
+  ToolOutputFile file(path, ec, sys::fs::OF_None);
   if (ec)
-    return fail("cannot write '" + output + "': " + ec.message());
+    return fail("cannot write '" + path + "': " + ec.message());
   file.os() << data;
   file.os().flush();
   if (file.os().has_error()) {
     file.os().clear_error();
-    return fail("cannot write '" + output + "'");
+    return fail("cannot write '" + path + "'");
   }
   file.keep();
   return Error::success();
 }
 
-/// The compile proper: the artifact's bytes. Run in a child when isolated,
-/// so it records its phase for the parent's report of a crash.
+/// The stage whose artifact the input is: --from, else the file's extension.
+Expected<std::string> inputStage() {
+  if (!from.empty()) {
+    if (from != "ttir" && from != "ttgir" && from != "llir" && from != "ptx")
+      return fail("--from " + from + ": expected ttir, ttgir, llir or ptx");
+    return from;
+  }
+  return StringSwitch<std::string>(sys::path::extension(input))
+      .Case(".ttgir", "ttgir")
+      .Cases(".llir", ".ll", "llir")
+      .Case(".ptx", "ptx")
+      .Default("ttir");
+}
+
+// A compile's result travels (from an isolated child, and in the cache) as
+// one string: the metadata JSON's length, a newline, the JSON, the artifact.
+std::string pack(StringRef json, StringRef artifact) {
+  return std::to_string(json.size()) + "\n" + json.str() + artifact.str();
+}
+
+bool unpack(StringRef packed, StringRef &json, StringRef &artifact) {
+  auto [length, rest] = packed.split('\n');
+  size_t size = 0;
+  if (length.getAsInteger(10, size) || size > rest.size())
+    return false;
+  json = rest.take_front(size);
+  artifact = rest.drop_front(size);
+  return true;
+}
+
+/// The JSON beside an output file: k.cubin -> k.json.
+std::string metadataPath() {
+  SmallString<256> path(output);
+  sys::path::replace_extension(path, "json");
+  return path.str().str();
+}
+
+/// The compile proper: the packed metadata and artifact. Run in a child
+/// when isolated, so it records its phase for the parent's report of a crash.
 Expected<std::string> compile() {
   progress::setPhase("while loading plugins");
   if (Error error = loadPlugins(plugins))
@@ -106,30 +156,64 @@ Expected<std::string> compile() {
   SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  Expected<std::string> startStage = inputStage();
+  if (!startStage)
+    return startStage.takeError();
+  RunOptions run;
   Artifact artifact;
-  artifact.module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-  if (!artifact.module)
-    return fail("cannot compile '" + input + "': it does not parse or verify");
-  if (llvm::none_of(artifact.module->getOps<tt::FuncOp>(),
-                    [](tt::FuncOp f) { return f.isPublic(); }))
-    return fail("'" + input + "' holds no kernel (a public tt.func) to compile");
+  // An LLVM-dialect module stands for the llir stage's artifact before its
+  // code generator: the stages up to ttgir are skipped, and llir's passes.
+  bool llvmDialect = *startStage == "llir" && sys::path::extension(input) == ".mlir";
+  if (*startStage == "ttir" || *startStage == "ttgir" || llvmDialect) {
+    artifact.module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+    if (!artifact.module)
+      return fail("cannot compile '" + input + "': it does not parse or verify");
+    if (!llvmDialect && llvm::none_of(artifact.module->getOps<tt::FuncOp>(),
+                                      [](tt::FuncOp f) { return f.isPublic(); }))
+      return fail("'" + input + "' holds no kernel (a public tt.func) to compile");
+    if (*startStage == "ttgir")
+      run.startAfter = "ttgir";
+    if (llvmDialect) {
+      run.startAfter = "ttgir";
+      run.firstStageCodegenOnly = true;
+    }
+  } else {
+    // LLVM IR or PTX text; kiln's own carries its metadata in a comment.
+    artifact.kind = Artifact::Kind::Text;
+    artifact.data = source;
+    run.startAfter = *startStage;
+    if (std::optional<KernelMetadata> m = KernelMetadata::fromComment(source))
+      artifact.metadata = *m;
+  }
 
   progress::setPhase("while building the pipeline");
   Expected<Pipeline> pipeline =
       buildPipeline(*options, PluginManager::get().edits(), *artifact.module);
   if (!pipeline)
     return pipeline.takeError();
-  Expected<std::string> stop = resolveStopStage(*pipeline, stage);
+  if (*startStage == "ptx" && !artifact.metadata.known() && pipeline->backend == "nvidia") {
+    std::optional<int64_t> shared;
+    if (sharedBytes >= 0)
+      shared = sharedBytes;
+    Expected<KernelMetadata> m = nvidia::metadataFromForeignPTX(source, *options, shared);
+    if (!m)
+      return fail("'" + input + "': " + toString(m.takeError()));
+    artifact.metadata = *m;
+  }
+  Expected<std::string> stop = resolveStopStage(*pipeline, stage, run.startAfter);
   if (!stop)
     return stop.takeError();
-  RunOptions run;
   run.stopAfter = *stop;
   run.dumpDir = dumpStages;
   for (const std::string &id : printAfter) {
     // Only a pass that will run can be printed after.
     const PassEntry *found = nullptr;
-    bool beforeStop = true, reached = false;
+    bool beforeStop = true, reached = false, started = run.startAfter.empty();
     for (const Stage &s : pipeline->stages) {
+      if (!started) {
+        started = s.name == run.startAfter;
+        continue;
+      }
       for (const PassEntry &entry : s.entries)
         if (entry.id == id) {
           found = &entry;
@@ -174,7 +258,10 @@ Expected<std::string> compile() {
       return pluginPrint.takeError();
     std::string fingerprint = pipeline->fingerprint();
     std::string host = Cache::hostIdentity();
-    key = Cache::key({host, source, fingerprint, *pluginPrint, *stop});
+    // "metadata+artifact": the payload's layout (pack()), so that entries
+    // of a kiln that stored the artifact alone are not read as this one's.
+    key = Cache::key({host, source, fingerprint, *pluginPrint, *stop, *startStage,
+                      std::to_string(sharedBytes), "metadata+artifact"});
     std::string whyNot;
     if (std::optional<std::string> hit = cache.lookup(key, &whyNot)) {
       if (verbose)
@@ -188,7 +275,10 @@ Expected<std::string> compile() {
   if (Error error = runPipeline(*pipeline, artifact, *stop, run))
     return std::move(error);
   progress::setPhase("while printing the result");
-  std::string result = artifact.serialize();
+  std::string json;
+  if (artifact.kind == Artifact::Kind::Binary && artifact.metadata.known())
+    json = artifact.metadata.toJSON(*options);
+  std::string result = pack(json, artifact.serialize());
   if (useCache) {
     if (Error error = cache.store(key, result))
       errs() << "kiln: warning: " << toString(std::move(error)) << "\n";
@@ -205,8 +295,15 @@ int run() {
   Expected<std::string> result = *isolated ? runIsolated("compile", compile) : compile();
   if (!result)
     return reportError(result.takeError());
-  if (Error error = writeOutput(*result))
+  StringRef json, artifact;
+  if (!unpack(*result, json, artifact))
+    return reportError(fail("the compile returned a malformed result"));
+  if (Error error = writeOutput(output, artifact))
     return reportError(std::move(error));
+  // A binary's launch metadata goes beside it (not with standard output).
+  if (!json.empty() && output != "-")
+    if (Error error = writeOutput(metadataPath(), json))
+      return reportError(std::move(error));
   return 0;
 }
 

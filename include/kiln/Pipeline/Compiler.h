@@ -11,6 +11,12 @@ namespace kiln {
 struct RunOptions {
   /// Last stage to run; empty: the furthest runnable stage.
   std::string stopAfter;
+  /// The input is this stage's artifact (`kiln compile --from`): the stages
+  /// up to it do not run. Empty: the input is TTIR, every stage runs.
+  std::string startAfter;
+  /// The input has been through the passes of the first stage to run (an
+  /// LLVM-dialect module given as llir): only its code generator runs.
+  bool firstStageCodegenOnly = false;
   /// When set, each stage's artifact is written to <dumpDir>/<kernel>.<stage>.
   std::string dumpDir;
   /// Pass ids after which the IR is printed to `printStream`.
@@ -18,11 +24,13 @@ struct RunOptions {
   llvm::raw_ostream *printStream = &llvm::errs();
 };
 
-/// The stage a compile stops after: `requested`, or the furthest runnable
-/// one. Fails for an unknown stage or one that cannot run (naming the first
-/// stage on the way that is not implemented).
+/// The stage a compile whose input is `startAfter`'s artifact (empty: TTIR)
+/// stops after: `requested`, or the furthest runnable one. Fails for an
+/// unknown stage, one the input is already past, or one that cannot run
+/// (naming the first stage on the way that is not implemented).
 llvm::Expected<std::string> resolveStopStage(const Pipeline &pipeline,
-                                             llvm::StringRef requested);
+                                             llvm::StringRef requested,
+                                             llvm::StringRef startAfter = "");
 
 /// Runs `pipeline` on `artifact` (holding the parsed TTIR module) up to and
 /// including stage `stopAfter`. A failing pass is reported with its id and

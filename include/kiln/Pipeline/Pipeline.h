@@ -10,6 +10,7 @@
 #define KILN_PIPELINE_PIPELINE_H
 
 #include "kiln/Pipeline/Options.h"
+#include "kiln/Target/KernelMetadata.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -31,6 +32,9 @@ struct Artifact {
   Kind kind = Kind::MLIR;
   mlir::OwningOpRef<mlir::ModuleOp> module; ///< for Kind::MLIR
   std::string data;                         ///< for Kind::Text and Kind::Binary
+  /// What the launcher needs, filled in by the code generators (llir, ptx)
+  /// or read from the input; written beside a cubin.
+  KernelMetadata metadata;
 
   /// The artifact as bytes: the printed module, or `data`.
   std::string serialize() const;
@@ -43,6 +47,9 @@ using PassFactory = std::function<std::unique_ptr<mlir::Pass>(const CompileOptio
 /// code-generation stages and by plugins that override a whole stage.
 using StageFunction =
     std::function<mlir::LogicalResult(Artifact &, const CompileOptions &)>;
+
+/// A core code generator: a StageFunction that says why it failed.
+using CodegenFunction = std::function<llvm::Error(Artifact &, const CompileOptions &)>;
 
 /// One pass of an MLIR stage.
 struct PassEntry {
@@ -65,7 +72,7 @@ struct Stage {
   /// Stages whose output is not the module they ran passes on (llir, ptx,
   /// cubin, ...) end with a code generator; null means not implemented yet.
   bool needsCodegen = false;
-  StageFunction codegen;
+  CodegenFunction codegen;
   /// Set when a plugin overrides the whole stage.
   StageFunction override;
   std::string overrideOwner;

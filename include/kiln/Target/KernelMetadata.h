@@ -1,0 +1,53 @@
+//===- KernelMetadata.h - what a launcher needs beside a binary -*- C++ -*-===//
+//
+// The facts about a compiled kernel that Triton 3.6's launcher reads from
+// the JSON beside a cubin: its entry name, launch shape, dynamic shared
+// memory and the sizes of the two hidden scratch buffers. kiln writes them
+// with the same keys, so that Triton's launcher (and kiln's runtime) can
+// launch kiln's binaries.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_TARGET_KERNELMETADATA_H
+#define KILN_TARGET_KERNELMETADATA_H
+
+#include "kiln/Pipeline/Options.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kiln {
+
+struct KernelMetadata {
+  std::string name;  ///< the `.entry` name
+  int numWarps = 0;  ///< block size = warpSize * numWarps
+  int numCtas = 1;
+  int warpSize = 32;
+  int64_t shared = 0; ///< dynamic shared memory, bytes
+  int64_t tmemSize = 0;
+  int64_t globalScratchSize = 0;
+  int64_t globalScratchAlign = 1;
+  int64_t profileScratchSize = 0;
+  int64_t profileScratchAlign = 1;
+  int ptxVersion = 0; ///< e.g. 90 for PTX ISA 9.0; 0 before the ptx stage
+
+  /// False until a stage has filled it in.
+  bool known() const { return numWarps > 0; }
+
+  /// The JSON Triton's launcher reads (keys as Triton 3.6 writes them).
+  std::string toJSON(const CompileOptions &options) const;
+
+  /// One comment line carrying the metadata, put first in kiln's LLVM IR
+  /// (`commentLeader` ";") and PTX ("//") artifacts, so that a compile that
+  /// starts from them (`--from llir|ptx`) still knows it.
+  std::string toComment(llvm::StringRef commentLeader) const;
+  /// The metadata of such a line in `text`, if it has one.
+  static std::optional<KernelMetadata> fromComment(llvm::StringRef text);
+};
+
+} // namespace kiln
+
+#endif
