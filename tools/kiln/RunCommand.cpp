@@ -22,7 +22,6 @@
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
 
-#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/Format.h"
@@ -131,14 +130,20 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
     return fail(toString(stop.takeError()));
   if (Error e = runPipeline(*pipeline, artifact, *stop, {}))
     return fail(toString(std::move(e)));
+  if (!artifact.metadata.known())
+    return fail("the cubin stage left no kernel metadata");
+  // The code generators' metadata, as Triton's JSON would carry it.
+  const KernelMetadata &m = artifact.metadata;
   runtime::CompiledKernel kernel;
   kernel.image = artifact.serialize();
-  kernel.metadata.name = name;
-  kernel.metadata.numWarps = options->numWarps;
-  // Shared memory is what the allocation in the llir stage recorded.
-  if (artifact.module)
-    if (auto shared = (*artifact.module)->getAttrOfType<mlir::IntegerAttr>("ttg.shared"))
-      kernel.metadata.shared = shared.getInt();
+  kernel.metadata.name = m.name.empty() ? name : m.name;
+  kernel.metadata.numWarps = m.numWarps;
+  kernel.metadata.numCtas = m.numCtas;
+  kernel.metadata.shared = m.shared;
+  kernel.metadata.globalScratchSize = m.globalScratchSize;
+  kernel.metadata.globalScratchAlign = m.globalScratchAlign;
+  kernel.metadata.profileScratchSize = m.profileScratchSize;
+  kernel.metadata.profileScratchAlign = m.profileScratchAlign;
   return kernel;
 }
 
