@@ -8,9 +8,11 @@
 
 #include "kiln/Plugin/PluginManager.h"
 
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,6 +40,8 @@ void registerKilnPasses() {
   static bool registered = [] {
     mlir::registerAllPasses();
     tt::registerTritonPasses();
+    ttg::registerTritonGPUPasses();
+    registerTritonGPUToLLVMPasses();
     return true;
   }();
   (void)registered;

@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Pipeline/Pipeline.h"
 
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 #include "kiln/Target/NVIDIA/NVPTX.h"
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "mlir/Transforms/Passes.h"
 
@@ -41,19 +43,49 @@ Stage ttirStage() {
   return stage;
 }
 
-/// A stage whose core passes do not exist yet: it runs only what plugins
-/// place in it.
-Stage openMLIRStage(StringRef name) {
+PassEntry coreWithOptions(StringRef id,
+                          std::function<std::unique_ptr<mlir::Pass>(const CompileOptions &)> make) {
+  PassEntry entry;
+  entry.id = id.str();
+  entry.create = std::move(make);
+  return entry;
+}
+
+/// The part of Triton's make_ttgir that kernels without dots need, in
+/// Triton's order: layouts, coalescing, conversion removal, then the
+/// clean-ups (Triton's loop-aware CSE and its LICM of the sm_80/sm_90
+/// branch are upstream CSE and LICM here).
+Stage ttgirStage() {
   Stage stage;
-  stage.name = name.str();
+  stage.name = "ttgir";
+  stage.entries = {
+      coreWithOptions("ttgir.convert-from-ttir",
+                      [](const CompileOptions &options) {
+                        ttg::ConvertFromTTIROptions pass;
+                        pass.target = options.target.str();
+                        pass.numWarps = options.numWarps;
+                        pass.threadsPerWarp = options.warpSize;
+                        pass.numCTAs = options.numCtas;
+                        return ttg::createConvertFromTTIR(pass);
+                      }),
+      core("ttgir.coalesce", [] { return ttg::createCoalesce(); }),
+      core("ttgir.remove-layout-conversions", [] { return ttg::createRemoveLayoutConversions(); }),
+      core("ttgir.optimize-thread-locality", [] { return ttg::createOptimizeThreadLocality(); }),
+      core("ttgir.cse", [] { return mlir::createCSEPass(); }),
+      core("ttgir.licm", [] { return mlir::createLoopInvariantCodeMotionPass(); }),
+      core("ttgir.canonicalize", [] { return mlir::createCanonicalizerPass(); }),
+      core("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }),
+  };
   return stage;
 }
 
 /// A stage that ends in a code generator; without `codegen`, one kiln does
 /// not have yet (a plugin can still override the stage).
 Stage codegenStage(StringRef name, Artifact::Kind output, bool isMLIR,
-                   CodegenFunction codegen = nullptr) {
+                   CodegenFunction codegen = nullptr,
+                   std::vector<PassEntry> entries = {}) {
   Stage stage;
+  stage.entries = std::move(entries);
   stage.name = name.str();
   stage.output = output;
   stage.isMLIR = isMLIR;
@@ -114,9 +146,14 @@ Error nvidiaCubin(Artifact &artifact, const CompileOptions &options) {
 Expected<std::vector<Stage>> coreStages(const CompileOptions &options) {
   std::vector<Stage> stages;
   stages.push_back(ttirStage());
-  stages.push_back(openMLIRStage("ttgir"));
+  stages.push_back(ttgirStage());
   if (options.target.backend() == "nvidia") {
-    stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true, nvidiaLLVMIR));
+    // Triton's make_llir, as far as kiln lowers it so far (NVIDIA only: the
+    // AMD target info does not exist yet).
+    std::vector<PassEntry> llir;
+    llir.push_back(core("llir.convert-to-llvm", [] { return createConvertTritonGPUToLLVM(); }));
+    stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true, nvidiaLLVMIR,
+                                  std::move(llir)));
     stages.push_back(codegenStage("ptx", Artifact::Kind::Text, /*isMLIR=*/false, nvidiaPTX));
     stages.push_back(codegenStage("cubin", Artifact::Kind::Binary, /*isMLIR=*/false, nvidiaCubin));
   } else {

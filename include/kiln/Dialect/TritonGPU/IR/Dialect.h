@@ -9,6 +9,7 @@
 #define KILN_DIALECT_TRITONGPU_IR_DIALECT_H
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Layout/LinearLayout.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypeInterfaces.h"
@@ -43,6 +44,10 @@ unsigned lookupThreadsPerWarp(mlir::Operation *op);
 
 /// `ttg.num-ctas` of the enclosing module (1 when absent).
 unsigned lookupNumCTAs(mlir::Operation *op);
+
+/// The linear layout of a tensor type through its encoding; an error when
+/// it has none that is a ttg layout, or the encoding does not fit its shape.
+llvm::Expected<layout::LinearLayout> toLinearLayout(mlir::RankedTensorType type);
 
 } // namespace kiln::ttg
 

@@ -3,10 +3,8 @@
 
 include "mlir/IR/OpBase.td"
 
-// What every layout encoding answers without a linear layout. Code
-// generation will add `toLinearLayout(shape)` to LayoutEncodingInterface,
-// implemented per encoding through kiln/Layout's conversions; the module
-// verifier then compares linear-layout sizes instead of these counts.
+// What every layout encoding answers; `toLinearLayout(shape)` hands the
+// encoding to kiln/Layout, which every lowering asks its questions of.
 
 def TTG_LayoutEncodingInterface : AttrInterface<"LayoutEncodingInterface"> {
   let cppNamespace = "::kiln::ttg";
@@ -25,6 +23,13 @@ def TTG_LayoutEncodingInterface : AttrInterface<"LayoutEncodingInterface"> {
                     "unsigned", "getNumCTAs", (ins), [{}], [{
       return 1u << $_attr.getCGABases().size();
     }]>,
+    InterfaceMethod<[{
+      The linear layout of a tensor of `shape` in this encoding: inputs
+      register, lane, warp, block (distributed) or offset, block (shared),
+      outputs dim0..dim<rank-1>. An error when the encoding cannot hold a
+      tensor of that shape.
+    }], "::llvm::Expected<::kiln::layout::LinearLayout>", "toLinearLayout",
+        (ins "::llvm::ArrayRef<int64_t>":$shape)>,
   ];
 }
 

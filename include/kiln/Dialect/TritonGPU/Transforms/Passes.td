@@ -1,0 +1,103 @@
+//===- Passes.td - kiln's passes of the ttgir stage ---------*- tablegen -*-===//
+//
+// The passes that turn TTIR into TTGIR and choose its layouts. They follow
+// the Triton 3.6 passes of the same purpose (`-convert-triton-to-tritongpu`,
+// `-tritongpu-coalesce`, `-tritongpu-remove-layout-conversions`); kiln
+// names them `ttgir-*` after the stage they belong to.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_DIALECT_TRITONGPU_TRANSFORMS_PASSES
+#define KILN_DIALECT_TRITONGPU_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertFromTTIR : Pass<"ttgir-convert-from-ttir", "::mlir::ModuleOp"> {
+  let summary = "Give every tensor of a TTIR module a distributed layout";
+  let description = [{
+    Sets the module attributes `ttg.num-warps`, `ttg.threads-per-warp`,
+    `ttg.num-ctas` and `ttg.target`, and gives every tensor without an
+    encoding Triton's default blocked layout for its shape: one element per
+    thread, dimensions ordered last to first, lanes then warps spread from
+    the fastest dimension. Ops that derive their result layout keep doing
+    so: a reduction yields the slice of its operand's layout, a broadcast
+    and a scan keep their operand's, `tt.trans` permutes it, and
+    `tt.expand_dims` takes the slice of its result's. Where an operand's
+    layout is not the one its user needs, a `ttg.convert_layout` is
+    inserted; `ttgir-remove-layout-conversions` removes what is redundant.
+    Function signatures are not changed (pointers stay scalar; tensor
+    arguments of device functions get the default layout).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", "\"cuda:90\"", "Target, as Triton names it">,
+    Option<"numWarps", "num-warps", "int", "4", "Warps per CTA">,
+    Option<"threadsPerWarp", "threads-per-warp", "int", "32", "Lanes per warp">,
+    Option<"numCTAs", "num-ctas", "int", "1", "CTAs per cluster">,
+  ];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
+}
+
+def Coalesce : Pass<"ttgir-coalesce", "::mlir::ModuleOp"> {
+  let summary = "Choose memory-coalescing layouts for global loads, stores and atomics";
+  let description = [{
+    For every `tt.load`, `tt.store`, `tt.atomic_rmw` and `tt.atomic_cas` on a
+    tensor of pointers, picks a blocked layout from the axis-info analysis:
+    dimensions ordered by decreasing contiguity of the pointers, and along
+    the most contiguous one as many elements per thread as are known to be
+    consecutive and aligned, at most 128 bits and at most the tensor's share
+    per thread. A load may widen to what the other accesses of the same
+    shape and order in its def-use slice allow (its data then comes through
+    the L1 cache); a write never goes past its own alignment. The op is
+    rebuilt in that layout with `ttg.convert_layout` around it.
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
+}
+
+def RemoveLayoutConversions : Pass<"ttgir-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "Propagate the layouts of memory ops and remove redundant conversions";
+  let description = [{
+    1. Forward propagation: the layout of every load and atomic result (the
+       anchors) flows to its users through elementwise ops, conversions,
+       reductions (as a slice), `tt.expand_dims` of a slice, and the
+       iteration arguments and results of `scf.for`/`scf.if`; a value
+       reached by several layouts keeps the first. Ops are retyped in
+       place and conversions inserted where a user keeps its layout.
+    2. Backward rematerialisation: a conversion whose source is computed
+       only by cheap ops without memory effects (address arithmetic,
+       splats, ranges, constants, elementwise math) from values outside
+       tensors is replaced by that computation redone in the target
+       layout.
+    3. Clean-up: conversions of conversions, of splats, ranges and
+       constants, and conversions to the same layout fold away; dead ops
+       are erased.
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
+}
+
+def OptimizeThreadLocality : Pass<"ttgir-optimize-thread-locality", "::mlir::ModuleOp"> {
+  let summary = "Layouts that keep a tt.gather within each warp";
+  let description = [{
+    So far the gather part of Triton 3.6's tritongpu-optimize-thread-locality:
+    every `tt.gather` of rank 2 or more on blocked operands gets a blocked
+    layout in which each warp holds whole columns along the gather axis (as
+    many lanes along the axis as it has elements, up to the warp size; the
+    other lanes and the warps along the other dimensions; the axis fastest),
+    so the gather lowers to warp shuffles without shared memory. Its
+    operands and result are converted, and the op is marked
+    `efficient_layout`, which later passes keep. Triton's reduction rewrites
+    of this pass (loop-carried reductions, reshapes that may reorder) are
+    not done yet.
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
+}
+
+def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
+  let summary = "Report the axis info of every op result as a remark";
+  let description = [{
+    For tests: one remark per result of every op in a `tt.func`, located at
+    the op: `contiguity = [..], divisibility = [..], constancy = [..],
+    constant_value = N|<none>` (a second result's remark starts with its
+    number, `#1: `).
+  }];
+}
+
+#endif

@@ -1,0 +1,186 @@
+//===- ConvertToLLVM.cpp - the llir stage's TTGIR-to-LLVM conversion ------===//
+//
+// First every op is checked to have a lowering (so that a missing one is a
+// located error naming it, not a legalisation failure), then two
+// conversions run: TTGIR to the LLVM dialect with scf kept structurally
+// (its types converted), then scf to branches.
+//
+//===----------------------------------------------------------------------===//
+#include "Contiguity.h"
+#include "Lowering.h"
+
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Layout/Queries.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_CONVERTTRITONGPUTOLLVM
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+// Math ops whose LLVM intrinsics every GPU backend selects natively; the
+// others (exp, log, sin, ...) wait for the libdevice lowering.
+constexpr StringLiteral kNativeMath[] = {"math.absf", "math.absi",  "math.ceil",
+                                         "math.floor", "math.trunc", "math.roundeven",
+                                         "math.sqrt", "math.fma",   "math.copysign",
+                                         "math.ctlz", "math.cttz",  "math.ctpop"};
+
+/// Accesses through pointers to scalars, not block pointers, and of
+/// numbers (pointer-valued elements are not lowered yet).
+bool isPlainAccess(Value ptr, Type value) {
+  auto pointer = dyn_cast<tt::PointerType>(getElementTypeOrSelf(ptr.getType()));
+  return pointer && !isa<RankedTensorType>(pointer.getPointeeType()) &&
+         getElementTypeOrSelf(value).isIntOrFloat();
+}
+
+bool hasLowering(Operation *op) {
+  if (auto func = dyn_cast<tt::FuncOp>(op))
+    return func.isPublic() && func.getFunctionType().getNumResults() == 0;
+  if (auto load = dyn_cast<tt::LoadOp>(op))
+    return isPlainAccess(load.getPtr(), load.getType());
+  if (auto store = dyn_cast<tt::StoreOp>(op))
+    return isPlainAccess(store.getPtr(), store.getValue().getType());
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return !isa<RankedTensorType>(constant.getType()) ||
+           isa<SplatElementsAttr>(constant.getValue());
+  if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
+          tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, scf::ForOp, scf::IfOp, scf::YieldOp,
+          scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp>(op))
+    return true;
+  StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+  if (dialect == "arith")
+    return true;
+  if (dialect == "math")
+    return llvm::is_contained(kNativeMath, op->getName().getStringRef());
+  return dialect == "llvm";
+}
+
+/// Every tensor must have a distributed layout for this module's warps.
+LogicalResult checkTypes(Operation *op, unsigned warpSize, unsigned numWarps) {
+  auto check = [&](Type type) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor)
+      return success();
+    auto fail = [&](const Twine &why) {
+      return op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM: "
+                             << why;
+    };
+    if (!isa_and_nonnull<ttg::DistributedEncodingInterface>(tensor.getEncoding()))
+      return fail("a tensor without a distributed ttg layout (run the ttgir stage first)");
+    llvm::Expected<layout::LinearLayout> ll = ttg::toLinearLayout(tensor);
+    if (!ll)
+      return fail(llvm::toString(ll.takeError()));
+    if (llvm::Error e = layout::verifyDistributed(*ll, warpSize, numWarps, 1))
+      return fail(llvm::toString(std::move(e)) + " (multi-CTA layouts are not lowered yet)");
+    return success();
+  };
+  for (Type t : op->getOperandTypes())
+    if (failed(check(t)))
+      return failure();
+  for (Type t : op->getResultTypes())
+    if (failed(check(t)))
+      return failure();
+  return success();
+}
+
+struct ConvertTritonGPUToLLVM
+    : kiln::impl::ConvertTritonGPUToLLVMBase<ConvertTritonGPUToLLVM> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<LLVM::LLVMDialect, scf::SCFDialect, cf::ControlFlowDialect>();
+    createNVIDIATargetInfo()->getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto targetName = module->getAttrOfType<StringAttr>("ttg.target");
+    if (!targetName || !targetName.getValue().starts_with("cuda:")) {
+      module.emitError() << "the LLVM lowering needs a module with ttg.target = \"cuda:<cc>\""
+                         << (targetName ? ", got \"" + targetName.getValue().str() + "\"" : "");
+      return signalPassFailure();
+    }
+    std::unique_ptr<TargetInfo> target = createNVIDIATargetInfo();
+    unsigned warpSize = ttg::lookupThreadsPerWarp(module);
+    auto numWarps = module->getAttrOfType<IntegerAttr>("ttg.num-warps");
+    if (!numWarps || numWarps.getInt() < 1) {
+      module.emitError() << "the LLVM lowering needs the module's ttg.num-warps";
+      return signalPassFailure();
+    }
+    bool ok = true;
+    // What an op without a lowering holds is not reported separately.
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op == module)
+        return WalkResult::advance();
+      if (!hasLowering(op)) {
+        op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM yet";
+        ok = false;
+        return WalkResult::skip();
+      }
+      if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))))
+        ok = false;
+      return WalkResult::advance();
+    });
+    if (!ok)
+      return signalPassFailure();
+
+    LowerToLLVMOptions options(ctx);
+    options.overrideIndexBitwidth(32); // as Triton: GPU indices are 32-bit
+    lowering::TypeConverter converter(ctx, options);
+    lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt()), {}};
+    module.walk([&](Operation *op) {
+      if (auto load = dyn_cast<tt::LoadOp>(op))
+        lctx.vectorWidths[op] = lowering::accessVectorWidth(load.getPtr(), load.getMask());
+      else if (auto store = dyn_cast<tt::StoreOp>(op))
+        lctx.vectorWidths[op] = lowering::accessVectorWidth(store.getPtr(), store.getMask());
+    });
+
+    ConversionTarget llvmTarget(*ctx);
+    llvmTarget.addLegalDialect<LLVM::LLVMDialect>();
+    llvmTarget.addLegalDialect("nvvm");
+    llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect, arith::ArithDialect,
+                                 math::MathDialect>();
+    RewritePatternSet patterns(ctx);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, llvmTarget);
+    lowering::populateFuncPatterns(converter, lctx, patterns);
+    lowering::populateElementwisePatterns(converter, lctx, patterns);
+    lowering::populateShapePatterns(converter, lctx, patterns);
+    lowering::populateLoadStorePatterns(converter, lctx, patterns);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))
+      return signalPassFailure();
+
+    ConversionTarget cfTarget(*ctx);
+    cfTarget.addLegalDialect<LLVM::LLVMDialect>();
+    cfTarget.addLegalDialect("nvvm");
+    cfTarget.addIllegalDialect<scf::SCFDialect, cf::ControlFlowDialect, arith::ArithDialect>();
+    RewritePatternSet cfPatterns(ctx);
+    populateSCFToControlFlowConversionPatterns(cfPatterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, cfPatterns);
+    arith::populateArithToLLVMConversionPatterns(converter, cfPatterns);
+    if (failed(applyPartialConversion(module, cfTarget, std::move(cfPatterns))))
+      return signalPassFailure();
+
+    SmallVector<UnrealizedConversionCastOp> casts;
+    module.walk([&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
+    reconcileUnrealizedCasts(casts);
+  }
+};
+
+} // namespace

@@ -1,0 +1,165 @@
+//===- ElementwiseOpToLLVM.cpp - per-register ops -------------------------===//
+//
+// An elementwise op on tensors becomes the same op on each register; the
+// scalar ops are then lowered by MLIR's own arith and math patterns.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+namespace kiln::lowering {
+namespace {
+
+bool isTensorOp(Operation *op) {
+  return llvm::any_of(op->getResultTypes(), [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+/// Any arith or math op on tensors (constants aside), one copy per register;
+/// ahead of MLIR's patterns, which would take the structs for scalars.
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(TypeConverter &converter)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2,
+                          &converter.getContext()) {}
+
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if ((dialect != "arith" && dialect != "math") || isa<arith::ConstantOp>(op) ||
+        !isTensorOp(op) || op->getNumRegions())
+      return failure();
+    Location loc = op->getLoc();
+    SmallVector<Type> resultStructs, resultElements;
+    for (Type t : op->getResultTypes()) {
+      Type converted = getTypeConverter()->convertType(t);
+      Type element = getTypeConverter()->convertType(cast<RankedTensorType>(t).getElementType());
+      if (!converted || !element)
+        return failure();
+      resultStructs.push_back(converted);
+      resultElements.push_back(element);
+    }
+    SmallVector<SmallVector<Value>> inputs;
+    for (Value operand : operands)
+      inputs.push_back(unpack(rewriter, loc, operand));
+    size_t numRegs = cast<LLVM::LLVMStructType>(resultStructs[0]).getBody().size();
+    SmallVector<SmallVector<Value>> results(op->getNumResults());
+    for (size_t reg = 0; reg < numRegs; ++reg) {
+      OperationState state(loc, op->getName());
+      for (const SmallVector<Value> &input : inputs)
+        state.addOperands(input[reg]);
+      state.addTypes(resultElements);
+      state.addAttributes(op->getAttrs());
+      Operation *scalar = rewriter.create(state);
+      for (auto [i, result] : llvm::enumerate(scalar->getResults()))
+        results[i].push_back(result);
+    }
+    SmallVector<Value> packed;
+    for (auto [type, values] : llvm::zip(resultStructs, results))
+      packed.push_back(pack(rewriter, loc, type, values));
+    rewriter.replaceOp(op, packed);
+    return success();
+  }
+};
+
+/// A splat constant tensor: the scalar constant in every register.
+struct SplatConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!type || !dense)
+      return failure();
+    Type converted = getTypeConverter()->convertType(type);
+    if (!converted)
+      return failure();
+    Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                             cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    size_t n = cast<LLVM::LLVMStructType>(converted).getBody().size();
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), converted, SmallVector<Value>(n, scalar)));
+    return success();
+  }
+};
+
+struct SplatLowering : OpConversionPattern<tt::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::SplatOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type converted = getTypeConverter()->convertType(op.getType());
+    if (!converted)
+      return failure();
+    size_t n = cast<LLVM::LLVMStructType>(converted).getBody().size();
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), converted,
+                                SmallVector<Value>(n, adaptor.getSrc())));
+    return success();
+  }
+};
+
+struct AddPtrLowering : OpConversionPattern<tt::AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AddPtrOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    auto ptrType = cast<tt::PointerType>(getElementTypeOrSelf(op.getType()));
+    Type pointee = getTypeConverter()->convertType(ptrType.getPointeeType());
+    if (!resultType || !pointee)
+      return failure();
+    // i1 lives in memory as a byte.
+    if (pointee.isInteger(1))
+      pointee = rewriter.getI8Type();
+    Type llvmPtr = getTypeConverter()->convertType(ptrType);
+    auto advance = [&](Value ptr, Value offset) -> Value {
+      return LLVM::GEPOp::create(rewriter, loc, llvmPtr, pointee, ptr, offset);
+    };
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, advance(adaptor.getPtr(), adaptor.getOffset()));
+      return success();
+    }
+    SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> offsets = unpack(rewriter, loc, adaptor.getOffset());
+    SmallVector<Value> results;
+    for (auto [ptr, offset] : llvm::zip(ptrs, offsets))
+      results.push_back(advance(ptr, offset));
+    rewriter.replaceOp(op, pack(rewriter, loc, resultType, results));
+    return success();
+  }
+};
+
+/// Register r of this thread holds start + L(r, lane, warp)[0].
+struct MakeRangeLowering : OpConversionPattern<tt::MakeRangeOp> {
+  MakeRangeLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(tt::MakeRangeOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type converted = getTypeConverter()->convertType(op.getType());
+    if (!converted)
+      return failure();
+    Value start = i32Constant(rewriter, loc, op.getStart());
+    SmallVector<Value> values;
+    for (const SmallVector<Value> &coords :
+         registerCoordinates(rewriter, loc, layoutOf(op.getType()), ctx))
+      values.push_back(LLVM::AddOp::create(rewriter, loc, start, coords[0]));
+    rewriter.replaceOp(op, pack(rewriter, loc, converted, values));
+    return success();
+  }
+  const Context &ctx;
+};
+
+} // namespace
+
+void populateElementwisePatterns(TypeConverter &converter, const Context &ctx,
+                                 RewritePatternSet &patterns) {
+  MLIRContext *mctx = &converter.getContext();
+  patterns.add<ElementwiseLowering>(converter);
+  patterns.add<SplatConstantLowering, SplatLowering, AddPtrLowering>(converter, mctx);
+  patterns.add<MakeRangeLowering>(converter, ctx);
+}
+
+} // namespace kiln::lowering

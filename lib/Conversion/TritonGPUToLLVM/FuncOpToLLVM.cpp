@@ -1,0 +1,87 @@
+//===- FuncOpToLLVM.cpp - kernels, returns and program ids ----------------===//
+//
+// A kernel keeps Triton 3.6's ABI: its arguments in order, then two hidden
+// `!llvm.ptr<1>` parameters (global_scratch and profile_scratch) that the
+// launcher always passes, even when nothing uses them.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+namespace kiln::lowering {
+namespace {
+
+struct FuncOpLowering : OpConversionPattern<tt::FuncOp> {
+  FuncOpLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+
+  LogicalResult matchAndRewrite(tt::FuncOp func, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *mctx = func.getContext();
+    FunctionType type = func.getFunctionType();
+    mlir::TypeConverter::SignatureConversion signature(type.getNumInputs());
+    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+      Type converted = getTypeConverter()->convertType(input);
+      if (!converted)
+        return rewriter.notifyMatchFailure(func, "argument type has no LLVM form");
+      signature.addInputs(i, converted);
+    }
+    auto global = LLVM::LLVMPointerType::get(mctx, 1);
+    signature.addInputs({global, global}); // global_scratch, profile_scratch
+    auto llvmType =
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(mctx), signature.getConvertedTypes());
+    auto kernel = LLVM::LLVMFuncOp::create(rewriter, func.getLoc(), func.getName(), llvmType,
+                                           LLVM::Linkage::External);
+    rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
+    if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(), &signature)))
+      return failure();
+    std::optional<unsigned> maxRegisters;
+    if (auto module = func->getParentOfType<ModuleOp>())
+      if (auto attr = module->getAttrOfType<IntegerAttr>("ttg.maxnreg"))
+        maxRegisters = unsigned(attr.getInt());
+    ctx.target.markKernel(kernel, ctx.warpSize * ctx.numWarps, maxRegisters);
+    rewriter.eraseOp(func);
+    return success();
+  }
+
+  const Context &ctx;
+};
+
+struct ReturnOpLowering : OpConversionPattern<tt::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::ReturnOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, adaptor.getOperands());
+    return success();
+  }
+};
+
+template <typename Op, bool isCount>
+struct GridOpLowering : OpConversionPattern<Op> {
+  GridOpLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern<Op>(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    unsigned axis = unsigned(op.getAxis());
+    rewriter.replaceOp(op, isCount ? ctx.target.numPrograms(rewriter, op.getLoc(), axis)
+                                   : ctx.target.programId(rewriter, op.getLoc(), axis));
+    return success();
+  }
+  const Context &ctx;
+};
+
+} // namespace
+
+void populateFuncPatterns(TypeConverter &converter, const Context &ctx,
+                          RewritePatternSet &patterns) {
+  patterns.add<FuncOpLowering, GridOpLowering<tt::GetProgramIdOp, false>,
+               GridOpLowering<tt::GetNumProgramsOp, true>>(converter, ctx);
+  patterns.add<ReturnOpLowering>(converter, &converter.getContext());
+}
+
+} // namespace kiln::lowering

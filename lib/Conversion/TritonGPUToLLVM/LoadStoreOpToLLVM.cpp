@@ -1,0 +1,160 @@
+//===- LoadStoreOpToLLVM.cpp - masked, vectorised global accesses ---------===//
+//
+// Consecutive registers that hold consecutive elements move in one vector
+// access of the width the pass chose before converting (Contiguity.h). A
+// masked access sits in an scf.if, lowered to a branch around the access
+// afterwards, so nothing outside the mask is touched. Cache and eviction hints other than `.cv`
+// (lowered as volatile) are dropped for now: they never change results.
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace kiln::lowering {
+namespace {
+
+unsigned bitsOf(Type memElem) {
+  return isa<LLVM::LLVMPointerType>(memElem) ? 64 : memElem.getIntOrFloatBitWidth();
+}
+
+struct Operands {
+  SmallVector<Value> ptrs, masks, values;
+};
+
+Operands unpackAll(OpBuilder &b, Location loc, bool isTensor, Value ptr, Value mask,
+                   Value values) {
+  Operands o;
+  auto get = [&](Value v) {
+    return !v ? SmallVector<Value>() : isTensor ? unpack(b, loc, v) : SmallVector<Value>{v};
+  };
+  o.ptrs = get(ptr);
+  o.masks = get(mask);
+  o.values = get(values);
+  return o;
+}
+
+/// Registers r..r+vec-1 of `values` as one memory value (i1 widened to i8).
+Value gather(OpBuilder &b, Location loc, ArrayRef<Value> values, size_t r, unsigned vec,
+             Type memElem) {
+  auto toMem = [&](Value v) -> Value {
+    return v.getType() == memElem ? v : LLVM::ZExtOp::create(b, loc, memElem, v);
+  };
+  if (vec == 1)
+    return toMem(values[r]);
+  Value v = LLVM::UndefOp::create(b, loc, VectorType::get(vec, memElem));
+  for (unsigned k = 0; k < vec; ++k)
+    v = LLVM::InsertElementOp::create(b, loc, v, toMem(values[r + k]), i32Constant(b, loc, k));
+  return v;
+}
+
+struct LoadLowering : OpConversionPattern<tt::LoadOp> {
+  LoadLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto tensor = dyn_cast<RankedTensorType>(op.getType());
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elem = getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
+    if (!resultType || !elem)
+      return failure();
+    Type memElem = elem.isInteger(1) ? rewriter.getI8Type() : elem;
+    unsigned vec = ctx.vectorWidth(op);
+    unsigned alignment = vec * std::max(1u, bitsOf(memElem) / 8);
+    bool isVolatile = op.getIsVolatile() || op.getCache() == tt::CacheModifier::CV;
+    Operands o = unpackAll(rewriter, loc, bool(tensor), adaptor.getPtr(), adaptor.getMask(),
+                           adaptor.getOther());
+    Type access = vec > 1 ? Type(VectorType::get(vec, memElem)) : memElem;
+    SmallVector<Value> results;
+    for (size_t r = 0; r < o.ptrs.size(); r += vec) {
+      auto load = [&](OpBuilder &b, Location l) -> Value {
+        return LLVM::LoadOp::create(b, l, access, o.ptrs[r], alignment, isVolatile);
+      };
+      Value loaded;
+      if (o.masks.empty()) {
+        loaded = load(rewriter, loc);
+      } else {
+        // Masked-off elements read `other`, or zero without it.
+        auto ifOp = scf::IfOp::create(
+            rewriter, loc, o.masks[r],
+            [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l, load(b, l)); },
+            [&](OpBuilder &b, Location l) {
+              Value other = o.values.empty() ? Value(LLVM::ZeroOp::create(b, l, access))
+                                             : gather(b, l, o.values, r, vec, memElem);
+              scf::YieldOp::create(b, l, other);
+            });
+        loaded = ifOp.getResult(0);
+      }
+      for (unsigned k = 0; k < vec; ++k) {
+        Value e = vec == 1 ? loaded
+                           : Value(LLVM::ExtractElementOp::create(rewriter, loc, loaded,
+                                                                  i32Constant(rewriter, loc, k)));
+        if (e.getType() != elem)
+          e = LLVM::TruncOp::create(rewriter, loc, elem, e);
+        results.push_back(e);
+      }
+    }
+    rewriter.replaceOp(op, tensor ? pack(rewriter, loc, resultType, results) : results[0]);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct StoreLowering : OpConversionPattern<tt::StoreOp> {
+  StoreLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(tt::StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto tensor = dyn_cast<RankedTensorType>(op.getValue().getType());
+    Type elem = getTypeConverter()->convertType(getElementTypeOrSelf(op.getValue().getType()));
+    if (!elem)
+      return failure();
+    Type memElem = elem.isInteger(1) ? rewriter.getI8Type() : elem;
+    std::optional<layout::LinearLayout> ll;
+    if (tensor)
+      ll = layoutOf(tensor);
+    unsigned vec = ctx.vectorWidth(op);
+    unsigned alignment = vec * std::max(1u, bitsOf(memElem) / 8);
+    bool isVolatile = op.getCache() == tt::CacheModifier::CV;
+    // A register holding a copy of an earlier register's element stores
+    // nothing new.
+    uint64_t copies = ll ? ll->getFreeVariableMask(layout::kRegister) : 0;
+    Operands o = unpackAll(rewriter, loc, bool(tensor), adaptor.getPtr(), adaptor.getMask(),
+                           adaptor.getValue());
+    for (size_t r = 0; r < o.ptrs.size(); r += vec) {
+      if (r & copies)
+        continue;
+      Value value = gather(rewriter, loc, o.values, r, vec, memElem);
+      auto store = [&](OpBuilder &b, Location l) {
+        LLVM::StoreOp::create(b, l, value, o.ptrs[r], alignment, isVolatile);
+      };
+      if (o.masks.empty()) {
+        store(rewriter, loc);
+        continue;
+      }
+      scf::IfOp::create(rewriter, loc, o.masks[r], [&](OpBuilder &b, Location l) {
+        store(b, l);
+        scf::YieldOp::create(b, l);
+      });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+} // namespace
+
+void populateLoadStorePatterns(TypeConverter &converter, const Context &ctx,
+                               RewritePatternSet &patterns) {
+  patterns.add<LoadLowering, StoreLowering>(converter, ctx);
+}
+
+} // namespace kiln::lowering

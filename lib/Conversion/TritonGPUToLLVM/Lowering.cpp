@@ -1,0 +1,115 @@
+//===- Lowering.cpp - types and helpers of the TTGIR-to-LLVM patterns -----===//
+#include "Lowering.h"
+
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+
+namespace kiln::lowering {
+
+TypeConverter::TypeConverter(MLIRContext *ctx, const LowerToLLVMOptions &options)
+    : LLVMTypeConverter(ctx, options) {
+  addConversion([ctx](tt::PointerType type) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, type.getAddressSpace());
+  });
+  addConversion([this](RankedTensorType type) -> std::optional<Type> {
+    if (!isa_and_nonnull<ttg::DistributedEncodingInterface>(type.getEncoding()))
+      return std::nullopt;
+    llvm::Expected<layout::LinearLayout> ll = ttg::toLinearLayout(type);
+    if (!ll) {
+      llvm::consumeError(ll.takeError());
+      return Type();
+    }
+    Type element = convertType(type.getElementType());
+    if (!element)
+      return Type();
+    SmallVector<Type> fields(ll->getInDimSize(layout::kRegister), element);
+    return LLVM::LLVMStructType::getLiteral(type.getContext(), fields);
+  });
+}
+
+layout::LinearLayout layoutOf(Type tensorType) {
+  llvm::Expected<layout::LinearLayout> ll = ttg::toLinearLayout(cast<RankedTensorType>(tensorType));
+  if (!ll)
+    llvm::report_fatal_error(llvm::Twine("lowering a tensor whose layout was not checked: ") +
+                             llvm::toString(ll.takeError()));
+  return std::move(*ll);
+}
+
+SmallVector<Value> unpack(OpBuilder &b, Location loc, Value st) {
+  auto type = cast<LLVM::LLVMStructType>(st.getType());
+  SmallVector<Value> values;
+  for (unsigned i = 0, e = type.getBody().size(); i < e; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, st, i));
+  return values;
+}
+
+Value pack(OpBuilder &b, Location loc, Type structType, ValueRange values) {
+  Value st = LLVM::UndefOp::create(b, loc, structType);
+  for (auto [i, value] : llvm::enumerate(values))
+    st = LLVM::InsertValueOp::create(b, loc, st, value, i);
+  return st;
+}
+
+Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(int32_t(value)));
+}
+
+std::pair<Value, Value> laneAndWarp(OpBuilder &b, Location loc, const Context &ctx) {
+  Value tid = ctx.target.threadId(b, loc);
+  Value warpSize = i32Constant(b, loc, ctx.warpSize);
+  return {LLVM::URemOp::create(b, loc, tid, warpSize), LLVM::UDivOp::create(b, loc, tid, warpSize)};
+}
+
+namespace {
+
+// XOR of the bases of the set bits of `id` along output `out`: bit i of the
+// id contributes bases[i][out] when set.
+Value applyBits(OpBuilder &b, Location loc, Value id, const layout::LinearLayout::InDim &in,
+                unsigned out, Value acc) {
+  for (auto [bit, basis] : llvm::enumerate(in.bases)) {
+    if (basis[out] == 0)
+      continue;
+    Value set = LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, int64_t(1) << bit));
+    Value isSet = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, set, i32Constant(b, loc, 0));
+    Value term = LLVM::SelectOp::create(b, loc, isSet, i32Constant(b, loc, basis[out]),
+                                        i32Constant(b, loc, 0));
+    acc = acc ? Value(LLVM::XOrOp::create(b, loc, acc, term)) : term;
+  }
+  return acc;
+}
+
+} // namespace
+
+SmallVector<SmallVector<Value>> registerCoordinates(OpBuilder &b, Location loc,
+                                                    const layout::LinearLayout &ll,
+                                                    const Context &ctx) {
+  auto [lane, warp] = laneAndWarp(b, loc, ctx);
+  const auto &ins = ll.getInDims();
+  unsigned rank = ll.getNumOutDims();
+  // The thread's part of L, shared by all its registers (L is linear).
+  SmallVector<Value> threadPart(rank);
+  for (unsigned d = 0; d < rank; ++d) {
+    Value acc = applyBits(b, loc, lane, ins[ll.getInDimIndex(layout::kLane)], d, Value());
+    threadPart[d] = applyBits(b, loc, warp, ins[ll.getInDimIndex(layout::kWarp)], d, acc);
+  }
+  unsigned regIndex = ll.getInDimIndex(layout::kRegister);
+  SmallVector<SmallVector<Value>> coords;
+  for (int32_t reg = 0, e = ll.getInDimSize(layout::kRegister); reg < e; ++reg) {
+    SmallVector<int32_t> in(ll.getNumInDims(), 0);
+    in[regIndex] = reg;
+    SmallVector<int32_t> regPart = ll.apply(in);
+    SmallVector<Value> c;
+    for (unsigned d = 0; d < rank; ++d) {
+      Value constant = i32Constant(b, loc, regPart[d]);
+      c.push_back(threadPart[d] ? Value(LLVM::XOrOp::create(b, loc, threadPart[d], constant))
+                                : constant);
+    }
+    coords.push_back(std::move(c));
+  }
+  return coords;
+}
+
+} // namespace kiln::lowering

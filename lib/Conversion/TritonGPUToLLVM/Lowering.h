@@ -1,0 +1,72 @@
+//===- Lowering.h - shared pieces of the TTGIR-to-LLVM patterns -*- C++ -*-===//
+//
+// A tensor with a distributed layout is lowered to an LLVM struct of one
+// thread's registers, register i at position i (the order of the linear
+// layout's register bases). The helpers here move between that struct and
+// its values and evaluate a layout on the thread's ids.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_CONVERSION_TRITONGPUTOLLVM_LOWERING_H
+#define KILN_LIB_CONVERSION_TRITONGPUTOLLVM_LOWERING_H
+
+#include "kiln/Conversion/TritonGPUToLLVM/TargetInfo.h"
+#include "kiln/Layout/LinearLayout.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kiln::lowering {
+
+/// tt pointers become LLVM pointers of the same address space; tensors with
+/// a ttg distributed layout become structs of their registers.
+class TypeConverter : public mlir::LLVMTypeConverter {
+public:
+  TypeConverter(mlir::MLIRContext *ctx, const mlir::LowerToLLVMOptions &options);
+};
+
+/// What every pattern needs besides the type converter.
+struct Context {
+  const TargetInfo &target;
+  unsigned warpSize;
+  unsigned numWarps;
+  /// Per tt.load / tt.store, the vector width chosen before conversion
+  /// (the analysis reads the IR the conversion rewrites).
+  llvm::DenseMap<mlir::Operation *, unsigned> vectorWidths;
+  unsigned vectorWidth(mlir::Operation *op) const {
+    return std::max(1u, vectorWidths.lookup(op));
+  }
+};
+
+/// The layout of a tensor type, known to be valid (the pass checks every
+/// type before converting).
+layout::LinearLayout layoutOf(mlir::Type tensorType);
+
+/// The registers of a lowered tensor, and back.
+llvm::SmallVector<mlir::Value> unpack(mlir::OpBuilder &b, mlir::Location loc, mlir::Value st);
+mlir::Value pack(mlir::OpBuilder &b, mlir::Location loc, mlir::Type structType,
+                 mlir::ValueRange values);
+
+mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+
+/// The thread's lane and warp ids.
+std::pair<mlir::Value, mlir::Value> laneAndWarp(mlir::OpBuilder &b, mlir::Location loc,
+                                                const Context &ctx);
+
+/// For each register of a distributed layout (block 0), the i32 tensor
+/// coordinates it holds on this thread: L(register, lane, warp).
+llvm::SmallVector<llvm::SmallVector<mlir::Value>>
+registerCoordinates(mlir::OpBuilder &b, mlir::Location loc, const layout::LinearLayout &ll,
+                    const Context &ctx);
+
+void populateFuncPatterns(TypeConverter &converter, const Context &ctx,
+                          mlir::RewritePatternSet &patterns);
+void populateElementwisePatterns(TypeConverter &converter, const Context &ctx,
+                                 mlir::RewritePatternSet &patterns);
+void populateShapePatterns(TypeConverter &converter, const Context &ctx,
+                           mlir::RewritePatternSet &patterns);
+void populateLoadStorePatterns(TypeConverter &converter, const Context &ctx,
+                               mlir::RewritePatternSet &patterns);
+
+} // namespace kiln::lowering
+
+#endif

@@ -1,0 +1,97 @@
+//===- LinearLayouts.cpp - ttg encodings as linear layouts ----------------===//
+//
+// Each encoding attribute hands its parameters to kiln/Layout, which owns
+// Triton's bases; nothing here computes a basis itself.
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "kiln/Layout/Encodings.h"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::ttg;
+using layout::LinearLayout;
+
+namespace {
+
+layout::CGABases toCGABases(ArrayRef<int32_t> flat, unsigned rank) {
+  layout::CGABases bases;
+  for (const SmallVector<int32_t> &basis : unflattenBases(flat, rank))
+    bases.emplace_back(basis.begin(), basis.end());
+  return bases;
+}
+
+llvm::Error rankMismatch(unsigned rank, size_t shapeRank) {
+  return llvm::createStringError("a rank-" + llvm::Twine(rank) +
+                                 " encoding cannot lay out a rank-" + llvm::Twine(shapeRank) +
+                                 " tensor");
+}
+
+} // namespace
+
+llvm::Expected<LinearLayout> BlockedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (shape.size() != getRank())
+    return rankMismatch(getRank(), shape.size());
+  layout::BlockedEncoding enc;
+  enc.sizePerThread.assign(getSizePerThread().begin(), getSizePerThread().end());
+  enc.threadsPerWarp.assign(getThreadsPerWarp().begin(), getThreadsPerWarp().end());
+  enc.warpsPerCTA.assign(getWarpsPerCTA().begin(), getWarpsPerCTA().end());
+  enc.order.assign(getOrder().begin(), getOrder().end());
+  enc.cgaLayout = toCGABases(getCgaLayout(), getRank());
+  return layout::toLinearLayout(enc, shape);
+}
+
+llvm::Expected<LinearLayout> SliceEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (shape.size() != getRank())
+    return rankMismatch(getRank(), shape.size());
+  llvm::Expected<LinearLayout> parent =
+      getParent().toLinearLayout(layout::sliceParentShape(shape, getDim()));
+  if (!parent)
+    return parent.takeError();
+  return layout::sliceLayout(*parent, getDim());
+}
+
+llvm::Expected<LinearLayout> LinearEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  unsigned rank = getNumDims();
+  if (shape.size() != rank)
+    return rankMismatch(rank, shape.size());
+  // The bases describe one CTA's tile and the CGA; fitting them to `shape`
+  // (repeating in registers, or broadcasting) is the engine's, as for every
+  // other encoding.
+  std::vector<LinearLayout::InDim> ins;
+  auto addInput = [&](StringRef name, ArrayRef<int32_t> flat) {
+    LinearLayout::InDim in{name.str(), {}};
+    for (const SmallVector<int32_t> &basis : unflattenBases(flat, rank))
+      in.bases.emplace_back(basis.begin(), basis.end());
+    ins.push_back(std::move(in));
+  };
+  addInput(layout::kRegister, getRegisterBases());
+  addInput(layout::kLane, getLaneBases());
+  addInput(layout::kWarp, getWarpBases());
+  llvm::Expected<LinearLayout> cta =
+      LinearLayout::create(std::move(ins), layout::standardDimNames(rank));
+  if (!cta)
+    return cta.takeError();
+  return layout::combineCtaCgaWithShape(*cta, toCGABases(getBlockBases(), rank), shape);
+}
+
+llvm::Expected<LinearLayout>
+SwizzledSharedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (shape.size() != getRank())
+    return rankMismatch(getRank(), shape.size());
+  layout::SwizzledSharedEncoding enc;
+  enc.vec = getVec();
+  enc.perPhase = getPerPhase();
+  enc.maxPhase = getMaxPhase();
+  enc.order.assign(getOrder().begin(), getOrder().end());
+  enc.cgaLayout = toCGABases(getCgaLayout(), getRank());
+  return layout::toLinearLayout(enc, shape);
+}
+
+llvm::Expected<LinearLayout> kiln::ttg::toLinearLayout(RankedTensorType type) {
+  auto encoding = dyn_cast_or_null<LayoutEncodingInterface>(type.getEncoding());
+  if (!encoding)
+    return llvm::createStringError("tensor type has no ttg layout encoding");
+  return encoding.toLinearLayout(type.getShape());
+}

@@ -1,0 +1,236 @@
+//===- ConvertFromTTIR.cpp - the ttgir-convert-from-ttir pass -------------===//
+//
+// Retypes a TTIR module in place: every tensor gets the default blocked
+// layout of its shape unless its op derives its layout from an operand, and
+// a ttg.convert_layout is put in front of every operand whose layout is not
+// the one its user needs. Follows Triton 3.6's convert-triton-to-tritongpu.
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
+
+#include "kiln/Pipeline/Options.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace kiln::ttg {
+#define GEN_PASS_DEF_CONVERTFROMTTIR
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h.inc"
+} // namespace kiln::ttg
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::ttg;
+
+namespace {
+
+struct ConvertFromTTIRPass : public ttg::impl::ConvertFromTTIRBase<ConvertFromTTIRPass> {
+  using ConvertFromTTIRBase::ConvertFromTTIRBase;
+
+  void runOnOperation() override;
+
+private:
+  /// The type a tensor without a layout gets: its default layout.
+  Type convert(Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.getEncoding())
+      return type;
+    return tensor.cloneWithEncoding(
+        getDefaultBlockedEncoding(&getContext(), tensor.getShape(), numWarps, threadsPerWarp));
+  }
+  Type withEncodingOf(Type type, Type like) {
+    auto tensor = cast<RankedTensorType>(type);
+    return tensor.cloneWithEncoding(cast<RankedTensorType>(like).getEncoding());
+  }
+  LogicalResult retypeResults(Operation *op);
+  LogicalResult convertOperands(Operation *op);
+};
+
+/// `enc` with its dimensions permuted as `tt.trans` with `order` permutes
+/// the tensor (result dimension i is source dimension order[i]).
+Attribute transposeBlocked(BlockedEncodingAttr enc, ArrayRef<int32_t> order) {
+  unsigned rank = order.size();
+  SmallVector<unsigned> size(rank), lanes(rank), warps(rank), inverse(rank), newOrder;
+  for (unsigned i = 0; i < rank; ++i) {
+    size[i] = enc.getSizePerThread()[order[i]];
+    lanes[i] = enc.getThreadsPerWarp()[order[i]];
+    warps[i] = enc.getWarpsPerCTA()[order[i]];
+    inverse[order[i]] = i;
+  }
+  for (unsigned d : enc.getOrder())
+    newOrder.push_back(inverse[d]);
+  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder);
+}
+
+LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
+  // Layouts derived from an operand's.
+  if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
+    auto srcType = cast<RankedTensorType>(reduce.getOperands()[0].getType());
+    for (Value result : reduce.getResults())
+      if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
+        result.setType(tensor.cloneWithEncoding(SliceEncodingAttr::get(
+                              &getContext(), reduce.getAxis(),
+                              cast<DistributedEncodingInterface>(srcType.getEncoding()))));
+    return success();
+  }
+  if (isa<tt::ScanOp, tt::BroadcastOp>(op)) {
+    for (Value result : op->getResults())
+      result.setType(withEncodingOf(result.getType(), op->getOperand(0).getType()));
+    return success();
+  }
+  if (auto trans = dyn_cast<tt::TransOp>(op)) {
+    auto srcType = cast<RankedTensorType>(trans.getSrc().getType());
+    auto blocked = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
+    if (!blocked) {
+      // Transpose from the default layout of the source.
+      srcType = cast<RankedTensorType>(convert(srcType.cloneWithEncoding({})));
+      blocked = cast<BlockedEncodingAttr>(srcType.getEncoding());
+    }
+    trans.getResult().setType(trans.getType().cloneWithEncoding(
+                                     transposeBlocked(blocked, trans.getOrder())));
+    return success();
+  }
+  for (Value result : op->getResults())
+    result.setType(convert(result.getType()));
+  // Constants carry their type twice.
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    auto tensor = dyn_cast<RankedTensorType>(cst.getType());
+    if (tensor && tensor.getEncoding()) {
+      auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+      if (!dense)
+        return op->emitError("unsupported tensor constant (only dense constants are)");
+      cst.setValueAttr(dense.reshape(tensor));
+    }
+  }
+  // Region arguments that mirror results (loop-carried values) get the
+  // same types; other tensor arguments their default layout.
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    for (auto [arg, result] : llvm::zip(forOp.getRegionIterArgs(), forOp.getResults()))
+      arg.setType(result.getType());
+    return success();
+  }
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        arg.setType(convert(arg.getType()));
+  return success();
+}
+
+LogicalResult ConvertFromTTIRPass::convertOperands(Operation *op) {
+  // The type each operand must have, given the (new) types around it.
+  auto required = [&](unsigned i) -> Type {
+    Value operand = op->getOperand(i);
+    auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+    if (!tensor)
+      return operand.getType();
+    if (auto yield = dyn_cast<scf::YieldOp>(op)) {
+      Operation *parent = op->getParentOp();
+      if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
+        return whileOp.getBeforeArguments()[i].getType();
+      return parent->getResult(i).getType();
+    }
+    if (auto cond = dyn_cast<scf::ConditionOp>(op))
+      return i == 0 ? operand.getType() : cond->getParentOp()->getResult(i - 1).getType();
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      return i < 3 ? operand.getType() : forOp.getRegionIterArgs()[i - 3].getType();
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return whileOp.getBeforeArguments()[i].getType();
+    if (isa<tt::ReturnOp>(op))
+      return op->getParentOfType<tt::FuncOp>().getResultTypes()[i];
+    if (auto expand = dyn_cast<tt::ExpandDimsOp>(op))
+      return tensor.cloneWithEncoding(SliceEncodingAttr::get(
+          &getContext(), expand.getAxis(),
+          cast<DistributedEncodingInterface>(expand.getType().getEncoding())));
+    if (isa<tt::ReduceOp, tt::ScanOp>(op))
+      return withEncodingOf(tensor, op->getOperand(0).getType());
+    if (isa<tt::BroadcastOp, tt::TransOp>(op))
+      return tensor;
+    if (auto call = dyn_cast<tt::CallOp>(op)) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<tt::FuncOp>(op, call.getCalleeAttr());
+      return callee ? callee.getArgumentTypes()[i] : tensor;
+    }
+    return convert(tensor.cloneWithEncoding({}));
+  };
+  for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i) {
+    Value operand = op->getOperand(i);
+    Type type = required(i);
+    if (operand.getType() == type)
+      continue;
+    OpBuilder builder(op);
+    op->setOperand(i, ConvertLayoutOp::create(builder, op->getLoc(), type, operand));
+  }
+  return success();
+}
+
+void ConvertFromTTIRPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *ctx = &getContext();
+  auto fail = [&](const Twine &message) {
+    module.emitError() << "ttgir-convert-from-ttir: " << message;
+    signalPassFailure();
+  };
+  if (!llvm::isPowerOf2_32(numWarps) || !llvm::isPowerOf2_32(threadsPerWarp) || numCTAs < 1)
+    return fail("num-warps and threads-per-warp must be powers of two, num-ctas positive");
+  if (numCTAs != 1)
+    return fail("more than one CTA per cluster (num-ctas > 1) is not supported yet");
+  if (auto parsed = kiln::Target::parse(target); !parsed) {
+    llvm::consumeError(parsed.takeError()); // the message below says what is wrong
+    return fail("invalid target '" + target + "' (expected cuda:<capability> or hip:<arch>)");
+  }
+  bool hasLayouts = false;
+  module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type); tensor && tensor.getEncoding())
+        hasLayouts = true;
+  });
+  if (hasLayouts)
+    return fail("the module already has layouts (is it TTGIR?)");
+  // Checked before anything changes, so that the error shows the op as it was.
+  WalkResult dots = module.walk([](Operation *op) {
+    if (!isa<tt::DotOp, tt::DotScaledOp>(op))
+      return WalkResult::advance();
+    op->emitError() << "'" << op->getName()
+                    << "' needs dot-operand layouts, which kiln's ttgir stage does not have yet";
+    return WalkResult::interrupt();
+  });
+  if (dots.wasInterrupted())
+    return signalPassFailure();
+
+  Builder b(ctx);
+  module->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
+  module->setAttr("ttg.num-ctas", b.getI32IntegerAttr(numCTAs));
+  module->setAttr("ttg.target", b.getStringAttr(target));
+  module->setAttr("ttg.threads-per-warp", b.getI32IntegerAttr(threadsPerWarp));
+
+  // Signatures first, so that calls and returns see the new types.
+  for (auto func : module.getOps<tt::FuncOp>()) {
+    SmallVector<Type> inputs, results;
+    for (Type type : func.getArgumentTypes())
+      inputs.push_back(convert(type));
+    for (Type type : func.getResultTypes())
+      results.push_back(convert(type));
+    func.setFunctionType(FunctionType::get(ctx, inputs, results));
+    if (!func.isExternal())
+      for (auto [arg, type] : llvm::zip(func.getArguments(), inputs))
+        arg.setType(type);
+  }
+  // Defining ops come before their users in a pre-order walk.
+  WalkResult result = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<tt::FuncOp, ModuleOp>(op))
+      return WalkResult::advance();
+    return failed(retypeResults(op)) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return signalPassFailure();
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (!isa<tt::FuncOp, ModuleOp, ConvertLayoutOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops)
+    if (failed(convertOperands(op)))
+      return signalPassFailure();
+}
+
+} // namespace

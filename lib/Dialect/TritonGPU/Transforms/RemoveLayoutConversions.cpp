@@ -1,0 +1,394 @@
+//===- RemoveLayoutConversions.cpp - ttgir-remove-layout-conversions ------===//
+//
+// A simpler form of Triton 3.6's tritongpu-remove-layout-conversions that
+// covers the patterns of kernels without dots: forward propagation of the
+// layouts of loads and atomics, backward rematerialisation of cheap
+// computations in the layout a conversion asks for, and folding of the
+// conversions that are left redundant. Not done (yet): propagation through
+// scf.while, hoisting conversions out of loops or into conditionals, and a
+// cost model weighing a conversion against recomputation.
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace kiln::ttg {
+#define GEN_PASS_DEF_REMOVELAYOUTCONVERSIONS
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h.inc"
+} // namespace kiln::ttg
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::ttg;
+
+namespace {
+
+Attribute encodingOf(Value value) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  return tensor ? tensor.getEncoding() : Attribute();
+}
+
+Type withEncoding(Type type, Attribute encoding) {
+  return cast<RankedTensorType>(type).cloneWithEncoding(encoding);
+}
+
+/// Ops whose tensor operands and results share one layout.
+bool isSameEncodingOp(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() ||
+         op->hasTrait<tt::traits::SameOperandsAndResultEncoding>();
+}
+
+/// Ops whose layout is fixed: by memory coalescing, or a gather's chosen
+/// to stay within warps.
+bool isAnchor(Operation *op) {
+  if (auto gather = dyn_cast<tt::GatherOp>(op))
+    return gather.getEfficientLayout();
+  return isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op);
+}
+
+/// A reduction to scalars reads its operands in any (common) layout.
+bool isLayoutAgnostic(Operation *op) {
+  auto reduce = dyn_cast<tt::ReduceOp>(op);
+  return reduce && llvm::none_of(reduce->getResultTypes(),
+                                 [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+//===----------------------------------------------------------------------===//
+// Forward propagation
+//===----------------------------------------------------------------------===//
+
+class Propagation {
+public:
+  void run(tt::FuncOp func);
+
+private:
+  void add(Value value, Attribute encoding);
+  void propagateToUser(OpOperand &use, Attribute encoding);
+  void rewrite(tt::FuncOp func);
+  Type requiredOperandType(OpOperand &operand);
+
+  llvm::MapVector<Value, llvm::SetVector<Attribute>> layouts;
+  SmallVector<std::pair<Value, Attribute>> worklist;
+  /// Types before the rewrite, of the values it retypes.
+  DenseMap<Value, Type> originalTypes;
+  llvm::DenseSet<Operation *> rewritten;
+};
+
+void Propagation::add(Value value, Attribute encoding) {
+  if (!isa_and_nonnull<RankedTensorType>(value.getType()) || !encoding)
+    return;
+  if (layouts[value].insert(encoding))
+    worklist.push_back({value, encoding});
+}
+
+void Propagation::propagateToUser(OpOperand &use, Attribute encoding) {
+  Operation *user = use.getOwner();
+  unsigned index = use.getOperandNumber();
+  if (auto forOp = dyn_cast<scf::ForOp>(user)) {
+    if (index < 3)
+      return;
+    add(forOp.getRegionIterArgs()[index - 3], encoding);
+    add(forOp.getResult(index - 3), encoding);
+    return;
+  }
+  if (isa<scf::YieldOp>(user)) {
+    Operation *parent = user->getParentOp();
+    if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+      add(forOp.getRegionIterArgs()[index], encoding);
+      add(forOp.getResult(index), encoding);
+    } else if (isa<scf::IfOp>(parent)) {
+      add(parent->getResult(index), encoding);
+    }
+    return;
+  }
+  if (auto reduce = dyn_cast<tt::ReduceOp>(user)) {
+    auto distributed = dyn_cast<DistributedEncodingInterface>(encoding);
+    for (Value result : reduce.getResults())
+      if (distributed && isa<RankedTensorType>(result.getType()))
+        add(result, SliceEncodingAttr::get(user->getContext(), reduce.getAxis(), distributed));
+    return;
+  }
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(user)) {
+    auto slice = dyn_cast<SliceEncodingAttr>(encoding);
+    if (slice && slice.getDim() == expand.getAxis())
+      add(expand.getResult(), slice.getParent());
+    return;
+  }
+  if (isa<ConvertLayoutOp>(user) || (isSameEncodingOp(user) && user->getNumRegions() == 0))
+    for (Value result : user->getResults())
+      add(result, encoding);
+}
+
+Type Propagation::requiredOperandType(OpOperand &operand) {
+  Operation *op = operand.getOwner();
+  Value value = operand.get();
+  unsigned index = operand.getOperandNumber();
+  if (isa<ConvertLayoutOp>(op))
+    return value.getType();
+  if (isLayoutAgnostic(op)) // operands agree with the first
+    return withEncoding(value.getType(), encodingOf(op->getOperand(0)));
+  if (!rewritten.contains(op)) { // keeps what it had
+    auto it = originalTypes.find(value);
+    return it == originalTypes.end() ? value.getType() : it->second;
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return index < 3 ? value.getType() : forOp.getRegionIterArgs()[index - 3].getType();
+  if (isa<scf::YieldOp>(op))
+    return op->getParentOp()->getResult(index).getType();
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(op))
+    return withEncoding(value.getType(),
+                        SliceEncodingAttr::get(op->getContext(), expand.getAxis(),
+                                               cast<DistributedEncodingInterface>(
+                                                   encodingOf(expand.getResult()))));
+  if (auto reduce = dyn_cast<tt::ReduceOp>(op))
+    return withEncoding(value.getType(),
+                        cast<SliceEncodingAttr>(encodingOf(reduce.getResult()[0])).getParent());
+  return withEncoding(value.getType(), encodingOf(op->getResult(0)));
+}
+
+void Propagation::rewrite(tt::FuncOp func) {
+  // Retype every value whose chosen (first) layout differs.
+  for (auto &[value, candidates] : layouts) {
+    Attribute chosen = candidates.front();
+    if (encodingOf(value) == chosen)
+      continue;
+    originalTypes[value] = value.getType();
+    value.setType(withEncoding(value.getType(), chosen));
+    if (auto result = dyn_cast<OpResult>(value))
+      rewritten.insert(result.getOwner());
+    else if (auto forOp = dyn_cast<scf::ForOp>(cast<BlockArgument>(value).getOwner()->getParentOp()))
+      rewritten.insert(forOp);
+  }
+  // The yields of a retyped scf.for or scf.if follow its results.
+  for (Operation *op : llvm::to_vector(rewritten))
+    if (isa<scf::ForOp, scf::IfOp>(op))
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          rewritten.insert(block.getTerminator());
+  // Then make every operand the type its user needs.
+  func.walk([&](Operation *op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<RankedTensorType>(operand.get().getType()))
+        continue;
+      Type required = requiredOperandType(operand);
+      if (required == operand.get().getType())
+        continue;
+      OpBuilder builder(op);
+      operand.set(ConvertLayoutOp::create(builder, op->getLoc(), required, operand.get()));
+    }
+  });
+}
+
+void Propagation::run(tt::FuncOp func) {
+  func.walk([&](Operation *op) {
+    if (isAnchor(op))
+      for (Value result : op->getResults())
+        add(result, encodingOf(result));
+  });
+  while (!worklist.empty()) {
+    auto [value, encoding] = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses())
+      propagateToUser(use, encoding);
+  }
+  rewrite(func);
+}
+
+//===----------------------------------------------------------------------===//
+// Backward rematerialisation
+//===----------------------------------------------------------------------===//
+
+/// `enc` as the source layout of `tt.trans` with `order` whose result is
+/// `enc` (the inverse permutation), for blocked layouts.
+Attribute untransposeBlocked(Attribute encoding, ArrayRef<int32_t> order) {
+  auto enc = dyn_cast<BlockedEncodingAttr>(encoding);
+  if (!enc)
+    return {};
+  unsigned rank = order.size();
+  SmallVector<unsigned> size(rank), lanes(rank), warps(rank), newOrder;
+  for (unsigned i = 0; i < rank; ++i) {
+    size[order[i]] = enc.getSizePerThread()[i];
+    lanes[order[i]] = enc.getThreadsPerWarp()[i];
+    warps[order[i]] = enc.getWarpsPerCTA()[i];
+  }
+  for (unsigned d : enc.getOrder())
+    newOrder.push_back(order[d]);
+  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder);
+}
+
+class Rematerializer {
+public:
+  /// Replaces `cvt` by its source recomputed in the target layout, when the
+  /// source is computed by cheap ops only.
+  void tryRematerialize(ConvertLayoutOp cvt);
+
+private:
+  using Key = std::pair<Value, Attribute>;
+  /// The operand layouts `op` needs for results in `encoding`; failure if
+  /// `op` must not or cannot be recomputed.
+  FailureOr<SmallVector<Attribute>> operandEncodings(Operation *op, Attribute encoding);
+  bool collect(Value value, Attribute encoding, llvm::SetVector<Key> &slice);
+  Value materialize(Value value, Attribute encoding);
+
+  DenseMap<Key, Value> done;
+};
+
+FailureOr<SmallVector<Attribute>> Rematerializer::operandEncodings(Operation *op,
+                                                                   Attribute encoding) {
+  if (op->getNumRegions() != 0 || op->getNumResults() != 1 || !isMemoryEffectFree(op))
+    return failure();
+  SmallVector<Attribute> result(op->getNumOperands());
+  auto forTensors = [&](Attribute enc) {
+    for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+      if (isa<RankedTensorType>(operand.getType()))
+        result[i] = enc;
+  };
+  if (isa<tt::SplatOp, tt::MakeRangeOp, arith::ConstantOp>(op))
+    return result;
+  if (auto expand = dyn_cast<tt::ExpandDimsOp>(op)) {
+    auto distributed = dyn_cast<DistributedEncodingInterface>(encoding);
+    if (!distributed)
+      return failure();
+    forTensors(SliceEncodingAttr::get(op->getContext(), expand.getAxis(), distributed));
+    return result;
+  }
+  if (auto trans = dyn_cast<tt::TransOp>(op)) {
+    Attribute src = untransposeBlocked(encoding, trans.getOrder());
+    if (!src)
+      return failure();
+    forTensors(src);
+    return result;
+  }
+  if (isSameEncodingOp(op) && isa<RankedTensorType>(op->getResult(0).getType())) {
+    forTensors(encoding);
+    return result;
+  }
+  return failure();
+}
+
+bool Rematerializer::collect(Value value, Attribute encoding, llvm::SetVector<Key> &slice) {
+  Key key{value, encoding};
+  if (encodingOf(value) == encoding || done.count(key) || slice.contains(key))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  // Converting the source of a conversion costs no more than converting it.
+  if (isa<ConvertLayoutOp>(def)) {
+    slice.insert(key);
+    return true;
+  }
+  FailureOr<SmallVector<Attribute>> encodings = operandEncodings(def, encoding);
+  if (failed(encodings))
+    return false;
+  for (auto [operand, enc] : llvm::zip(def->getOperands(), *encodings))
+    if (enc && !collect(operand, enc, slice))
+      return false;
+  slice.insert(key); // after its operands: a valid order to build in
+  return true;
+}
+
+Value Rematerializer::materialize(Value value, Attribute encoding) {
+  if (encodingOf(value) == encoding)
+    return value;
+  if (Value known = done.lookup({value, encoding}))
+    return known;
+  Operation *def = value.getDefiningOp();
+  OpBuilder builder(def->getContext());
+  builder.setInsertionPointAfter(def);
+  Type type = withEncoding(value.getType(), encoding);
+  Value result;
+  if (auto cvt = dyn_cast<ConvertLayoutOp>(def)) {
+    result = ConvertLayoutOp::create(builder, def->getLoc(), type, cvt.getSrc());
+  } else {
+    SmallVector<Attribute> encodings = *operandEncodings(def, encoding);
+    IRMapping mapping;
+    for (auto [operand, enc] : llvm::zip(def->getOperands(), encodings))
+      if (enc)
+        mapping.map(operand, materialize(operand, enc));
+    Operation *clone = builder.clone(*def, mapping);
+    clone->getResult(0).setType(type);
+    if (auto cst = dyn_cast<arith::ConstantOp>(clone))
+      cst.setValueAttr(cast<DenseElementsAttr>(cst.getValue()).reshape(cast<ShapedType>(type)));
+    result = clone->getResult(0);
+  }
+  done[{value, encoding}] = result;
+  return result;
+}
+
+void Rematerializer::tryRematerialize(ConvertLayoutOp cvt) {
+  Attribute target = encodingOf(cvt.getResult());
+  llvm::SetVector<Key> slice;
+  if (isa_and_nonnull<ConvertLayoutOp>(cvt.getSrc().getDefiningOp()) ||
+      !collect(cvt.getSrc(), target, slice))
+    return;
+  // Only dense constants can be rebuilt in another layout.
+  for (auto &[value, enc] : slice)
+    if (auto cst = value.getDefiningOp<arith::ConstantOp>();
+        cst && !isa<DenseElementsAttr>(cst.getValue()))
+      return;
+  cvt.getResult().replaceAllUsesWith(materialize(cvt.getSrc(), target));
+  cvt.erase();
+}
+
+//===----------------------------------------------------------------------===//
+// Clean-up
+//===----------------------------------------------------------------------===//
+
+/// convert(splat / make_range / constant) is the same op in the new layout.
+struct RebuildInLayout : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp cvt, PatternRewriter &rewriter) const override {
+    Operation *def = cvt.getSrc().getDefiningOp();
+    Type type = cvt.getType();
+    if (auto splat = dyn_cast_or_null<tt::SplatOp>(def)) {
+      rewriter.replaceOpWithNewOp<tt::SplatOp>(cvt, type, splat.getSrc());
+      return success();
+    }
+    if (auto range = dyn_cast_or_null<tt::MakeRangeOp>(def)) {
+      rewriter.replaceOpWithNewOp<tt::MakeRangeOp>(cvt, type, range.getStart(), range.getEnd());
+      return success();
+    }
+    if (auto cst = dyn_cast_or_null<arith::ConstantOp>(def)) {
+      auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+      if (!dense)
+        return failure();
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(cvt, type,
+                                                     dense.reshape(cast<ShapedType>(type)));
+      return success();
+    }
+    return failure();
+  }
+};
+
+LogicalResult cleanUp(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  RewritePatternSet patterns(ctx);
+  patterns.add<RebuildInLayout>(ctx);
+  return applyPatternsGreedily(module, std::move(patterns));
+}
+
+struct RemoveLayoutConversionsPass
+    : public ttg::impl::RemoveLayoutConversionsBase<RemoveLayoutConversionsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<tt::FuncOp>())
+      Propagation().run(func);
+    if (failed(cleanUp(module)))
+      return signalPassFailure();
+    Rematerializer remat;
+    SmallVector<ConvertLayoutOp> converts;
+    module.walk([&](ConvertLayoutOp cvt) { converts.push_back(cvt); });
+    for (ConvertLayoutOp cvt : converts)
+      remat.tryRematerialize(cvt);
+    if (failed(cleanUp(module)))
+      signalPassFailure();
+  }
+};
+
+} // namespace

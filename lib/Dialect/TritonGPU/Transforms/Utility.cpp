@@ -1,0 +1,45 @@
+//===- Utility.cpp - layout choices shared by the ttgir passes ------------===//
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace mlir;
+
+namespace kiln::ttg {
+
+BlockedEncodingAttr buildBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                         ArrayRef<unsigned> sizePerThread,
+                                         ArrayRef<unsigned> order, unsigned numWarps,
+                                         unsigned threadsPerWarp) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> lanes(rank, 1), warps(rank, 1);
+  unsigned lanesLeft = threadsPerWarp, warpsLeft = numWarps, threadsLeft = numWarps * threadsPerWarp;
+  // Fill the dimensions fastest first with as many threads as they have
+  // elements; the slowest dimension takes whatever lanes and warps remain.
+  for (unsigned k = 0; k + 1 < rank; ++k) {
+    unsigned d = order[k];
+    unsigned fits = std::max<int64_t>(1, shape[d] / sizePerThread[d]);
+    unsigned threads = std::clamp(threadsLeft, 1u, fits);
+    lanes[d] = std::clamp(threads, 1u, lanesLeft);
+    warps[d] = std::clamp(threads / lanes[d], 1u, warpsLeft);
+    lanesLeft /= lanes[d];
+    warpsLeft /= warps[d];
+    threadsLeft /= threads;
+  }
+  if (rank > 0) {
+    lanes[order[rank - 1]] = lanesLeft;
+    warps[order[rank - 1]] = warpsLeft;
+  }
+  return BlockedEncodingAttr::get(ctx, sizePerThread, lanes, warps, order);
+}
+
+BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                              unsigned numWarps, unsigned threadsPerWarp) {
+  SmallVector<unsigned> order(shape.size());
+  std::iota(order.rbegin(), order.rend(), 0);
+  SmallVector<unsigned> sizePerThread(shape.size(), 1);
+  return buildBlockedEncoding(ctx, shape, sizePerThread, order, numWarps, threadsPerWarp);
+}
+
+} // namespace kiln::ttg

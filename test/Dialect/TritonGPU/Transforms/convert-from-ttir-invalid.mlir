@@ -1,0 +1,25 @@
+// RUN: kiln-opt %s -split-input-file --ttgir-convert-from-ttir -verify-diagnostics
+// RUN: not kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-ctas=2" 2>&1 | FileCheck %s --check-prefix=CTAS
+// RUN: not kiln-opt %s -split-input-file --ttgir-convert-from-ttir="target=cuda" 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-warps=3" 2>&1 | FileCheck %s --check-prefix=WARPS
+
+// CTAS: error: ttgir-convert-from-ttir: more than one CTA per cluster (num-ctas > 1) is not supported yet
+// TARGET: error: ttgir-convert-from-ttir: invalid target 'cuda' (expected cuda:<capability> or hip:<arch>)
+// WARPS: error: ttgir-convert-from-ttir: num-warps and threads-per-warp must be powers of two, num-ctas positive
+
+tt.func @dot(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @below {{'tt.dot' needs dot-operand layouts, which kiln's ttgir stage does not have yet}}
+  %d = tt.dot %a, %b, %c : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @below {{ttgir-convert-from-ttir: the module already has layouts (is it TTGIR?)}}
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @again() {
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    tt.return
+  }
+}

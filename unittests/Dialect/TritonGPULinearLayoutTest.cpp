@@ -1,0 +1,122 @@
+//===- TritonGPULinearLayoutTest.cpp - ttg encodings through the engine ---===//
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Layout/Encodings.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace kiln;
+using layout::LinearLayout;
+
+namespace {
+
+class TritonGPULinearLayout : public ::testing::Test {
+protected:
+  TritonGPULinearLayout() { context.loadDialect<ttg::TritonGPUDialect>(); }
+  ttg::LayoutEncodingInterface parse(llvm::StringRef text) {
+    return dyn_cast_or_null<ttg::LayoutEncodingInterface>(parseAttribute(text, &context));
+  }
+  static LinearLayout expectLayout(llvm::Expected<LinearLayout> ll) {
+    if (!ll) {
+      ADD_FAILURE() << llvm::toString(ll.takeError());
+      return {};
+    }
+    return *ll;
+  }
+  static std::string expectError(llvm::Expected<LinearLayout> ll) {
+    if (ll) {
+      ADD_FAILURE() << "expected an error, got " << ll->toString();
+      return {};
+    }
+    return llvm::toString(ll.takeError());
+  }
+  static std::vector<LinearLayout::Basis> bases(const LinearLayout &ll, llvm::StringRef in) {
+    return ll.getInDims()[ll.getInDimIndex(in)].bases;
+  }
+  MLIRContext context;
+};
+
+using B = std::vector<LinearLayout::Basis>;
+
+TEST_F(TritonGPULinearLayout, BlockedWrapsInRegisters) {
+  auto blocked = parse("#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], "
+                       "warpsPerCTA = [4], order = [0]}>");
+  ASSERT_TRUE(blocked);
+  LinearLayout ll = expectLayout(blocked.toLinearLayout({1024}));
+  EXPECT_EQ(bases(ll, "register"), (B{{1}, {2}, {512}}));
+  EXPECT_EQ(bases(ll, "lane"), (B{{4}, {8}, {16}, {32}, {64}}));
+  EXPECT_EQ(bases(ll, "warp"), (B{{128}, {256}}));
+  EXPECT_TRUE(bases(ll, "block").empty());
+}
+
+TEST_F(TritonGPULinearLayout, BlockedIsTheEnginesLayout) {
+  auto blocked = parse("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+                       "warpsPerCTA = [2, 2], order = [1, 0], CGALayout = [[0, 1]]}>");
+  ASSERT_TRUE(blocked);
+  layout::BlockedEncoding enc{{1, 4}, {8, 4}, {2, 2}, {1, 0}, {{0, 1}}};
+  for (llvm::SmallVector<int64_t> shape : {llvm::SmallVector<int64_t>{16, 64}, {128, 32}, {4, 8}})
+    EXPECT_EQ(expectLayout(blocked.toLinearLayout(shape)),
+              expectLayout(layout::toLinearLayout(enc, shape)));
+}
+
+TEST_F(TritonGPULinearLayout, SliceSlicesTheParentFittedToTheExpandedShape) {
+  auto slice = parse("#ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [2, 1], "
+                     "threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 1]}>}>");
+  ASSERT_TRUE(slice);
+  layout::BlockedEncoding parent{{2, 1}, {4, 8}, {4, 1}, {0, 1}, {}};
+  LinearLayout parentLL = expectLayout(layout::toLinearLayout(parent, {64, 1}));
+  LinearLayout expected = expectLayout(layout::sliceLayout(parentLL, 1));
+  LinearLayout ll = expectLayout(slice.toLinearLayout({64}));
+  EXPECT_EQ(ll, expected);
+  // Lanes that differ only along the sliced dimension hold the same rows.
+  EXPECT_EQ(bases(ll, "lane"), (B{{2}, {4}, {0}, {0}, {0}}));
+}
+
+TEST_F(TritonGPULinearLayout, LinearEqualsTheBlockedItDescribesAndIsFitted) {
+  auto linear = parse("#ttg.linear<{register = [[1]], lane = [[2], [4], [8], [16], [32]], "
+                      "warp = [[64], [128]], block = []}>");
+  auto blocked = parse("#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], "
+                       "warpsPerCTA = [4], order = [0]}>");
+  ASSERT_TRUE(linear && blocked);
+  for (int64_t size : {256, 1024, 64})
+    EXPECT_EQ(expectLayout(linear.toLinearLayout({size})),
+              expectLayout(blocked.toLinearLayout({size})))
+        << "size " << size;
+  EXPECT_EQ(bases(expectLayout(linear.toLinearLayout({512})), "register"), (B{{1}, {256}}));
+}
+
+TEST_F(TritonGPULinearLayout, SwizzledSharedIsTheEnginesLayout) {
+  auto shared = parse("#ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>");
+  ASSERT_TRUE(shared);
+  layout::SwizzledSharedEncoding enc{4, 2, 4, {1, 0}, {}};
+  LinearLayout ll = expectLayout(shared.toLinearLayout({32, 64}));
+  EXPECT_EQ(ll, expectLayout(layout::toLinearLayout(enc, {32, 64})));
+  EXPECT_EQ(ll.getInDimNames()[0], "offset");
+}
+
+TEST_F(TritonGPULinearLayout, TensorTypesUseTheirEncoding) {
+  auto blocked = parse("#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], "
+                       "warpsPerCTA = [4], order = [0]}>");
+  auto f32 = Float32Type::get(&context);
+  EXPECT_EQ(expectLayout(ttg::toLinearLayout(RankedTensorType::get({1024}, f32, blocked))),
+            expectLayout(blocked.toLinearLayout({1024})));
+  EXPECT_EQ(expectError(ttg::toLinearLayout(RankedTensorType::get({1024}, f32))),
+            "tensor type has no ttg layout encoding");
+}
+
+TEST_F(TritonGPULinearLayout, ShapesTheEncodingCannotHoldAreErrors) {
+  auto blocked = parse("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+                       "warpsPerCTA = [2, 2], order = [1, 0]}>");
+  auto linear = parse("#ttg.linear<{register = [[1]], lane = [[2], [4], [8], [16], [32]], "
+                      "warp = [[64], [128]], block = []}>");
+  ASSERT_TRUE(blocked && linear);
+  EXPECT_EQ(expectError(blocked.toLinearLayout({64})),
+            "a rank-2 encoding cannot lay out a rank-1 tensor");
+  EXPECT_EQ(expectError(linear.toLinearLayout({16, 16})),
+            "a rank-1 encoding cannot lay out a rank-2 tensor");
+  EXPECT_FALSE(expectError(blocked.toLinearLayout({3, 64})).empty());
+}
+
+} // namespace
