@@ -96,6 +96,7 @@ list(FILTER KILN_MLIR_STATIC_LIBS EXCLUDE REGEX "Test")
 list(REMOVE_DUPLICATES KILN_MLIR_STATIC_LIBS)
 
 set(KILN_MLIR_LINK_LIBS ${KILN_MLIR_STATIC_LIBS} ${KILN_LLVM_STATIC_LIBS})
+set(KILN_LLVM_SUPPORT_LIBS ${KILN_LLVM_STATIC_LIBS})
 
 # --- System libraries ---------------------------------------------------
 find_library(KILN_ZLIB_ARCHIVE NAMES libz.a)

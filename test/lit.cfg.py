@@ -37,7 +37,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
-tools = ["kiln-opt", "kiln"]
+tools = ["kiln-opt", "kiln", "kiln-run-cuda"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas for the nvidia code-generation tests: TRITON_PTXAS_PATH, then a CUDA

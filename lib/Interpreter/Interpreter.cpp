@@ -560,16 +560,6 @@ void registerControlHandlers(HandlerMap &m) {
 // The grid loop
 //===----------------------------------------------------------------------===//
 
-std::string gridSizeProblem(unsigned axis, int64_t size) {
-  const char *name = axis == 0 ? "x" : axis == 1 ? "y" : "z";
-  if (size < 0)
-    return std::string("the grid's ") + name + " size must not be negative";
-  if (size > kMaxGrid[axis])
-    return std::string("the grid's ") + name + " size " + std::to_string(size) +
-           " exceeds " + std::to_string(kMaxGrid[axis]) + " (CUDA's limit)";
-  return "";
-}
-
 Interpreter::Interpreter(ModuleOp module) : module_(module) {}
 Interpreter::~Interpreter() = default;
 

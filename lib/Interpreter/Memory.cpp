@@ -11,16 +11,19 @@ namespace kiln::interp {
 namespace {
 /// A poison element: a NaN for floats (so that arithmetic on it shows), an
 /// unlikely pattern for integers.
+uint64_t poisonPattern(ElemKind elem) {
+  switch (elem) {
+  case ElemKind::F16: return 0x7dad;
+  case ElemKind::BF16: return 0x7fad;
+  case ElemKind::F32: return 0x7fadadad;
+  case ElemKind::F64: return 0x7ff5adadadadadadull;
+  default: return 0xadadadadadadadadull;
+  }
+}
+
 void fillPoison(Buffer &b) {
   unsigned size = byteSize(b.elem);
-  uint64_t pattern;
-  switch (b.elem) {
-  case ElemKind::F16: pattern = 0x7dad; break;
-  case ElemKind::BF16: pattern = 0x7fad; break;
-  case ElemKind::F32: pattern = 0x7fadadad; break;
-  case ElemKind::F64: pattern = 0x7ff5adadadadadadull; break;
-  default: pattern = 0xadadadadadadadadull; break;
-  }
+  uint64_t pattern = poisonPattern(b.elem);
   for (size_t i = 0; i + size <= b.bytes.size(); i += size)
     std::memcpy(&b.bytes[i], &pattern, size);
 }
@@ -43,6 +46,17 @@ unsigned Memory::addBuffer(std::string name, ElemKind elem, llvm::ArrayRef<int64
   }
   buffers_.push_back(std::move(b));
   return id;
+}
+
+void Memory::markWrittenUnlessPoison(unsigned id) {
+  Buffer &b = buffers_[id];
+  if (!b.poisoned())
+    return;
+  unsigned size = byteSize(b.elem);
+  uint64_t pattern = poisonPattern(b.elem);
+  for (size_t i = 0; i + size <= b.bytes.size(); i += size)
+    if (std::memcmp(&b.bytes[i], &pattern, size) != 0)
+      std::fill(b.written.begin() + i, b.written.begin() + i + size, 1);
 }
 
 std::string Memory::describe(Fault fault, uint64_t addr, unsigned size) const {

@@ -1,13 +1,11 @@
 //===- Value.cpp - runtime values of the TTIR interpreter -----------------===//
 #include "kiln/Interpreter/Value.h"
 
-#include "kiln/Dialect/Triton/IR/Dialect.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cstring>
 
-using namespace mlir;
 
 namespace kiln::interp {
 
@@ -112,40 +110,6 @@ std::optional<ElemKind> parseKindName(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-std::optional<ElemKind> kindOfType(Type t) {
-  if (auto it = dyn_cast<IntegerType>(t)) {
-    switch (it.getWidth()) {
-    case 1: return ElemKind::I1;
-    case 8: return ElemKind::I8;
-    case 16: return ElemKind::I16;
-    case 32: return ElemKind::I32;
-    case 64: return ElemKind::I64;
-    default: return std::nullopt;
-    }
-  }
-  if (isa<IndexType>(t))
-    return ElemKind::I64;
-  if (t.isF16())
-    return ElemKind::F16;
-  if (t.isBF16())
-    return ElemKind::BF16;
-  if (t.isF32())
-    return ElemKind::F32;
-  if (t.isF64())
-    return ElemKind::F64;
-  if (isa<Float8E4M3FNType>(t))
-    return ElemKind::F8E4M3FN;
-  if (isa<Float8E4M3FNUZType>(t))
-    return ElemKind::F8E4M3FNUZ;
-  if (isa<Float8E5M2Type>(t))
-    return ElemKind::F8E5M2;
-  if (isa<Float8E5M2FNUZType>(t))
-    return ElemKind::F8E5M2FNUZ;
-  if (auto p = dyn_cast<kiln::tt::PointerType>(t))
-    if (!isa<RankedTensorType>(p.getPointeeType()))
-      return ElemKind::Ptr;
-  return std::nullopt;
-}
 
 int64_t numElements(llvm::ArrayRef<int64_t> shape) {
   int64_t n = 1;
@@ -252,6 +216,16 @@ double Tensor::floatAt(int64_t i) const {
   if (const FloatFormat *f = floatFormatOf(kind_))
     return decodeFloat(uint32_t(bitsAt(i)), *f);
   return double(intAt(i));
+}
+
+std::string gridSizeProblem(unsigned axis, int64_t size) {
+  const char *name = axis == 0 ? "x" : axis == 1 ? "y" : "z";
+  if (size < 0)
+    return std::string("the grid's ") + name + " size must not be negative";
+  if (size > kMaxGrid[axis])
+    return std::string("the grid's ") + name + " size " + std::to_string(size) +
+           " exceeds " + std::to_string(kMaxGrid[axis]) + " (CUDA's limit)";
+  return "";
 }
 
 } // namespace kiln::interp

@@ -4,7 +4,9 @@
 // .json file; format in docs/interpreter.md), builds its buffers (outputs
 // poisoned), runs the kernel with the reference interpreter, and compares
 // every output that has an expectation. One line per output; exit status 0
-// only when every output passes.
+// only when every output passes. `kiln run CASE --target cuda:N` does the
+// same on an NVIDIA GPU (docs/runtime.md), from --cubin or from kiln's own
+// compile of the case's kernel.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -12,7 +14,11 @@
 #include "kiln/Interpreter/Interpreter.h"
 #include "kiln/Interpreter/RunSpec.h"
 
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Pipeline/Compiler.h"
 #include "kiln/Plugin/PluginManager.h"
+#include "kiln/Registration.h"
+#include "kiln/Runtime/CudaRun.h"
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
 
@@ -34,9 +40,21 @@ cl::SubCommand command(
 cl::opt<std::string> caseArg(cl::Positional, cl::desc("<case folder | run-spec.json>"),
                              cl::sub(command), cl::cat(category()));
 cl::opt<bool> interpret("interpret",
-                        cl::desc("Execute with the reference interpreter on the CPU "
-                                 "(required: it is the only executor so far)"),
+                        cl::desc("Execute with the reference interpreter on the CPU"),
                         cl::sub(command), cl::cat(category()));
+cl::opt<std::string> target("target",
+                            cl::desc("Execute on an NVIDIA GPU of this target (cuda:90)"),
+                            cl::value_desc("cuda:N"), cl::sub(command), cl::cat(category()));
+cl::opt<std::string> cubin("cubin",
+                           cl::desc("With --target: run this kernel image (cubin or PTX) "
+                                    "instead of compiling the case's kernel"),
+                           cl::value_desc("FILE"), cl::sub(command), cl::cat(category()));
+cl::opt<std::string> metadata(
+    "metadata", cl::desc("With --cubin: its metadata JSON (default: the cubin's name with .json)"),
+    cl::value_desc("FILE"), cl::sub(command), cl::cat(category()));
+cl::opt<unsigned> repeat("repeat",
+                         cl::desc("With --target: time N more launches, report their median"),
+                         cl::value_desc("N"), cl::init(0), cl::sub(command), cl::cat(category()));
 cl::opt<std::string> outputDir(
     "output-dir",
     cl::desc("Write each output/inout buffer to DIR/<name>.out.bin (also when the run stops)"),
@@ -80,16 +98,89 @@ cl::opt<bool> isolate("isolate",
 cl::opt<bool> noIsolate("no-isolate", cl::desc("Run in this process (also KILN_ISOLATE=0)"),
                         cl::sub(command), cl::cat(category()));
 
+/// The case's kernel compiled by kiln's pipeline to a cubin, with the
+/// metadata a launch needs. Fails, naming the stage, while the pipeline
+/// cannot reach the cubin stage.
+Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
+  auto fail = [&](const Twine &why) {
+    return createStringError("kiln run --target " + target + ": cannot compile '" + spec.ttir +
+                             "' to a cubin: " + why + "; give a kernel image with --cubin FILE");
+  };
+  Expected<CompileOptions> options = makeCompileOptions(target, spec.numWarps, spec.numStages);
+  if (!options)
+    return options.takeError();
+  mlir::DialectRegistry registry;
+  registerKilnAndPluginDialects(registry);
+  mlir::MLIRContext context(registry);
+  progress::setPhase("while parsing '" + spec.ttir + "'");
+  // The interpreter's reader: the same input checks and located messages.
+  auto module = interp::parseKernelFile(spec.ttir, context);
+  if (!module)
+    return module.takeError();
+  Artifact artifact;
+  artifact.module = std::move(*module);
+  std::string name = spec.kernel.empty() ? kernelName(*artifact.module) : spec.kernel;
+  progress::setPhase("while building the pipeline");
+  Expected<Pipeline> pipeline =
+      buildPipeline(*options, PluginManager::get().edits(), *artifact.module);
+  if (!pipeline)
+    return pipeline.takeError();
+  Expected<std::string> stop = resolveStopStage(*pipeline, "cubin");
+  if (!stop)
+    return fail(toString(stop.takeError()));
+  if (Error e = runPipeline(*pipeline, artifact, *stop, {}))
+    return fail(toString(std::move(e)));
+  if (!artifact.metadata.known())
+    return fail("the cubin stage left no kernel metadata");
+  // The code generators' metadata, as Triton's JSON would carry it.
+  const KernelMetadata &m = artifact.metadata;
+  runtime::CompiledKernel kernel;
+  kernel.image = artifact.serialize();
+  kernel.metadata.name = m.name.empty() ? name : m.name;
+  kernel.metadata.numWarps = m.numWarps;
+  kernel.metadata.numCtas = m.numCtas;
+  kernel.metadata.shared = m.shared;
+  kernel.metadata.globalScratchSize = m.globalScratchSize;
+  kernel.metadata.globalScratchAlign = m.globalScratchAlign;
+  kernel.metadata.profileScratchSize = m.profileScratchSize;
+  kernel.metadata.profileScratchAlign = m.profileScratchAlign;
+  return kernel;
+}
+
+/// `kiln run --target cuda:N`: the kernel from --cubin or kiln's compile,
+/// run by the CUDA runtime with the interpreter's checks.
+int runOnGpu(interp::RunSpec &spec, uint64_t memoryLimit) {
+  Expected<int> capability = runtime::parseCudaTarget(target);
+  if (!capability)
+    return reportError(capability.takeError());
+  Expected<runtime::CompiledKernel> kernel =
+      cubin.empty() ? compileCubin(spec) : runtime::loadCompiledKernel(cubin, metadata);
+  if (!kernel)
+    return reportError(kernel.takeError());
+  runtime::CudaRunOptions options;
+  options.capability = *capability;
+  options.repeat = repeat;
+  options.memoryLimit = memoryLimit;
+  progress::setPhase("while running @" + kernel->metadata.name + " on the GPU");
+  Expected<unsigned> failed = runtime::runCaseOnCuda(spec, *kernel, options, outputDir, outs());
+  if (!failed)
+    return reportError(createStringError("kiln run --target " + target + ": " +
+                                         toString(failed.takeError())));
+  return *failed ? 1 : 0;
+}
+
 /// The run proper; its exit status. Isolated by default, as kiln compile
 /// is, and for the same reason: MLIR's parser and plugin dialects can crash
 /// on a kernel, and a fork is small beside a run (bench/NOTES.md).
 int runKernel() {
   if (caseArg.empty())
     return reportError(createStringError("kiln run needs a case folder or a run-spec file"));
-  if (!interpret)
+  if (interpret == !target.empty())
     return reportError(createStringError(
-        "kiln run executes kernels only with --interpret (the CPU reference interpreter) "
-        "for now; add --interpret"));
+        "kiln run needs one of --interpret (the CPU reference interpreter) and --target "
+        "cuda:N (an NVIDIA GPU)"));
+  if (target.empty() && (!cubin.empty() || !metadata.empty() || repeat))
+    return reportError(createStringError("--cubin, --metadata and --repeat need --target cuda:N"));
 
   if (timeLimit < 0)
     return reportError(createStringError("--time-limit must not be negative"));
@@ -104,16 +195,10 @@ int runKernel() {
   Expected<interp::RunSpec> spec = interp::loadRunSpec(caseArg);
   if (!spec)
     return reportError(spec.takeError());
-  if (!gridOverride.empty())
-    if (Error e = interp::setGrid(*spec, gridOverride))
-      return reportError(std::move(e));
-  for (const std::string &s : scalarOverrides) {
-    auto [name, value] = StringRef(s).split('=');
-    if (value.empty() && !StringRef(s).contains('='))
-      return reportError(createStringError("--set takes NAME=VALUE, got '" + s + "'"));
-    if (Error e = interp::setScalar(*spec, name, value))
-      return reportError(std::move(e));
-  }
+  if (Error e = interp::applyOverrides(*spec, gridOverride, scalarOverrides))
+    return reportError(std::move(e));
+  if (!target.empty())
+    return runOnGpu(*spec, *memoryBytes);
 
   // Plugin dialects parse; their ops fail at run time as unsupported ops.
   mlir::DialectRegistry registry;
@@ -166,20 +251,7 @@ int runKernel() {
   Expected<std::vector<interp::OutputCheck>> checks = interp::checkOutputs(*spec, *launch);
   if (!checks)
     return reportError(checks.takeError());
-  unsigned failed = 0;
-  for (const interp::OutputCheck &c : *checks) {
-    outs() << "  " << interp::formatCheck(c) << "\n";
-    failed += !c.pass;
-  }
-  if (checks->empty())
-    outs() << spec->name << ": no outputs to check\n";
-  else if (failed)
-    outs() << spec->name << ": FAIL (" << failed << " of " << checks->size()
-           << " outputs differ)\n";
-  else
-    outs() << spec->name << ": PASS (" << checks->size()
-           << (checks->size() == 1 ? " output)\n" : " outputs)\n");
-  return failed ? 1 : 0;
+  return interp::printChecks(*spec, *checks, outs()) ? 1 : 0;
 }
 
 int runCommand() {

@@ -4,6 +4,7 @@
 // Interpreter::run and checkOutputs, and every output must pass.
 //
 //===----------------------------------------------------------------------===//
+#include "kiln/Interpreter/Interpreter.h"
 #include "kiln/Interpreter/RunSpec.h"
 
 #include "mlir/IR/DialectRegistry.h"

@@ -1,4 +1,5 @@
 //===- RunSpecTest.cpp - run specs: parsing, launches, comparisons --------===//
+#include "kiln/Interpreter/Interpreter.h"
 #include "kiln/Interpreter/RunSpec.h"
 
 #include "Harness.h"

@@ -31,12 +31,6 @@ class MLIRContext;
 
 namespace kiln::interp {
 
-/// CUDA's launch limits (x up to 2^31-1, y and z up to 65535), which the
-/// interpreter enforces too so a mistyped grid fails instead of running for
-/// days.
-inline constexpr std::array<int64_t, 3> kMaxGrid{2147483647, 65535, 65535};
-/// "" if `size` is a valid grid size on `axis` (0..2), else why not.
-std::string gridSizeProblem(unsigned axis, int64_t size);
 
 struct RunOptions {
   /// Programs on each axis; they run with x fastest, then y, then z.

@@ -88,6 +88,12 @@ public:
       std::fill(b.written.begin() + offset, b.written.begin() + offset + size, 1);
   }
 
+  /// For a buffer a device wrote back into `bytes`: marks as written every
+  /// element that no longer holds the poison pattern. A device cannot track
+  /// its writes, so an element whose written value equals the pattern reads
+  /// as never written (a false failure, never a false pass).
+  void markWrittenUnlessPoison(unsigned id);
+
   /// A sentence describing a failed access of `size` bytes at `addr`.
   std::string describe(Fault fault, uint64_t addr, unsigned size) const;
 

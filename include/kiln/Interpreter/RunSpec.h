@@ -10,11 +10,23 @@
 #ifndef KILN_INTERPRETER_RUNSPEC_H
 #define KILN_INTERPRETER_RUNSPEC_H
 
-#include "kiln/Interpreter/Interpreter.h"
+#include "kiln/Interpreter/Memory.h"
+#include "kiln/Interpreter/Value.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
 
 #include <optional>
 #include <string>
 #include <vector>
+
+// This header and its library need no MLIR (the CUDA runtime's tools use
+// them without it); prepareLaunch alone, in PrepareLaunch.cpp, reads MLIR.
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
 
 namespace kiln::interp {
 
@@ -57,6 +69,8 @@ struct RunSpec {
   std::string kernel; ///< empty: the module's only public tt.func
   std::string ttir;   ///< resolved path of the kernel file
   std::array<int64_t, 3> grid{1, 1, 1};
+  int numWarps = 4;  ///< for compiling the kernel (the corpus records Triton's)
+  int numStages = 3;
   std::vector<ArgSpec> args;
 };
 
@@ -68,6 +82,10 @@ llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef json, llvm::StringRef dir);
 llvm::Error setScalar(RunSpec &spec, llvm::StringRef name, llvm::StringRef value);
 /// `--grid X[,Y[,Z]]`.
 llvm::Error setGrid(RunSpec &spec, llvm::StringRef text);
+/// The command line's overrides: a --grid (when not empty), then each --set
+/// NAME=VALUE.
+llvm::Error applyOverrides(RunSpec &spec, llvm::StringRef grid,
+                           llvm::ArrayRef<std::string> scalarSets);
 
 /// Buffers and kernel arguments for one launch.
 struct Launch {
@@ -90,6 +108,13 @@ inline constexpr uint64_t kDefaultMemoryLimit = uint64_t(4) << 30;
 /// expectation (for the comparison).
 llvm::Expected<Launch> prepareLaunch(const RunSpec &spec, mlir::ModuleOp module,
                                      uint64_t memoryLimit = kDefaultMemoryLimit);
+/// Fails when the spec's buffers need more than `memoryLimit` bytes of host
+/// memory (counted as prepareLaunch says).
+llvm::Error checkHostMemory(const RunSpec &spec, uint64_t memoryLimit);
+/// The buffers alone, one per non-scalar argument (outputs poisoned, inputs
+/// read), for an executor that packs the arguments itself; `args` is empty.
+llvm::Expected<Launch> prepareBuffers(const RunSpec &spec,
+                                      uint64_t memoryLimit = kDefaultMemoryLimit);
 
 struct OutputCheck {
   std::string name;
@@ -109,6 +134,10 @@ struct OutputCheck {
 llvm::Expected<std::vector<OutputCheck>> checkOutputs(const RunSpec &spec, const Launch &launch);
 /// "z: PASS max_abs_err=0 max_rel_err=0 first_mismatch=none (...)".
 std::string formatCheck(const OutputCheck &check);
+/// Prints one line per check and the case's verdict ("NAME: PASS (2
+/// outputs)"); returns how many outputs failed.
+unsigned printChecks(const RunSpec &spec, llvm::ArrayRef<OutputCheck> checks,
+                     llvm::raw_ostream &os);
 /// Writes each output and inout buffer to DIR/<name>.out.bin.
 llvm::Error writeOutputs(const RunSpec &spec, const Launch &launch, llvm::StringRef dir);
 

@@ -13,16 +13,20 @@
 
 #include "kiln/Interpreter/FloatFormats.h"
 
-#include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <variant>
+
+namespace mlir {
+class Type;
+} // namespace mlir
 
 namespace kiln::interp {
 
@@ -46,8 +50,16 @@ llvm::StringRef kindName(ElemKind k);
 /// Parses a run-spec dtype: the names above plus "bool", "u8".."u64",
 /// "fp8e4nv" and the like.
 std::optional<ElemKind> parseKindName(llvm::StringRef name);
-/// The kind of a scalar MLIR type (integer, index, float, !tt.ptr<scalar>).
+/// The kind of a scalar MLIR type (integer, index, float, !tt.ptr<scalar>);
+/// defined in TypeKinds.cpp, outside the MLIR-free run-spec library.
 std::optional<ElemKind> kindOfType(mlir::Type scalarType);
+
+/// CUDA's launch limits (x up to 2^31-1, y and z up to 65535), which the
+/// interpreter enforces too so a mistyped grid fails instead of running for
+/// days.
+inline constexpr std::array<int64_t, 3> kMaxGrid{2147483647, 65535, 65535};
+/// "" if `size` is a valid grid size on `axis` (0..2), else why not.
+std::string gridSizeProblem(unsigned axis, int64_t size);
 
 using Shape = llvm::SmallVector<int64_t, 4>;
 int64_t numElements(llvm::ArrayRef<int64_t> shape);
