@@ -6,7 +6,8 @@
 // diagnostic; beyond not crashing, two results are checked, since each
 // means wrong output rather than a refused input:
 //   - the pipeline never fails on a module that verified, and
-//   - the module, before and after the stage, prints in a form that parses.
+//   - the module, before and after the stage, prints in a form that parses
+//     (before it, in the generic form too).
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/Triton/IR/Dialect.h"
@@ -36,10 +37,10 @@ namespace {
   std::abort();
 }
 
-std::string print(mlir::ModuleOp module) {
+std::string print(mlir::ModuleOp module, mlir::OpPrintingFlags flags = {}) {
   std::string text;
   raw_string_ostream os(text);
-  module.print(os);
+  module.print(os, flags);
   return text;
 }
 
@@ -83,6 +84,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     [](kiln::tt::FuncOp f) { return f.isPublic(); }))
     return 0; // kiln compile refuses a module without a kernel
   reparse(print(*artifact.module), "after parsing", context);
+  reparse(print(*artifact.module, mlir::OpPrintingFlags().printGenericOpForm()),
+          "in generic form", context);
 
   Expected<kiln::Target> target = kiln::Target::parse("cuda:90");
   if (!target)
