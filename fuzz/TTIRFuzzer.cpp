@@ -94,8 +94,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       kiln::buildPipeline(kiln::CompileOptions::forTarget(*target), {}, *artifact.module);
   if (!pipeline)
     finding("no pipeline: " + toString(pipeline.takeError()), text, "");
+  Expected<std::string> stop = kiln::resolveStopStage(*pipeline, "ttir");
+  if (!stop)
+    finding("no ttir stage: " + toString(stop.takeError()), text, "");
   kiln::RunOptions run;
-  run.stopAfter = "ttir";
+  run.stopAfter = *stop;
   run.printStream = &nulls();
   {
     raw_string_ostream os(diagnostics);
@@ -103,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       os << d << "\n";
       return mlir::success();
     });
-    if (Error error = kiln::runPipeline(*pipeline, artifact, "ttir", run))
+    if (Error error = kiln::runPipeline(*pipeline, artifact, *stop, run))
       finding("the ttir stage failed on a module that verified: " + toString(std::move(error)),
               text, diagnostics);
   }
