@@ -1,7 +1,8 @@
 //===- RunSpecFuzzer.cpp - run-spec JSON through parse, launch and check --===//
 //
-// The input is a run spec's text. It is parsed as `kiln run` parses a
-// manifest; a spec that parses is then prepared for launch against stub
+// The input is a run spec's text, optionally followed by `--grid` and
+// `--set` values. It is parsed as `kiln run` parses a manifest and its
+// options; a spec that parses is then prepared for launch against stub
 // kernels with the signatures of the corpus kernels and the interpreter's
 // test kernels, and its expectations are compared with the (never run)
 // outputs. The disk is never touched: the files a spec names are dropped
@@ -96,11 +97,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static mlir::ModuleOp kernels = parseOrDie(kKernels, *context);
   static mlir::ModuleOp onlyKernel = parseOrDie(kOnlyKernel, *context);
 
-  StringRef text(reinterpret_cast<const char *>(data), size);
+  // After the spec, a line "--" may start the values of command-line
+  // options, one a line, as `kiln run` gets them: "grid X,Y,Z" or
+  // "NAME=VALUE" (--set).
+  auto [text, options] = StringRef(reinterpret_cast<const char *>(data), size).split("\n--\n");
   Expected<RunSpec> spec = parseRunSpec(text, "spec-dir");
   if (!spec) {
     consumeError(spec.takeError());
     return 0;
+  }
+  SmallVector<StringRef> lines;
+  options.split(lines, '\n');
+  for (StringRef line : lines) {
+    Error error = line.consume_front("grid ") ? setGrid(*spec, line)
+                  : line.contains('=')        ? setScalar(*spec, line.split('=').first,
+                                                          line.split('=').second)
+                                              : Error::success();
+    consumeError(std::move(error));
   }
   for (ArgSpec &a : spec->args) {
     a.file.clear();
