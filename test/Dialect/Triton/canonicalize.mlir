@@ -1,4 +1,8 @@
 // RUN: kiln-opt %s -canonicalize -split-input-file | FileCheck %s
+// Again with freed memory overwritten (glibc), so that a pattern reading an
+// op it has already replaced goes visibly wrong.
+// RUN: env GLIBC_TUNABLES=glibc.malloc.tcache_count=0 MALLOC_PERTURB_=165 \
+// RUN:   kiln-opt %s -canonicalize -split-input-file | FileCheck %s
 
 // One case per folder and pattern of the tt dialect, each followed by the
 // nearby forms where it must not fire. Results are returned so that dead

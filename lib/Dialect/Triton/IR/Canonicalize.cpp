@@ -203,9 +203,9 @@ struct ReshapeOfReshape : public OpRewritePattern<ReshapeOp> {
     auto inner = op.getSrc().getDefiningOp<ReshapeOp>();
     if (!inner || hasLayoutHint(op))
       return failure();
-    auto replacement =
-        rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), inner.getSrc());
-    replacement.setAllowReorder(op.getAllowReorder() || inner.getAllowReorder());
+    // Read before the replacement erases `op`.
+    bool allowReorder = op.getAllowReorder() || inner.getAllowReorder();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), inner.getSrc(), allowReorder);
     return success();
   }
 };

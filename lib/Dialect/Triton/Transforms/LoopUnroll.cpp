@@ -20,6 +20,10 @@ namespace {
 
 constexpr llvm::StringLiteral kUnrollFactorAttr = "tt.loop_unroll_factor";
 constexpr llvm::StringLiteral kNumStagesAttr = "tt.num_stages";
+// Unrolling makes `factor` copies of the body, so the factor, a plain
+// attribute of the input, must not decide alone how much IR is built. Real
+// kernels unroll by 2 to 8 a body of at most a few hundred ops.
+constexpr int64_t kMaxUnrolledOps = 1 << 16;
 
 struct TritonLoopUnroll : public kiln::tt::impl::TritonLoopUnrollBase<TritonLoopUnroll> {
   void runOnOperation() override {
@@ -37,6 +41,13 @@ struct TritonLoopUnroll : public kiln::tt::impl::TritonLoopUnrollBase<TritonLoop
     });
 
     for (auto [loop, factor] : loops) {
+      int64_t bodyOps = 0;
+      loop.getBody()->walk([&](Operation *) { ++bodyOps; });
+      if (factor > kMaxUnrolledOps / bodyOps) {
+        loop.emitWarning() << "not unrolling this loop by " << factor << ": its " << bodyOps
+                           << " ops would be copied beyond the limit of " << kMaxUnrolledOps;
+        continue;
+      }
       FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(loop, factor);
       if (failed(unrolled)) {
         loop.emitWarning() << "could not unroll this loop by " << factor;

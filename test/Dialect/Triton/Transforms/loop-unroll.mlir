@@ -3,6 +3,7 @@
 // RUN: kiln-opt %s -ttir-loop-unroll > %t.once.mlir
 // RUN: kiln-opt %t.once.mlir -ttir-loop-unroll > %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
+// RUN: kiln-opt %s -ttir-loop-unroll -verify-diagnostics -o /dev/null
 
 // 8 iterations by 2: the step doubles, the body appears twice (the second
 // copy on iv + 1), and no epilogue is needed.
@@ -139,5 +140,25 @@ tt.func @nested(%p: !tt.ptr<i32>) {
       tt.store %q, %k : !tt.ptr<i32>
     } {tt.loop_unroll_factor = 2 : i32}
   } {tt.loop_unroll_factor = 2 : i32}
+  tt.return
+}
+
+// A factor that would copy the body past 65536 ops leaves the loop rolled,
+// with a warning, rather than building IR as large as the factor says.
+// CHECK-LABEL: tt.func @factor_too_large
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-NEXT: tt.addptr
+// CHECK-NEXT: tt.store
+// CHECK-NEXT: }
+// CHECK-NOT: tt.loop_unroll_factor
+// CHECK-NEXT: tt.return
+tt.func @factor_too_large(%p: !tt.ptr<i32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-warning @+1 {{not unrolling this loop by 100000: its 3 ops would be copied beyond the limit of 65536}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %q = tt.addptr %p, %i : !tt.ptr<i32>, i32
+    tt.store %q, %i : !tt.ptr<i32>
+  } {tt.loop_unroll_factor = 100000 : i32}
   tt.return
 }

@@ -73,7 +73,9 @@ def TritonLoopUnroll : Pass<"ttir-loop-unroll", "::mlir::ModuleOp"> {
     the remaining iterations when the trip count is not a multiple). The
     attribute is removed, so running the pass again changes nothing; a factor
     below 2 only removes it. As in Triton, the epilogue loop gets
-    `tt.num_stages = 1` so that it is not software-pipelined.
+    `tt.num_stages = 1` so that it is not software-pipelined. A loop whose
+    unrolled copies would exceed 65536 ops (factor times the ops of its body)
+    is left rolled, with a warning.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
