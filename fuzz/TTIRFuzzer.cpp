@@ -14,6 +14,7 @@
 #include "kiln/Pipeline/Compiler.h"
 #include "kiln/Pipeline/PipelineEditor.h"
 #include "kiln/Registration.h"
+#include "kiln/Support/ParseGuards.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -75,6 +76,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   // MemoryBuffer wants a terminating NUL, which the fuzzer's bytes lack.
   std::string text(reinterpret_cast<const char *>(data), size);
+  // kiln's tools refuse what MLIR's recursive parser cannot survive before
+  // parsing (docs/inputs.md); the target does the same.
+  if (Error error = kiln::checkIRText(text, "input")) {
+    consumeError(std::move(error));
+    return 0;
+  }
   std::string diagnostics;
   kiln::Artifact artifact;
   artifact.module = parse(text, context, diagnostics);
