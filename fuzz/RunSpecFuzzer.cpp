@@ -6,15 +6,15 @@
 // kernels with the signatures of the corpus kernels and the interpreter's
 // test kernels, and its expectations are compared with the (never run)
 // outputs. The disk is never touched: the files a spec names are dropped
-// before the launch, and a spec whose buffers need more than 1 MiB is not
-// launched, to keep each input fast (the interpreter's own limit is far
-// larger, by design).
+// before the launch, and the launch's memory limit is 1 MiB, to keep each
+// input fast (kiln run's default is 4 GiB).
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Interpreter/RunSpec.h"
 
 #include "kiln/Registration.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
@@ -27,7 +27,7 @@ using namespace kiln::interp;
 
 namespace {
 
-constexpr int64_t kMaxLaunchBytes = int64_t(1) << 20;
+constexpr uint64_t kMaxLaunchBytes = uint64_t(1) << 20;
 
 // Bodies are empty: only the signatures matter to prepareLaunch.
 constexpr StringLiteral kKernels = R"mlir(
@@ -70,22 +70,6 @@ mlir::ModuleOp parseOrDie(StringRef text, mlir::MLIRContext &context) {
   return module.release(); // lives as long as the process
 }
 
-/// Bytes the spec's buffers take, saturating.
-int64_t launchBytes(const RunSpec &spec) {
-  int64_t total = 0;
-  for (const ArgSpec &a : spec.args) {
-    if (a.kind == ArgKind::Scalar)
-      continue;
-    int64_t bytes = byteSize(a.dtype);
-    for (int64_t d : a.shape)
-      if (__builtin_mul_overflow(bytes, d, &bytes))
-        return INT64_MAX;
-    if (__builtin_add_overflow(total, bytes, &total))
-      return INT64_MAX;
-  }
-  return total;
-}
-
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -98,30 +82,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static mlir::ModuleOp onlyKernel = parseOrDie(kOnlyKernel, *context);
 
   // After the spec, a line "--" may start the values of command-line
-  // options, one a line, as `kiln run` gets them: "grid X,Y,Z" or
-  // "NAME=VALUE" (--set).
+  // options, one a line, as `kiln run` gets them: "grid X,Y,Z" (the last
+  // one counts) or "NAME=VALUE" (--set).
   auto [text, options] = StringRef(reinterpret_cast<const char *>(data), size).split("\n--\n");
   Expected<RunSpec> spec = parseRunSpec(text, "spec-dir");
   if (!spec) {
     consumeError(spec.takeError());
     return 0;
   }
+  std::string grid;
+  std::vector<std::string> sets;
   SmallVector<StringRef> lines;
   options.split(lines, '\n');
   for (StringRef line : lines) {
-    Error error = line.consume_front("grid ") ? setGrid(*spec, line)
-                  : line.contains('=')        ? setScalar(*spec, line.split('=').first,
-                                                          line.split('=').second)
-                                              : Error::success();
+    if (line.consume_front("grid "))
+      grid = line.str();
+    else if (!line.empty())
+      sets.push_back(line.str());
+  }
+  if (Error error = applyOverrides(*spec, grid, sets)) {
     consumeError(std::move(error));
+    return 0;
   }
   for (ArgSpec &a : spec->args) {
     a.file.clear();
     a.expect.clear();
   }
-  if (launchBytes(*spec) > kMaxLaunchBytes)
-    return 0;
-  Expected<Launch> launch = prepareLaunch(*spec, spec->kernel.empty() ? onlyKernel : kernels);
+  Expected<Launch> launch =
+      prepareLaunch(*spec, spec->kernel.empty() ? onlyKernel : kernels, kMaxLaunchBytes);
   if (!launch) {
     consumeError(launch.takeError());
     return 0;

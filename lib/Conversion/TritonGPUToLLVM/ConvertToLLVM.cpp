@@ -142,7 +142,7 @@ struct ConvertTritonGPUToLLVM
     LowerToLLVMOptions options(ctx);
     options.overrideIndexBitwidth(32); // as Triton: GPU indices are 32-bit
     lowering::TypeConverter converter(ctx, options);
-    lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt()), {}};
+    lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt())};
     module.walk([&](Operation *op) {
       if (auto load = dyn_cast<tt::LoadOp>(op))
         lctx.vectorWidths[op] = lowering::accessVectorWidth(load.getPtr(), load.getMask());

@@ -31,7 +31,7 @@ struct Context {
   unsigned numWarps;
   /// Per tt.load / tt.store, the vector width chosen before conversion
   /// (the analysis reads the IR the conversion rewrites).
-  llvm::DenseMap<mlir::Operation *, unsigned> vectorWidths;
+  llvm::DenseMap<mlir::Operation *, unsigned> vectorWidths{};
   unsigned vectorWidth(mlir::Operation *op) const {
     return std::max(1u, vectorWidths.lookup(op));
   }
