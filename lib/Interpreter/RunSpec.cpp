@@ -258,6 +258,8 @@ llvm::Expected<ArgSpec> parseArg(const json::Object &o, unsigned index, llvm::St
   for (int64_t d : a.shape)
     if (__builtin_mul_overflow(count, d, &count))
       count = INT64_MAX;
+  if (llvm::is_contained(a.shape, 0))
+    count = 0; // saturation above must not survive a later zero dimension
   if (__builtin_mul_overflow(count, int64_t(byteSize(a.dtype)), &bytes) ||
       bytes > (int64_t(1) << 36))
     return error(where + ": the buffer is too large for the interpreter (over 64 GiB)");

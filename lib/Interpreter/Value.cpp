@@ -2,6 +2,7 @@
 #include "kiln/Interpreter/Value.h"
 
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cstring>
@@ -112,6 +113,10 @@ std::optional<ElemKind> parseKindName(llvm::StringRef name) {
 
 
 int64_t numElements(llvm::ArrayRef<int64_t> shape) {
+  // A zero dimension empties the tensor whatever the others are, and the
+  // product of those others may not fit in 64 bits.
+  if (llvm::is_contained(shape, 0))
+    return 0;
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
