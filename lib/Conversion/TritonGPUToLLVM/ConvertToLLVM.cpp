@@ -6,9 +6,10 @@
 // (its types converted), then scf to branches.
 //
 //===----------------------------------------------------------------------===//
-#include "Contiguity.h"
+#include "AccessWidth.h"
 #include "Lowering.h"
 
+#include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 #include "kiln/Layout/Queries.h"
@@ -143,11 +144,12 @@ struct ConvertTritonGPUToLLVM
     options.overrideIndexBitwidth(32); // as Triton: GPU indices are 32-bit
     lowering::TypeConverter converter(ctx, options);
     lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt())};
+    AxisInfoAnalysis axes(module);
     module.walk([&](Operation *op) {
       if (auto load = dyn_cast<tt::LoadOp>(op))
-        lctx.vectorWidths[op] = lowering::accessVectorWidth(load.getPtr(), load.getMask());
+        lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, load.getPtr(), load.getMask());
       else if (auto store = dyn_cast<tt::StoreOp>(op))
-        lctx.vectorWidths[op] = lowering::accessVectorWidth(store.getPtr(), store.getMask());
+        lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, store.getPtr(), store.getMask());
     });
 
     ConversionTarget llvmTarget(*ctx);

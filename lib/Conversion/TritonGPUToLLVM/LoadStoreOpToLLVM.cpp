@@ -1,7 +1,7 @@
 //===- LoadStoreOpToLLVM.cpp - masked, vectorised global accesses ---------===//
 //
 // Consecutive registers that hold consecutive elements move in one vector
-// access of the width the pass chose before converting (Contiguity.h). A
+// access of the width the pass chose before converting (AccessWidth.h). A
 // masked access sits in an scf.if, lowered to a branch around the access
 // afterwards, so nothing outside the mask is touched. Cache and eviction hints other than `.cv`
 // (lowered as volatile) are dropped for now: they never change results.
