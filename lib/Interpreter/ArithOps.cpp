@@ -216,9 +216,7 @@ LogicalResult execCmpF(Exec &ex, Operation *op) {
 LogicalResult execSelect(Exec &ex, Operation *op) {
   Tensor c = ex.tensor(op->getOperand(0)), t = ex.tensor(op->getOperand(1)),
          f = ex.tensor(op->getOperand(2));
-  Shape shape(broadcastShape(t, f));
-  if (c.numel() > numElements(shape))
-    shape.assign(c.shape().begin(), c.shape().end());
+  Shape shape(broadcastShape(t, f, c));
   Tensor out = Tensor::alloc(t.kind(), shape);
   int64_t n = out.numel();
   const uint8_t *cd = c.data<uint8_t>();

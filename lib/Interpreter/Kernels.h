@@ -110,6 +110,11 @@ template <class F> decltype(auto) visitBytes(unsigned size, F &&f) {
 inline llvm::ArrayRef<int64_t> broadcastShape(const Tensor &a, const Tensor &b) {
   return a.numel() >= b.numel() && a.rank() >= b.rank() ? a.shape() : b.shape();
 }
+/// The same for three operands.
+inline llvm::ArrayRef<int64_t> broadcastShape(const Tensor &a, const Tensor &b, const Tensor &c) {
+  llvm::ArrayRef<int64_t> ab = broadcastShape(a, b);
+  return c.numel() > numElements(ab) ? c.shape() : ab;
+}
 
 /// out[i] = f(a[i]) for a in storage type A, out in storage type R.
 template <class R, class A, class F>

@@ -26,9 +26,7 @@ template <class C> C nanOf() { return std::numeric_limits<C>::quiet_NaN(); }
 template <class F> LogicalResult floatTernary(Exec &ex, Operation *op, F f) {
   Tensor a = ex.tensor(op->getOperand(0)), b = ex.tensor(op->getOperand(1)),
          c = ex.tensor(op->getOperand(2));
-  Shape shape(broadcastShape(a, b));
-  if (c.numel() > numElements(shape))
-    shape.assign(c.shape().begin(), c.shape().end());
+  Shape shape(broadcastShape(a, b, c));
   Tensor out = Tensor::alloc(a.kind(), shape);
   int64_t n = out.numel();
   bool a1 = a.numel() != n, b1 = b.numel() != n, c1 = c.numel() != n;
