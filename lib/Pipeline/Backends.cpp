@@ -151,6 +151,8 @@ Expected<std::vector<Stage>> coreStages(const CompileOptions &options) {
     // Triton's make_llir, as far as kiln lowers it so far (NVIDIA only: the
     // AMD target info does not exist yet).
     std::vector<PassEntry> llir;
+    llir.push_back(core("llir.allocate-shared-memory", [] { return createAllocateSharedMemory(); }));
+    llir.push_back(core("llir.insert-barriers", [] { return createInsertBarriers(); }));
     llir.push_back(core("llir.convert-to-llvm", [] { return createConvertTritonGPUToLLVM(); }));
     stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true, nvidiaLLVMIR,
                                   std::move(llir)));

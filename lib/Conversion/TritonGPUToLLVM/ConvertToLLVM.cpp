@@ -20,6 +20,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -62,7 +63,7 @@ bool hasLowering(Operation *op) {
            isa<SplatElementsAttr>(constant.getValue());
   if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
           tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, scf::ForOp, scf::IfOp, scf::YieldOp,
-          scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp>(op))
+          scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (dialect == "arith")
@@ -100,23 +101,41 @@ LogicalResult checkTypes(Operation *op, unsigned warpSize, unsigned numWarps) {
   return success();
 }
 
+/// The kernel's dynamic shared memory, `extern __shared__` of size 0 whose
+/// real size the launcher passes (`shared` in the metadata).
+void declareSharedMemory(ModuleOp module) {
+  auto shared = module->getAttrOfType<IntegerAttr>("ttg.shared");
+  if (!shared || shared.getInt() == 0 || module.lookupSymbol(lowering::kSharedMemoryGlobal))
+    return;
+  OpBuilder b(module.getBodyRegion());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
+                         lowering::kSharedMemoryGlobal, Attribute(), /*alignment=*/16,
+                         /*addrSpace=*/3);
+}
+
 struct ConvertTritonGPUToLLVM
     : kiln::impl::ConvertTritonGPUToLLVMBase<ConvertTritonGPUToLLVM> {
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<LLVM::LLVMDialect, scf::SCFDialect, cf::ControlFlowDialect>();
-    createNVIDIATargetInfo()->getDependentDialects(registry);
+    createNVIDIATargetInfo(0)->getDependentDialects(registry);
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     auto targetName = module->getAttrOfType<StringAttr>("ttg.target");
-    if (!targetName || !targetName.getValue().starts_with("cuda:")) {
-      module.emitError() << "the LLVM lowering needs a module with ttg.target = \"cuda:<cc>\""
-                         << (targetName ? ", got \"" + targetName.getValue().str() + "\"" : "");
+    if (!targetName) {
+      module.emitError() << "the LLVM lowering needs a module with ttg.target = \"cuda:<cc>\"";
       return signalPassFailure();
     }
-    std::unique_ptr<TargetInfo> target = createNVIDIATargetInfo();
+    llvm::Expected<std::unique_ptr<TargetInfo>> maybeTarget =
+        createTargetInfo(targetName.getValue());
+    if (!maybeTarget) {
+      module.emitError() << llvm::toString(maybeTarget.takeError());
+      return signalPassFailure();
+    }
+    std::unique_ptr<TargetInfo> target = std::move(*maybeTarget);
     unsigned warpSize = ttg::lookupThreadsPerWarp(module);
     auto numWarps = module->getAttrOfType<IntegerAttr>("ttg.num-warps");
     if (!numWarps || numWarps.getInt() < 1) {
@@ -152,17 +171,20 @@ struct ConvertTritonGPUToLLVM
         lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, store.getPtr(), store.getMask());
     });
 
+    declareSharedMemory(module);
+
     ConversionTarget llvmTarget(*ctx);
     llvmTarget.addLegalDialect<LLVM::LLVMDialect>();
     llvmTarget.addLegalDialect("nvvm");
     llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect, arith::ArithDialect,
-                                 math::MathDialect>();
+                                 math::MathDialect, gpu::GPUDialect>();
     RewritePatternSet patterns(ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, llvmTarget);
     lowering::populateFuncPatterns(converter, lctx, patterns);
     lowering::populateElementwisePatterns(converter, lctx, patterns);
     lowering::populateShapePatterns(converter, lctx, patterns);
     lowering::populateLoadStorePatterns(converter, lctx, patterns);
+    lowering::populateSharedMemoryPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))

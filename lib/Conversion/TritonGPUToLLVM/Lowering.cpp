@@ -1,6 +1,7 @@
 //===- Lowering.cpp - types and helpers of the TTGIR-to-LLVM patterns -----===//
 #include "Lowering.h"
 
+#include "kiln/Analysis/Allocation.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -61,6 +62,55 @@ std::pair<Value, Value> laneAndWarp(OpBuilder &b, Location loc, const Context &c
   Value tid = ctx.target.threadId(b, loc);
   Value warpSize = i32Constant(b, loc, ctx.warpSize);
   return {LLVM::URemOp::create(b, loc, tid, warpSize), LLVM::UDivOp::create(b, loc, tid, warpSize)};
+}
+
+FailureOr<Value> sharedMemoryBase(OpBuilder &b, Location loc, Operation *owner) {
+  auto offset = owner->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr);
+  if (!offset)
+    return owner->emitError() << "op '" << owner->getName()
+                              << "' uses shared memory but has no allocation.offset (the llir "
+                                 "stage's llir.allocate-shared-memory must run before lowering)";
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value base = LLVM::AddressOfOp::create(b, loc, ptr, kSharedMemoryGlobal);
+  if (offset.getInt() == 0)
+    return base;
+  return Value(LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), base,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(offset.getInt())}));
+}
+
+Value shuffle(OpBuilder &b, Location loc, const Context &ctx, Value v, TargetInfo::Shuffle kind,
+              Value laneOrMask) {
+  Type type = v.getType();
+  Type i32 = b.getI32Type();
+  if (isa<LLVM::LLVMPointerType>(type)) {
+    Value asInt = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v);
+    return LLVM::IntToPtrOp::create(b, loc, type, shuffle(b, loc, ctx, asInt, kind, laneOrMask));
+  }
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type asInt = b.getIntegerType(bits);
+  Value x = type == asInt ? v : Value(LLVM::BitcastOp::create(b, loc, asInt, v));
+  Value result;
+  if (bits == 64) {
+    Value lo = LLVM::TruncOp::create(b, loc, i32, x);
+    Value hi = LLVM::TruncOp::create(
+        b, loc, i32, LLVM::LShrOp::create(b, loc, x, LLVM::ConstantOp::create(b, loc, asInt, 32)));
+    lo = ctx.target.shuffle(b, loc, lo, kind, laneOrMask);
+    hi = ctx.target.shuffle(b, loc, hi, kind, laneOrMask);
+    Value wide = LLVM::ShlOp::create(b, loc, LLVM::ZExtOp::create(b, loc, asInt, hi),
+                                     LLVM::ConstantOp::create(b, loc, asInt, 32));
+    result = LLVM::OrOp::create(b, loc, wide, LLVM::ZExtOp::create(b, loc, asInt, lo));
+  } else if (bits < 32) {
+    Value wide = LLVM::ZExtOp::create(b, loc, i32, x);
+    result = LLVM::TruncOp::create(b, loc, asInt, ctx.target.shuffle(b, loc, wide, kind, laneOrMask));
+  } else {
+    result = ctx.target.shuffle(b, loc, x, kind, laneOrMask);
+  }
+  return type == asInt ? result : Value(LLVM::BitcastOp::create(b, loc, type, result));
+}
+
+Value shuffle(OpBuilder &b, Location loc, const Context &ctx, Value v, TargetInfo::Shuffle kind,
+              int32_t laneOrMask) {
+  return shuffle(b, loc, ctx, v, kind, i32Constant(b, loc, laneOrMask));
 }
 
 namespace {

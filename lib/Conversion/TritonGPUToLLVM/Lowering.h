@@ -58,6 +58,22 @@ llvm::SmallVector<llvm::SmallVector<mlir::Value>>
 registerCoordinates(mlir::OpBuilder &b, mlir::Location loc, const layout::LinearLayout &ll,
                     const Context &ctx);
 
+/// The name of the kernel's dynamic shared-memory array, as in Triton.
+inline constexpr llvm::StringLiteral kSharedMemoryGlobal = "global_smem";
+
+/// The `!llvm.ptr<3>` to the shared memory `owner` was given by
+/// llir.allocate-shared-memory (its `allocation.offset`); a located error
+/// when the pass did not run.
+mlir::FailureOr<mlir::Value> sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
+                                              mlir::Operation *owner);
+
+/// A warp shuffle of any scalar of at most 64 bits (ints, floats, pointers),
+/// moved as one or two i32s.
+mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx, mlir::Value v,
+                    TargetInfo::Shuffle kind, mlir::Value laneOrMask);
+mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx, mlir::Value v,
+                    TargetInfo::Shuffle kind, int32_t laneOrMask);
+
 void populateFuncPatterns(TypeConverter &converter, const Context &ctx,
                           mlir::RewritePatternSet &patterns);
 void populateElementwisePatterns(TypeConverter &converter, const Context &ctx,
@@ -66,6 +82,8 @@ void populateShapePatterns(TypeConverter &converter, const Context &ctx,
                            mlir::RewritePatternSet &patterns);
 void populateLoadStorePatterns(TypeConverter &converter, const Context &ctx,
                                mlir::RewritePatternSet &patterns);
+void populateSharedMemoryPatterns(TypeConverter &converter, const Context &ctx,
+                                  mlir::RewritePatternSet &patterns);
 
 } // namespace kiln::lowering
 

@@ -71,7 +71,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// expected-error @+1 {{the LLVM lowering needs a module with ttg.target = "cuda:<cc>", got "hip:gfx942"}}
+// expected-error @+1 {{the LLVM lowering supports ttg.target = "cuda:<cc>" (e.g. "cuda:90"), got "hip:gfx942"}}
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
   tt.func public @amd() {
     tt.return

@@ -4,6 +4,37 @@
 
 include "mlir/Pass/PassBase.td"
 
+def AllocateSharedMemory : Pass<"llir-allocate-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "give every shared-memory buffer its offset, buffers with disjoint lives sharing bytes";
+  let description = [{
+    The buffers of `ttg.local_alloc` (live until the last use of the
+    descriptor or of a view of it, loops included) and the scratch of ops
+    whose lowering exchanges data through shared memory (live while the op
+    runs) are placed by greedy first fit, largest first, among the buffers
+    live at the same time. Each owning op gets `allocation.offset` (bytes,
+    i32), the module `ttg.shared` (the bytes its kernels need), as in
+    Triton 3.6's TTGIR at this point. A kernel needing more than the
+    target's shared memory is a located error.
+  }];
+}
+
+def InsertBarriers : Pass<"llir-insert-barriers", "::mlir::ModuleOp"> {
+  let summary = "insert a CTA barrier between shared-memory accesses that race";
+  let description = [{
+    Walks each kernel in program order, keeping the byte ranges of shared
+    memory read and written since the last barrier, and inserts a
+    `gpu.barrier` before an op that writes a range read or written since,
+    or reads a range written since (RAW, WAR and WAW between threads).
+    Ranges come from `allocation.offset`; an access whose buffer cannot be
+    traced, or an op with an unmodelled shared-memory effect, covers all of
+    shared memory. `scf.if` joins both branches; loops iterate to a fixed
+    point so accesses of one iteration are ordered against the next.
+    Scratch users order their own accesses inside their lowering; this
+    pass orders them against everything else.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def ConvertTritonGPUToLLVM : Pass<"llir-convert-to-llvm", "::mlir::ModuleOp"> {
   let summary = "lower TTGIR to the LLVM dialect and the target's intrinsics dialect";
   let description = [{

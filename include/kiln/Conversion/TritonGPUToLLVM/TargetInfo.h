@@ -10,6 +10,7 @@
 #define KILN_CONVERSION_TRITONGPUTOLLVM_TARGETINFO_H
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <optional>
@@ -34,10 +35,27 @@ public:
   /// CTA; `maxRegisters` is ttg.maxnreg when the module sets it.
   virtual void markKernel(mlir::Operation *llvmFunc, unsigned numThreads,
                           std::optional<unsigned> maxRegisters) const = 0;
+
+  /// The most shared memory one CTA may use, in bytes.
+  virtual int64_t sharedMemoryLimit() const = 0;
+  /// A barrier for all threads of the CTA that also orders their shared
+  /// memory accesses.
+  virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+
+  /// Warp shuffles of an i32 (every lane of the warp takes part):
+  /// the value of lane `lane ^ mask`, of lane `lane - delta` (a lane's own
+  /// value when that is below 0), and of lane `srcLane`.
+  enum class Shuffle { Xor, Up, Index };
+  virtual mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i32,
+                              Shuffle kind, mlir::Value laneOrMask) const = 0;
 };
 
-/// NVIDIA GPUs through the NVVM dialect.
-std::unique_ptr<TargetInfo> createNVIDIATargetInfo();
+/// NVIDIA GPUs of compute capability `cc` (90 for sm_90) through NVVM.
+std::unique_ptr<TargetInfo> createNVIDIATargetInfo(unsigned computeCapability);
+
+/// The target a module's `ttg.target` names (`cuda:<cc>`), or an error
+/// saying what is supported.
+llvm::Expected<std::unique_ptr<TargetInfo>> createTargetInfo(llvm::StringRef target);
 
 } // namespace kiln
 

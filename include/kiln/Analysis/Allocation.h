@@ -1,0 +1,66 @@
+//===- Allocation.h - where each buffer lives in shared memory --*- C++ -*-===//
+//
+// A kernel's shared memory is one dynamic array; every buffer in it gets a
+// fixed offset at compile time. Two kinds of buffers exist: the explicit
+// ones of `ttg.local_alloc` (live from the allocation to the last use of
+// the descriptor or of a view of it) and the scratch of ops whose lowering
+// moves data between threads through shared memory (reduce across warps,
+// scan, layout conversions, ...), live only while the op runs. Buffers whose
+// lives do not overlap share bytes. The `llir.allocate-shared-memory` pass
+// records the result on the IR (`allocation.offset` on each owning op,
+// `ttg.shared` on the module), which is what the barrier pass and the
+// lowering read, and what Triton's TTGIR carries at the same point.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_ANALYSIS_ALLOCATION_H
+#define KILN_ANALYSIS_ALLOCATION_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace kiln {
+
+/// The attribute on an op that owns shared memory: its byte offset.
+inline constexpr llvm::StringLiteral kAllocationOffsetAttr = "allocation.offset";
+
+/// What a lowering needs to know to size its scratch.
+struct ScratchContext {
+  unsigned warpSize;
+  unsigned numWarps;
+};
+
+/// Bytes of scratch shared memory `op`'s lowering uses while it runs (0 for
+/// ops that need none). Each lowering that exchanges data through shared
+/// memory adds its op here, computed from the same layout queries the
+/// lowering uses, so the two cannot disagree.
+int64_t scratchBytes(mlir::Operation *op, const ScratchContext &ctx);
+
+/// The bytes of a `ttg.local_alloc`'s whole allocation.
+int64_t localAllocBytes(mlir::Operation *localAlloc);
+
+/// One buffer and the span of the function's op order in which it is live
+/// (both ends inclusive).
+struct SharedBuffer {
+  mlir::Operation *owner;
+  int64_t bytes;
+  int64_t alignment;
+  int64_t firstOp, lastOp;
+  int64_t offset = -1;
+};
+
+/// Buffers of one function with their offsets: greedy first fit, largest
+/// first, among the buffers whose lives overlap.
+struct SharedAllocation {
+  llvm::SmallVector<SharedBuffer> buffers;
+  /// Bytes of shared memory the function needs (the end of the highest
+  /// buffer).
+  int64_t totalBytes = 0;
+};
+
+SharedAllocation allocateSharedMemory(mlir::Operation *func, const ScratchContext &ctx);
+
+} // namespace kiln
+
+#endif

@@ -1,0 +1,144 @@
+//===- Allocation.cpp - shared-memory buffers, lives and offsets ----------===//
+#include "kiln/Analysis/Allocation.h"
+
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace kiln {
+
+int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
+  (void)op;
+  (void)ctx;
+  return 0;
+}
+
+int64_t localAllocBytes(Operation *localAlloc) {
+  auto type = cast<ttg::MemDescType>(localAlloc->getResult(0).getType());
+  int64_t elements = 1;
+  for (int64_t d : type.getAllocShape())
+    elements *= d;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return (elements * bits + 7) / 8;
+}
+
+namespace {
+
+constexpr int64_t kDefaultAlignment = 16;
+
+/// Every value through which a buffer's descriptor is reachable: views of
+/// it and the scf values it flows into.
+SmallVector<Value> aliasesOf(Value root) {
+  llvm::SetVector<Value> seen;
+  SmallVector<Value> work{root};
+  auto add = [&](Value v) {
+    if (isa<ttg::MemDescType>(v.getType()) && seen.insert(v))
+      work.push_back(v);
+  };
+  seen.insert(root);
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      unsigned n = use.getOperandNumber();
+      if (auto forOp = dyn_cast<scf::ForOp>(user)) {
+        if (n >= forOp.getNumControlOperands()) {
+          unsigned i = n - forOp.getNumControlOperands();
+          add(forOp.getRegionIterArgs()[i]);
+          add(forOp.getResult(i));
+        }
+      } else if (isa<scf::YieldOp>(user)) {
+        Operation *parent = user->getParentOp();
+        if (n < parent->getNumResults())
+          add(parent->getResult(n));
+        if (auto forOp = dyn_cast<scf::ForOp>(parent))
+          add(forOp.getRegionIterArgs()[n]);
+      } else {
+        // A view (memdesc_index, ...) or an op we do not model: anything
+        // it returns that is a descriptor may alias the buffer.
+        for (Value result : user->getResults())
+          add(result);
+        for (Region &region : user->getRegions())
+          for (Block &block : region)
+            for (BlockArgument arg : block.getArguments())
+              add(arg);
+      }
+    }
+  }
+  return SmallVector<Value>(seen.begin(), seen.end());
+}
+
+} // namespace
+
+SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx) {
+  // Number ops in program order; an op's subtree spans [index, end].
+  llvm::DenseMap<Operation *, int64_t> index, subtreeEnd;
+  int64_t next = 0;
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) { index[op] = next++; });
+  func->walk<WalkOrder::PostOrder>([&](Operation *op) {
+    int64_t end = index[op];
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (!block.empty())
+          end = std::max(end, subtreeEnd[&block.back()]);
+    subtreeEnd[op] = end;
+  });
+
+  SharedAllocation result;
+  func->walk([&](Operation *op) {
+    if (isa<ttg::LocalAllocOp>(op)) {
+      SharedBuffer buffer{op, localAllocBytes(op), kDefaultAlignment, index[op], index[op]};
+      if (auto align = op->getAttrOfType<IntegerAttr>("alignment"))
+        buffer.alignment = std::max<int64_t>(buffer.alignment, align.getInt());
+      Block *home = op->getBlock();
+      for (Value alias : aliasesOf(op->getResult(0)))
+        for (Operation *user : alias.getUsers())
+          if (Operation *anchor = home->findAncestorOpInBlock(*user))
+            buffer.lastOp = std::max(buffer.lastOp, subtreeEnd[anchor]);
+      result.buffers.push_back(buffer);
+      return;
+    }
+    if (int64_t bytes = scratchBytes(op, ctx))
+      result.buffers.push_back({op, bytes, kDefaultAlignment, index[op], subtreeEnd[op]});
+  });
+
+  // Largest first; each goes at the lowest aligned offset clear of the
+  // buffers already placed whose lives overlap its own.
+  SmallVector<SharedBuffer *> order;
+  for (SharedBuffer &b : result.buffers)
+    order.push_back(&b);
+  std::stable_sort(order.begin(), order.end(),
+                   [](SharedBuffer *a, SharedBuffer *b) { return a->bytes > b->bytes; });
+  SmallVector<SharedBuffer *> placed;
+  for (SharedBuffer *buffer : order) {
+    SmallVector<SharedBuffer *> live;
+    for (SharedBuffer *other : placed)
+      if (other->firstOp <= buffer->lastOp && buffer->firstOp <= other->lastOp)
+        live.push_back(other);
+    SmallVector<int64_t> candidates{0};
+    for (SharedBuffer *other : live)
+      candidates.push_back(int64_t(llvm::alignTo(other->offset + other->bytes, buffer->alignment)));
+    llvm::sort(candidates);
+    for (int64_t offset : candidates) {
+      bool clear = llvm::all_of(live, [&](SharedBuffer *other) {
+        return offset + buffer->bytes <= other->offset || other->offset + other->bytes <= offset;
+      });
+      if (clear) {
+        buffer->offset = offset;
+        break;
+      }
+    }
+    placed.push_back(buffer);
+    result.totalBytes = std::max(result.totalBytes, buffer->offset + buffer->bytes);
+  }
+  return result;
+}
+
+} // namespace kiln

@@ -1,0 +1,74 @@
+//===- AllocateSharedMemory.cpp - offsets of shared-memory buffers --------===//
+#include "kiln/Analysis/Allocation.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
+#include "kiln/Conversion/TritonGPUToLLVM/TargetInfo.h"
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_ALLOCATESHAREDMEMORY
+#include "kiln/Conversion/TritonGPUToLLVM/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+struct AllocateSharedMemory : kiln::impl::AllocateSharedMemoryBase<AllocateSharedMemory> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto targetName = module->getAttrOfType<StringAttr>("ttg.target");
+    auto numWarps = module->getAttrOfType<IntegerAttr>("ttg.num-warps");
+    if (!targetName || !numWarps || numWarps.getInt() < 1) {
+      module.emitError() << "shared-memory allocation needs the module's ttg.target and "
+                            "ttg.num-warps (run the ttgir stage first)";
+      return signalPassFailure();
+    }
+    llvm::Expected<std::unique_ptr<TargetInfo>> target = createTargetInfo(targetName.getValue());
+    if (!target) {
+      module.emitError() << llvm::toString(target.takeError());
+      return signalPassFailure();
+    }
+    ScratchContext ctx{ttg::lookupThreadsPerWarp(module), unsigned(numWarps.getInt())};
+    Builder b(module.getContext());
+    int64_t moduleBytes = 0;
+    bool ok = true;
+    for (auto func : module.getOps<tt::FuncOp>()) {
+      SharedAllocation allocation = allocateSharedMemory(func, ctx);
+      if (allocation.buffers.empty())
+        continue;
+      // Each function's buffers start at 0, so a callee's would overlap
+      // its caller's; the ttir stage inlines calls, so this is rare.
+      if (!func.isPublic()) {
+        func.emitError() << "function '" << func.getName()
+                         << "' needs shared memory, which kiln allocates only in kernels so far "
+                            "(inline it: the ttir stage's ttir.inline does)";
+        ok = false;
+        continue;
+      }
+      int64_t limit = (*target)->sharedMemoryLimit();
+      if (allocation.totalBytes > limit) {
+        InFlightDiagnostic diag = func.emitError()
+                                  << "kernel '" << func.getName() << "' needs "
+                                  << allocation.totalBytes << " bytes of shared memory; "
+                                  << targetName.getValue() << " allows " << limit;
+        for (const SharedBuffer &buffer : allocation.buffers)
+          diag.attachNote(buffer.owner->getLoc())
+              << buffer.bytes << " bytes at offset " << buffer.offset << " for '"
+              << buffer.owner->getName() << "'";
+        ok = false;
+        continue;
+      }
+      for (const SharedBuffer &buffer : allocation.buffers)
+        buffer.owner->setAttr(kAllocationOffsetAttr, b.getI32IntegerAttr(int32_t(buffer.offset)));
+      moduleBytes = std::max(moduleBytes, allocation.totalBytes);
+    }
+    if (!ok)
+      return signalPassFailure();
+    module->setAttr("ttg.shared", b.getI32IntegerAttr(int32_t(moduleBytes)));
+  }
+};
+
+} // namespace
