@@ -1,0 +1,64 @@
+#!/bin/sh
+# kiln's own cubins of the corpus's non-dot cases on an NVIDIA GPU: each
+# case compiled by kiln from its kernel.ttir and, separately, from stock
+# Triton's triton.ttgir (--from ttgir: Triton's layouts, kiln's lowering),
+# so a failure points at layout choice or at lowering.
+#
+#   bench/kiln_corpus.sh prepare DIR KILN      on a machine with kiln and
+#                                              ptxas: DIR/<case>.{ttir,ttgir}.cubin
+#                                              with their metadata .json,
+#                                              and DIR/ptxas-v.txt
+#   bench/kiln_corpus.sh run DIR KILN_RUN_CUDA on the GPU machine: PASS/FAIL
+#                                              per output and one table line
+#                                              per case
+#
+# num_warps is each case's manifest's (4 for all of them).
+set -eu
+cases="add_f32 saxpy_math softmax_f32 layernorm_f16 transpose_2d row_sum_argmax cumsum_i32
+dropout_rand int_ops_cast histogram_atomic gather_rows"
+corpus=$(dirname "$0")/../test/corpus
+mode=$1 dir=$2 tool=$3
+case $mode in
+prepare)
+  mkdir -p "$dir"
+  : > "$dir/ptxas-v.txt"
+  for c in $cases; do
+    for from in ttir ttgir; do
+      src=$corpus/$c/kernel.ttir
+      [ $from = ttgir ] && src=$corpus/$c/triton.ttgir
+      if "$tool" compile "$src" --target cuda:90 --num-warps 4 --no-cache \
+          -o "$dir/$c.$from.cubin" 2> "$dir/$c.$from.err"; then
+        rm -f "$dir/$c.$from.err"
+        "$tool" compile "$src" --target cuda:90 --num-warps 4 --no-cache --stage ptx \
+          -o "$dir/$c.$from.ptx"
+        printf '%s.%s: ' "$c" "$from" >> "$dir/ptxas-v.txt"
+        { ${PTXAS:-ptxas} -arch=sm_90a -v "$dir/$c.$from.ptx" -o /dev/null 2>&1 \
+            | grep -E 'registers|spill' | sed 's/^ptxas info *: *//' | tr '\n' ' '; echo; } \
+          >> "$dir/ptxas-v.txt"
+      else
+        echo "$c from $from: does not compile: $(head -1 "$dir/$c.$from.err")"
+      fi
+    done
+  done ;;
+run)
+  pass=0 fail=0
+  for c in $cases; do
+    for from in ttir ttgir; do
+      cubin=$dir/$c.$from.cubin
+      if [ ! -f "$cubin" ]; then
+        echo "RESULT $c $from NOT-COMPILED"
+        fail=$((fail + 1))
+        continue
+      fi
+      if "$tool" "$corpus/$c" --target cuda:90 --cubin "$cubin" --repeat 20; then
+        echo "RESULT $c $from PASS"
+        pass=$((pass + 1))
+      else
+        echo "RESULT $c $from FAIL"
+        fail=$((fail + 1))
+      fi
+    done
+  done
+  echo "kiln cubins: $pass passed, $fail failed" ;;
+*) echo "usage: $0 prepare DIR KILN | run DIR KILN_RUN_CUDA" >&2; exit 1 ;;
+esac
