@@ -108,6 +108,16 @@ void extendEveryEdit(kiln::PipelineEditor &editor) {
   });
 }
 
+void extendCodegenPasses(kiln::PipelineEditor &editor) {
+  std::string self = editor.pluginName().str();
+  editor.insertAfter("ttgir.coalesce", self + ".after-coalesce", mark(self + ".after-coalesce.mark"));
+  // The llir entries exist on NVIDIA targets only (so far).
+  kiln::EditScope nvidia = kiln::EditScope::forBackend("nvidia");
+  editor.insertBefore("llir.convert-to-llvm", self + ".before-lowering",
+                      mark(self + ".before-lowering.mark"), nvidia);
+  editor.append("llir", self + ".llir-end", mark(self + ".llir-end.mark"), nvidia);
+}
+
 void extendOverrideTtir(kiln::PipelineEditor &editor) {
   editor.overrideStage("ttir", [](kiln::Artifact &artifact, const kiln::CompileOptions &) {
     ModuleOp module = artifact.module.get();

@@ -15,6 +15,7 @@ void extendPredicate(kiln::PipelineEditor &);
 void extendPredicateChain(kiln::PipelineEditor &);
 void extendAmdOnly(kiln::PipelineEditor &);
 void extendEveryEdit(kiln::PipelineEditor &);
+void extendCodegenPasses(kiln::PipelineEditor &);
 void extendOverrideTtir(kiln::PipelineEditor &);
 void extendOverrideTtirDroppingModule(kiln::PipelineEditor &);
 void extendWithHelper(kiln::PipelineEditor &); // HelperUser.cpp
