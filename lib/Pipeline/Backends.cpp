@@ -26,12 +26,27 @@ PassEntry core(StringRef id, std::function<std::unique_ptr<mlir::Pass>()> make) 
   return entry;
 }
 
-/// Triton's make_ttir, as kiln runs it for every backend.
-Stage ttirStage() {
+/// Whether the target has TMA. Without it (NVIDIA below sm_90, every AMD
+/// target), Triton lowers tensor descriptors to pointer arithmetic in make_ttir.
+bool hasTMA(const Target &target) {
+  return target.backend() == "nvidia" && target.capability() >= 90;
+}
+
+/// Triton's make_ttir, as kiln runs it for every backend. The stage list is
+/// built per target, so an entry that Triton runs only on some targets is
+/// simply left out of the others (and of their `kiln pipeline` listing).
+Stage ttirStage(const Target &target) {
   Stage stage;
   stage.name = "ttir";
   stage.entries = {
       core("ttir.inline", [] { return mlir::createInlinerPass(); }),
+      core("ttir.rewrite-tensor-pointer", [] { return tt::createTritonRewriteTensorPointer(); }),
+  };
+  if (!hasTMA(target))
+    stage.entries.push_back(core("ttir.rewrite-tensor-descriptor-to-pointer", [] {
+      return tt::createTritonRewriteTensorDescriptorToPointer();
+    }));
+  std::vector<PassEntry> rest = {
       core("ttir.canonicalize", [] { return mlir::createCanonicalizerPass(); }),
       core("ttir.combine", [] { return tt::createTritonCombine(); }),
       core("ttir.reorder-broadcast", [] { return tt::createTritonReorderBroadcast(); }),
@@ -40,6 +55,8 @@ Stage ttirStage() {
       core("ttir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }),
       core("ttir.loop-unroll", [] { return tt::createTritonLoopUnroll(); }),
   };
+  for (PassEntry &entry : rest)
+    stage.entries.push_back(std::move(entry));
   return stage;
 }
 
@@ -145,7 +162,7 @@ Error nvidiaCubin(Artifact &artifact, const CompileOptions &options) {
 
 Expected<std::vector<Stage>> coreStages(const CompileOptions &options) {
   std::vector<Stage> stages;
-  stages.push_back(ttirStage());
+  stages.push_back(ttirStage(options.target));
   stages.push_back(ttgirStage());
   if (options.target.backend() == "nvidia") {
     // Triton's make_llir, as far as kiln lowers it so far (NVIDIA only: the

@@ -7,7 +7,8 @@
 
 namespace kiln::tt {
 
-// createTritonCombine(), createTritonReorderBroadcast(), createTritonLoopUnroll().
+// createTritonCombine(), createTritonReorderBroadcast(), createTritonLoopUnroll(),
+// createTritonRewriteTensorPointer(), createTritonRewriteTensorDescriptorToPointer().
 #define GEN_PASS_DECL
 #include "kiln/Dialect/Triton/Transforms/Passes.h.inc"
 

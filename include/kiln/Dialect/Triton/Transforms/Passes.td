@@ -2,7 +2,9 @@
 //
 // The kiln-specific passes of the `ttir` stage. Their behaviour follows the
 // Triton 3.6 passes of the same purpose (`-triton-combine`,
-// `-triton-reorder-broadcast`, `-triton-loop-unroll`); kiln names them
+// `-triton-reorder-broadcast`, `-triton-loop-unroll`,
+// `-triton-rewrite-tensor-pointer`,
+// `-triton-rewrite-tensor-descriptor-to-pointer`); kiln names them
 // `ttir-*` after the stage they belong to.
 //
 //===----------------------------------------------------------------------===//
@@ -78,6 +80,73 @@ def TritonLoopUnroll : Pass<"ttir-loop-unroll", "::mlir::ModuleOp"> {
     is left rolled, with a warning.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def TritonRewriteTensorPointer : Pass<"ttir-rewrite-tensor-pointer", "::mlir::ModuleOp"> {
+  let summary = "Rewrite block pointers into tensors of pointers with masks";
+  let description = [{
+    Removes every block pointer (`!tt.ptr<tensor<...>>`), as Triton's
+    `triton-rewrite-tensor-pointer` does:
+
+    * `tt.make_tensor_ptr base, [shape], [strides], [offsets]` and
+      `tt.advance` become plain values: the base pointer and, per
+      dimension, the i64 shape, stride and offset (i32 offsets and advance
+      deltas are sign-extended to i64 and added in i64).
+    * a `tt.load`/`tt.store` through one addresses
+      `base + sum_d (offset_d + range_d) * stride_d` as a tensor of pointers.
+      Each dimension in `boundaryCheck` adds `0 <= offset_d + range_d <
+      shape_d` to the mask; a load with a mask and `padding = zero|nan`
+      reads zero or NaN where the mask is false (without padding those
+      elements are undefined, as in Triton).
+    * block pointers carried through `scf.for`, `scf.if` and `scf.while`
+      (arguments, results, yields, conditions), `arith.select`, `tt.func`
+      arguments and results, `tt.call` and `tt.return` are carried as
+      their parts. Unlike Triton, which carries only the offsets through
+      loops and `scf.if` and rejects `scf.while`, every part is carried, so
+      a loop may yield a different block pointer; the canonicalizer after
+      this pass drops the parts a loop leaves unchanged.
+
+    Any other op that uses a block pointer (e.g. `cf.br`) is an error at
+    that op; the pass fails and changes nothing.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::kiln::tt::TritonDialect"];
+}
+
+def TritonRewriteTensorDescriptorToPointer
+    : Pass<"ttir-rewrite-tensor-descriptor-to-pointer", "::mlir::ModuleOp"> {
+  let summary = "Rewrite tensor descriptors into pointer arithmetic with masks";
+  let description = [{
+    For targets without TMA (NVIDIA below sm_90, and AMD), replaces every
+    tensor descriptor (`!tt.tensordesc<...>`) by its parts, as Triton's
+    `triton-rewrite-tensor-descriptor-to-pointer` does: the base pointer,
+    the shape as i64 per dimension (`tt.make_tensor_descriptor` takes i32,
+    sign-extended), the strides as i64, and an i1 that is true for
+    `padding = nan`.
+
+    * `tt.descriptor_load` becomes a `tt.load` of
+      `base + sum_d (index_d + range_d) * stride_d`, masked by
+      `0 <= index_d + range_d < shape_d` on every dimension; masked-off
+      elements read zero, or NaN for a float block of a NaN-padded
+      descriptor. A result of another shape with the same elements (a
+      rank-reduced load) is a `tt.reshape` of the block.
+    * `tt.descriptor_store` becomes a `tt.store` with the same mask.
+    * `tt.descriptor_gather`/`tt.descriptor_scatter` address rows
+      `x_offsets` and columns `y_offset + range`, masked on both.
+    * `tt.descriptor_reduce` becomes a masked `tt.atomic_rmw` (release,
+      gpu scope): add (fadd for floats), and/or/xor, and integer min/max
+      (unsigned for an unsigned block, else signed). Float min/max and
+      inc/dec have no pointer atomic and are an error.
+    * descriptors crossing `tt.func` arguments and results, `tt.call`,
+      `tt.return`, `arith.select` and the scf structural ops are carried as
+      their parts. A kernel argument of descriptor type therefore becomes
+      (pointer, shape..., strides..., padding-is-nan), which is what
+      Triton's launcher passes for a host descriptor on these targets.
+
+    Any other op that uses a descriptor is an error at that op.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::kiln::tt::TritonDialect"];
 }
 
 #endif
