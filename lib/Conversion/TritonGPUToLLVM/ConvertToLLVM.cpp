@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AccessWidth.h"
+#include "Elementwise.h"
 #include "Lowering.h"
 
 #include "kiln/Analysis/AxisInfo.h"
@@ -37,7 +38,7 @@ using namespace kiln;
 namespace {
 
 // Math ops whose LLVM intrinsics every GPU backend selects natively; the
-// others (exp, log, sin, ...) wait for the libdevice lowering.
+// others (exp, log, sin, ...) call the target's device library.
 constexpr StringLiteral kNativeMath[] = {"math.absf", "math.absi",  "math.ceil",
                                          "math.floor", "math.trunc", "math.roundeven",
                                          "math.sqrt", "math.fma",   "math.copysign",
@@ -51,9 +52,27 @@ bool isPlainAccess(Value ptr, Type value) {
          getElementTypeOrSelf(value).isIntOrFloat();
 }
 
-bool hasLowering(Operation *op) {
-  if (auto func = dyn_cast<tt::FuncOp>(op))
-    return func.isPublic() && func.getFunctionType().getNumResults() == 0;
+/// A math op on floats that the target's library computes (f16 and bf16
+/// through f32).
+bool hasLibraryMath(Operation *op, const TargetInfo &target) {
+  if (op->getNumResults() != 1)
+    return false;
+  Type elem = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!isa<FloatType>(elem))
+    return false;
+  Type computed = elem.isF64() ? elem : Float32Type::get(op->getContext());
+  return !target.mathFunction(op->getName().getStringRef(), computed).empty();
+}
+
+bool hasLowering(Operation *op, const TargetInfo &target) {
+  if (auto func = dyn_cast<tt::FuncOp>(op)) // kernels return nothing
+    return !func.isPublic() || func.getFunctionType().getNumResults() == 0;
+  if (auto cvt = dyn_cast<tt::FpToFpOp>(op))
+    return lowering::canLowerFpToFp(op);
+  if (isa<tt::CallOp, tt::PrintOp, tt::AssertOp, tt::ElementwiseInlineAsmOp,
+          tt::ExternElementwiseOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::MulhiUIOp,
+          tt::ClampFOp, tt::BitcastOp, tt::IntToPtrOp, tt::PtrToIntOp>(op))
+    return true;
   if (auto load = dyn_cast<tt::LoadOp>(op))
     return isPlainAccess(load.getPtr(), load.getType());
   if (auto store = dyn_cast<tt::StoreOp>(op))
@@ -69,7 +88,8 @@ bool hasLowering(Operation *op) {
   if (dialect == "arith")
     return true;
   if (dialect == "math")
-    return llvm::is_contained(kNativeMath, op->getName().getStringRef());
+    return llvm::is_contained(kNativeMath, op->getName().getStringRef()) ||
+           hasLibraryMath(op, target);
   return dialect == "llvm";
 }
 
@@ -147,7 +167,7 @@ struct ConvertTritonGPUToLLVM
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == module)
         return WalkResult::advance();
-      if (!hasLowering(op)) {
+      if (!hasLowering(op, *target)) {
         op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM yet";
         ok = false;
         return WalkResult::skip();
@@ -185,6 +205,11 @@ struct ConvertTritonGPUToLLVM
     lowering::populateShapePatterns(converter, lctx, patterns);
     lowering::populateLoadStorePatterns(converter, lctx, patterns);
     lowering::populateSharedMemoryPatterns(converter, lctx, patterns);
+    lowering::populateMathPatterns(converter, lctx, patterns);
+    lowering::populateCastPatterns(converter, lctx, patterns);
+    lowering::populateInlineAsmPatterns(converter, lctx, patterns);
+    lowering::populateDebugPatterns(converter, lctx, patterns);
+    lowering::populateCallPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))

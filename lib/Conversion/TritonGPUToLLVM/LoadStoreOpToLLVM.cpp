@@ -3,8 +3,11 @@
 // Consecutive registers that hold consecutive elements move in one vector
 // access of the width the pass chose before converting (AccessWidth.h). A
 // masked access sits in an scf.if, lowered to a branch around the access
-// afterwards, so nothing outside the mask is touched. Cache and eviction hints other than `.cv`
-// (lowered as volatile) are dropped for now: they never change results.
+// afterwards, so nothing outside the mask is touched. Cache and eviction
+// hints become the PTX access Triton 3.6 emits for them (through the
+// target: e.g. ld.global.cg.v4.b32, or an L1 eviction priority with an L2
+// policy); accesses without hints stay LLVM loads and stores. A volatile
+// load, and a `.cv` store, are volatile LLVM accesses.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -21,6 +24,23 @@ namespace {
 
 unsigned bitsOf(Type memElem) {
   return isa<LLVM::LLVMPointerType>(memElem) ? 64 : memElem.getIntOrFloatBitWidth();
+}
+
+/// The hints of an access that PTX has for it (ld: .ca .cg .cs .cv; st:
+/// .wb .cg .cs .wt), nullopt when there are none.
+std::optional<TargetInfo::CacheHints> hintsOf(tt::CacheModifier cache, tt::EvictionPolicy evict,
+                                              bool isLoad) {
+  using CM = tt::CacheModifier;
+  TargetInfo::CacheHints hints;
+  bool valid = isLoad ? (cache == CM::CA || cache == CM::CG || cache == CM::CS || cache == CM::CV)
+                      : (cache == CM::WB || cache == CM::CG || cache == CM::CS || cache == CM::WT);
+  if (valid)
+    hints.cache = tt::stringifyCacheModifier(cache);
+  if (evict != tt::EvictionPolicy::NORMAL)
+    hints.evict = tt::stringifyEvictionPolicy(evict);
+  if (hints.cache.empty() && hints.evict.empty())
+    return std::nullopt;
+  return hints;
 }
 
 struct Operands {
@@ -67,13 +87,17 @@ struct LoadLowering : OpConversionPattern<tt::LoadOp> {
     Type memElem = elem.isInteger(1) ? rewriter.getI8Type() : elem;
     unsigned vec = ctx.vectorWidth(op);
     unsigned alignment = vec * std::max(1u, bitsOf(memElem) / 8);
-    bool isVolatile = op.getIsVolatile() || op.getCache() == tt::CacheModifier::CV;
+    bool isVolatile = op.getIsVolatile();
+    std::optional<TargetInfo::CacheHints> hints =
+        isVolatile ? std::nullopt : hintsOf(op.getCache(), op.getEvict(), /*isLoad=*/true);
     Operands o = unpackAll(rewriter, loc, bool(tensor), adaptor.getPtr(), adaptor.getMask(),
                            adaptor.getOther());
     Type access = vec > 1 ? Type(VectorType::get(vec, memElem)) : memElem;
     SmallVector<Value> results;
     for (size_t r = 0; r < o.ptrs.size(); r += vec) {
       auto load = [&](OpBuilder &b, Location l) -> Value {
+        if (hints)
+          return ctx.target.loadWithHints(b, l, o.ptrs[r], access, *hints);
         return LLVM::LoadOp::create(b, l, access, o.ptrs[r], alignment, isVolatile);
       };
       Value loaded;
@@ -123,6 +147,8 @@ struct StoreLowering : OpConversionPattern<tt::StoreOp> {
     unsigned vec = ctx.vectorWidth(op);
     unsigned alignment = vec * std::max(1u, bitsOf(memElem) / 8);
     bool isVolatile = op.getCache() == tt::CacheModifier::CV;
+    std::optional<TargetInfo::CacheHints> hints =
+        hintsOf(op.getCache(), op.getEvict(), /*isLoad=*/false);
     // A register holding a copy of an earlier register's element stores
     // nothing new.
     uint64_t copies = ll ? ll->getFreeVariableMask(layout::kRegister) : 0;
@@ -133,6 +159,8 @@ struct StoreLowering : OpConversionPattern<tt::StoreOp> {
         continue;
       Value value = gather(rewriter, loc, o.values, r, vec, memElem);
       auto store = [&](OpBuilder &b, Location l) {
+        if (hints)
+          return ctx.target.storeWithHints(b, l, o.ptrs[r], value, *hints);
         LLVM::StoreOp::create(b, l, value, o.ptrs[r], alignment, isVolatile);
       };
       if (o.masks.empty()) {

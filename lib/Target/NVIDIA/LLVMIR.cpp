@@ -12,6 +12,7 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -117,17 +118,38 @@ Expected<std::string> findLibdevice() {
               "TRITON_LIBDEVICE_PATH or CUDA_HOME");
 }
 
+/// The first call of a libdevice (`__nv_*`) function in the MLIR module,
+/// for a located error when libdevice is missing.
+mlir::Operation *firstLibdeviceCall(mlir::ModuleOp module) {
+  mlir::Operation *found = nullptr;
+  module.walk([&](mlir::CallOpInterface call) {
+    auto callee = dyn_cast_if_present<mlir::SymbolRefAttr>(call.getCallableForCallee());
+    if (!callee || !callee.getLeafReference().getValue().starts_with("__nv_"))
+      return mlir::WalkResult::advance();
+    found = call;
+    return mlir::WalkResult::interrupt();
+  });
+  return found;
+}
+
 /// Links libdevice in when the module calls one of its `__nv_*` functions,
 /// taking only the functions used, and keeps them private to the module.
-Error linkLibdeviceIfUsed(llvm::Module &module) {
+/// `caller` (may be null) is where a missing libdevice is reported.
+Error linkLibdeviceIfUsed(llvm::Module &module, mlir::Operation *caller) {
   bool used = any_of(module.functions(), [](const llvm::Function &f) {
     return f.isDeclaration() && f.getName().starts_with("__nv_");
   });
   if (!used)
     return Error::success();
   Expected<std::string> path = findLibdevice();
-  if (!path)
-    return path.takeError();
+  if (!path) {
+    if (!caller)
+      return path.takeError();
+    auto callee = cast<mlir::SymbolRefAttr>(cast<mlir::CallOpInterface>(caller).getCallableForCallee());
+    caller->emitError() << "this op calls libdevice's " << callee.getLeafReference().getValue()
+                        << ", but " << toString(path.takeError());
+    return fail("libdevice is needed but was not found");
+  }
   SMDiagnostic diagnostic;
   std::unique_ptr<llvm::Module> libdevice = parseIRFile(*path, diagnostic, module.getContext());
   if (!libdevice)
@@ -171,6 +193,7 @@ Expected<std::string> generateLLVMIR(mlir::ModuleOp module, const CompileOptions
   }
   readMetadata(module, options, metadata);
   dropForeignArgAttrs(module);
+  mlir::Operation *libdeviceCaller = firstLibdeviceCall(module);
 
   // NVVM ops without an LLVM intrinsic (wgmma, mbarrier waits, ...) become
   // inline PTX here; translation cannot take them.
@@ -197,7 +220,7 @@ Expected<std::string> generateLLVMIR(mlir::ModuleOp module, const CompileOptions
   // libdevice flushes f32 denormals to zero, as Triton's kernels do.
   llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 1);
 
-  if (Error err = linkLibdeviceIfUsed(*llvmModule))
+  if (Error err = linkLibdeviceIfUsed(*llvmModule, libdeviceCaller))
     return std::move(err);
   optimise(*llvmModule, **machine);
 

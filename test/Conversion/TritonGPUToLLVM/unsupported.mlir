@@ -18,9 +18,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @exp(%x: tensor<128xf32, #blocked>) {
-    // expected-error @+1 {{op 'math.exp' cannot be lowered to LLVM yet}}
-    %0 = math.exp %x : tensor<128xf32, #blocked>
+  tt.func public @fpowi(%x: tensor<128xf32, #blocked>, %n: tensor<128xi32, #blocked>) {
+    // expected-error @+1 {{op 'math.fpowi' cannot be lowered to LLVM yet}}
+    %0 = math.fpowi %x, %n : tensor<128xf32, #blocked>, tensor<128xi32, #blocked>
     tt.return
   }
 }
@@ -29,8 +29,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // A kernel returns nothing.
   // expected-error @+1 {{op 'tt.func' cannot be lowered to LLVM yet}}
-  tt.func private @device(%x: i32) -> i32 {
+  tt.func public @returns(%x: i32) -> i32 {
     tt.return %x : i32
   }
 }
@@ -74,6 +75,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // expected-error @+1 {{the LLVM lowering supports ttg.target = "cuda:<cc>" (e.g. "cuda:90"), got "hip:gfx942"}}
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
   tt.func public @amd() {
+    tt.return
+  }
+}
+
+// -----
+
+// fp8 is reached only from f16/bf16/f32, with a rounding mode; toward zero
+// only to e5m2 (as Triton 3.6).
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8(%x: tensor<128xf32, #blocked>, %d: tensor<128xf64, #blocked>) {
+    // expected-error @+1 {{op 'tt.fp_to_fp' cannot be lowered to LLVM yet}}
+    %0 = tt.fp_to_fp %x, rounding = rtz : tensor<128xf32, #blocked> -> tensor<128xf8E4M3FN, #blocked>
+    // expected-error @+1 {{op 'tt.fp_to_fp' cannot be lowered to LLVM yet}}
+    %1 = tt.fp_to_fp %d, rounding = rtne : tensor<128xf64, #blocked> -> tensor<128xf8E5M2, #blocked>
     tt.return
   }
 }

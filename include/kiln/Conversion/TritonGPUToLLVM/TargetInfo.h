@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace mlir {
 class DialectRegistry;
@@ -48,6 +49,63 @@ public:
   enum class Shuffle { Xor, Up, Index };
   virtual mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value i32,
                               Shuffle kind, mlir::Value laneOrMask) const = 0;
+  // Math. Functions come from the target's device library (libdevice on
+  // NVIDIA), which the code generator links in when a kernel calls it.
+
+  /// The library function computing math-dialect op `opName` ("math.exp")
+  /// on f32 or f64 `type`; empty when the library has none.
+  virtual std::string mathFunction(llvm::StringRef opName, mlir::Type type) const = 0;
+  /// The library function giving the high half of an unsigned i32 or i64
+  /// product.
+  virtual std::string mulhiFunction(mlir::Type type) const = 0;
+  /// 2^x in f32 by the hardware's approximation.
+  virtual mlir::Value exp2Approx(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x) const = 0;
+  /// f32 x / y: fast (what arith.divf means to Triton) or correctly rounded.
+  virtual mlir::Value divF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value y,
+                             bool precise) const = 0;
+  /// Correctly rounded f32 square root.
+  virtual mlir::Value preciseSqrtF32(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value x) const = 0;
+
+  // Float conversions the LLVM dialect has no op for.
+
+  /// f32 to f16 or bf16 `dst`, rounding to nearest even or toward zero.
+  virtual mlir::Value truncF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                               mlir::Type dst, bool towardZero) const = 0;
+  /// Two f16 or two f32 values to two fp8 values (`fp8`: f8E4M3FN or
+  /// f8E5M2), rounding to nearest even and saturating to the largest finite
+  /// value; `lo` and `hi` fill the low and high byte of the i16 returned.
+  virtual mlir::Value toFp8x2(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lo,
+                              mlir::Value hi, mlir::Type fp8) const = 0;
+  /// The two fp8 values in the bytes of i16 `packed`, exactly, as f16.
+  virtual std::pair<mlir::Value, mlir::Value> fromFp8x2(mlir::OpBuilder &b, mlir::Location loc,
+                                                        mlir::Value packed,
+                                                        mlir::Type fp8) const = 0;
+
+  // Global memory accesses with cache hints (the spellings of tt.load /
+  // tt.store: cache "ca", "cg", "cs", "cv", "wb", "wt"; evict "evict_first",
+  // "evict_last"; empty for none).
+  struct CacheHints {
+    llvm::StringRef cache;
+    llvm::StringRef evict;
+  };
+  /// Loads `type` (a scalar or a vector of at most 16 bytes) from global
+  /// `ptr` with the hints.
+  virtual mlir::Value loadWithHints(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                                    mlir::Type type, CacheHints hints) const = 0;
+  virtual void storeWithHints(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                              mlir::Value value, CacheHints hints) const = 0;
+
+  // Debugging.
+
+  /// printf of the NUL-terminated format at generic pointer `format` with
+  /// `args` (already promoted as C varargs: i32/i64, f64, pointers).
+  virtual void printf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value format,
+                      mlir::ValueRange args) const = 0;
+  /// Reports a failed assertion and stops the kernel; the strings are
+  /// generic pointers to NUL-terminated text.
+  virtual void assertFail(mlir::OpBuilder &b, mlir::Location loc, mlir::Value message,
+                          mlir::Value file, unsigned line, mlir::Value function) const = 0;
 };
 
 /// NVIDIA GPUs of compute capability `cc` (90 for sm_90) through NVVM.

@@ -8,11 +8,118 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
+#include "llvm/ADT/StringMap.h"
+
 using namespace mlir;
 
 namespace kiln {
 
 namespace {
+
+/// libdevice's f32 and f64 function for each math op that Triton 3.6 lowers
+/// through libdevice (the names MLIR's GPU-to-NVVM lowering uses).
+const llvm::StringMap<std::pair<const char *, const char *>> &libdeviceMath() {
+  static const llvm::StringMap<std::pair<const char *, const char *>> table = {
+      {"math.acos", {"__nv_acosf", "__nv_acos"}},
+      {"math.acosh", {"__nv_acoshf", "__nv_acosh"}},
+      {"math.asin", {"__nv_asinf", "__nv_asin"}},
+      {"math.asinh", {"__nv_asinhf", "__nv_asinh"}},
+      {"math.atan", {"__nv_atanf", "__nv_atan"}},
+      {"math.atan2", {"__nv_atan2f", "__nv_atan2"}},
+      {"math.atanh", {"__nv_atanhf", "__nv_atanh"}},
+      {"math.cbrt", {"__nv_cbrtf", "__nv_cbrt"}},
+      {"math.ceil", {"__nv_ceilf", "__nv_ceil"}},
+      {"math.cos", {"__nv_cosf", "__nv_cos"}},
+      {"math.cosh", {"__nv_coshf", "__nv_cosh"}},
+      {"math.erf", {"__nv_erff", "__nv_erf"}},
+      {"math.erfc", {"__nv_erfcf", "__nv_erfc"}},
+      {"math.exp", {"__nv_expf", "__nv_exp"}},
+      {"math.exp2", {"__nv_exp2f", "__nv_exp2"}},
+      {"math.expm1", {"__nv_expm1f", "__nv_expm1"}},
+      {"math.floor", {"__nv_floorf", "__nv_floor"}},
+      {"math.log", {"__nv_logf", "__nv_log"}},
+      {"math.log10", {"__nv_log10f", "__nv_log10"}},
+      {"math.log1p", {"__nv_log1pf", "__nv_log1p"}},
+      {"math.log2", {"__nv_log2f", "__nv_log2"}},
+      {"math.powf", {"__nv_powf", "__nv_pow"}},
+      {"math.round", {"__nv_roundf", "__nv_round"}},
+      {"math.rsqrt", {"__nv_rsqrtf", "__nv_rsqrt"}},
+      {"math.sin", {"__nv_sinf", "__nv_sin"}},
+      {"math.sinh", {"__nv_sinhf", "__nv_sinh"}},
+      {"math.sqrt", {"__nv_sqrtf", "__nv_sqrt"}},
+      {"math.tan", {"__nv_tanf", "__nv_tan"}},
+      {"math.tanh", {"__nv_tanhf", "__nv_tanh"}},
+  };
+  return table;
+}
+
+Value intrinsic(OpBuilder &b, Location loc, StringRef name, Type result, ValueRange args) {
+  return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name), args).getResult(0);
+}
+
+/// Inline PTX; `result` null for none.
+Value ptx(OpBuilder &b, Location loc, Type result, StringRef text, StringRef constraints,
+          ValueRange args, bool sideEffects = false) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange(result) : TypeRange(), args, text, constraints, sideEffects,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      /*asm_dialect=*/LLVM::AsmDialectAttr(), ArrayAttr()); // AT&T, the default
+  return result ? op.getResult(0) : Value();
+}
+
+Value constI32(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(int32_t(v)));
+}
+
+/// A declaration of `name` at the start of the module, or the one there.
+LLVM::LLVMFuncOp declare(OpBuilder &b, Operation *at, StringRef name, Type result,
+                         ArrayRef<Type> params) {
+  auto module = at->getParentOfType<ModuleOp>();
+  if (auto found = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return found;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, UnknownLoc::get(b.getContext()), name,
+                                  LLVM::LLVMFunctionType::get(result, params));
+}
+
+/// PTX's register constraint and width for a word of `bits` bits (8-bit
+/// values travel in 16-bit registers).
+std::pair<char, unsigned> word(unsigned bits) {
+  if (bits <= 16)
+    return {'h', 16};
+  return bits == 32 ? std::pair<char, unsigned>{'r', 32} : std::pair<char, unsigned>{'l', 64};
+}
+
+/// How a value of `type` splits into PTX words: the word's bits (the
+/// element's for 32/64-bit elements, else up to 32) and their number.
+std::pair<unsigned, unsigned> words(Type type) {
+  auto vec = dyn_cast<VectorType>(type);
+  Type elem = vec ? vec.getElementType() : type;
+  unsigned elemBits = isa<LLVM::LLVMPointerType>(elem) ? 64 : elem.getIntOrFloatBitWidth();
+  unsigned total = elemBits * (vec ? vec.getNumElements() : 1);
+  unsigned bits = elemBits >= 32 ? elemBits : std::min(32u, total);
+  return {bits, total / bits};
+}
+
+/// The cache-operator and eviction suffixes of an ld/st, and the PTX that
+/// makes the L2 policy an evict hint needs (Triton 3.6 adds one to every
+/// evict_first/evict_last access).
+struct HintText {
+  std::string suffix, prologue, policyOperand;
+};
+HintText hintText(TargetInfo::CacheHints hints) {
+  HintText t;
+  if (!hints.cache.empty())
+    t.suffix += "." + hints.cache.str();
+  if (!hints.evict.empty()) {
+    t.suffix += ".L1::" + hints.evict.str() + ".L2::cache_hint";
+    t.prologue = ".reg .b64 pol;\n\tcreatepolicy.fractional.L2::" + hints.evict.str() +
+                 ".b64 pol, 1.0;\n\t";
+    t.policyOperand = ", pol";
+  }
+  return t;
+}
 
 class NVIDIATargetInfo final : public TargetInfo {
 public:
@@ -100,6 +207,171 @@ public:
     Value clamp = constant(kind == Shuffle::Up ? 0 : 0x1f);
     return NVVM::ShflOp::create(b, loc, t, constant(-1), i32, laneOrMask, clamp, nvKind,
                                 UnitAttr());
+  }
+
+  std::string mathFunction(StringRef opName, Type type) const override {
+    auto it = libdeviceMath().find(opName);
+    if (it == libdeviceMath().end() || !(type.isF32() || type.isF64()))
+      return "";
+    return type.isF32() ? it->second.first : it->second.second;
+  }
+
+  std::string mulhiFunction(Type type) const override {
+    return type.isInteger(32) ? "__nv_umulhi" : "__nv_umul64hi";
+  }
+
+  // As Triton: the non-flushing approximation (Triton's exp is x * log2(e)
+  // through it).
+  Value exp2Approx(OpBuilder &b, Location loc, Value x) const override {
+    return intrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", x.getType(), x);
+  }
+
+  Value divF32(OpBuilder &b, Location loc, Value x, Value y, bool precise) const override {
+    return intrinsic(b, loc, precise ? "llvm.nvvm.div.rn.f" : "llvm.nvvm.div.full", x.getType(),
+                     {x, y});
+  }
+
+  Value preciseSqrtF32(OpBuilder &b, Location loc, Value x) const override {
+    return intrinsic(b, loc, "llvm.nvvm.sqrt.rn.f", x.getType(), x);
+  }
+
+  Value truncF32(OpBuilder &b, Location loc, Value x, Type dst, bool towardZero) const override {
+    if (!towardZero)
+      return LLVM::FPTruncOp::create(b, loc, dst, x);
+    std::string text = "cvt.rz." + std::string(dst.isF16() ? "f16" : "bf16") + ".f32 $0, $1;";
+    Value bits = ptx(b, loc, b.getI16Type(), text, "=h,r", x);
+    return LLVM::BitcastOp::create(b, loc, dst, bits);
+  }
+
+  Value toFp8x2(OpBuilder &b, Location loc, Value lo, Value hi, Type fp8) const override {
+    std::string kind = isa<Float8E4M3FNType>(fp8) ? "e4m3x2" : "e5m2x2";
+    if (lo.getType().isF32()) // cvt puts its first source in the high byte
+      return ptx(b, loc, b.getI16Type(), "cvt.rn.satfinite." + kind + ".f32 $0, $2, $1;",
+                 "=h,r,r", {lo, hi});
+    auto pair = VectorType::get(2, lo.getType());
+    Value v = LLVM::UndefOp::create(b, loc, pair);
+    v = LLVM::InsertElementOp::create(b, loc, v, lo, constI32(b, loc, 0));
+    v = LLVM::InsertElementOp::create(b, loc, v, hi, constI32(b, loc, 1));
+    Value packed = LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+    return ptx(b, loc, b.getI16Type(), "cvt.rn.satfinite." + kind + ".f16x2 $0, $1;", "=h,r",
+               packed);
+  }
+
+  std::pair<Value, Value> fromFp8x2(OpBuilder &b, Location loc, Value packed,
+                                    Type fp8) const override {
+    std::string kind = isa<Float8E4M3FNType>(fp8) ? "e4m3x2" : "e5m2x2";
+    Value halves = ptx(b, loc, b.getI32Type(), "cvt.rn.f16x2." + kind + " $0, $1;", "=r,h", packed);
+    Value v = LLVM::BitcastOp::create(b, loc, VectorType::get(2, b.getF16Type()), halves);
+    return {LLVM::ExtractElementOp::create(b, loc, v, constI32(b, loc, 0)),
+            LLVM::ExtractElementOp::create(b, loc, v, constI32(b, loc, 1))};
+  }
+
+  Value loadWithHints(OpBuilder &b, Location loc, Value ptr, Type type,
+                      CacheHints hints) const override {
+    auto [bits, n] = words(type);
+    auto [reg, regBits] = word(bits);
+    HintText h = hintText(hints);
+    std::string text = "{\n\t" + h.prologue + "ld.global" + h.suffix +
+                       (n > 1 ? ".v" + std::to_string(n) : "") + ".b" + std::to_string(bits) +
+                       " {";
+    std::string constraints;
+    for (unsigned i = 0; i < n; ++i) {
+      text += (i ? ", $" : "$") + std::to_string(i);
+      constraints += std::string(i ? ",=" : "=") + reg;
+    }
+    text += "}, [$" + std::to_string(n) + "]" + h.policyOperand + ";\n\t}";
+    constraints += ",l";
+    Type regType = b.getIntegerType(regBits);
+    Type result = n == 1 ? regType
+                         : LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                            SmallVector<Type>(n, regType));
+    // Side effects: a load must not be moved above the branch of its mask.
+    Value loaded = ptx(b, loc, result, text, constraints, ptr, /*sideEffects=*/true);
+    Type wordType = b.getIntegerType(bits);
+    SmallVector<Value> parts;
+    for (unsigned i = 0; i < n; ++i) {
+      Value w = n == 1 ? loaded : Value(LLVM::ExtractValueOp::create(b, loc, loaded, i));
+      if (regBits != bits)
+        w = LLVM::TruncOp::create(b, loc, wordType, w);
+      parts.push_back(w);
+    }
+    if (n == 1)
+      return LLVM::BitcastOp::create(b, loc, type, parts[0]);
+    Value v = LLVM::UndefOp::create(b, loc, VectorType::get(n, wordType));
+    for (unsigned i = 0; i < n; ++i)
+      v = LLVM::InsertElementOp::create(b, loc, v, parts[i], constI32(b, loc, i));
+    return LLVM::BitcastOp::create(b, loc, type, v);
+  }
+
+  void storeWithHints(OpBuilder &b, Location loc, Value ptr, Value value,
+                      CacheHints hints) const override {
+    auto [bits, n] = words(value.getType());
+    auto [reg, regBits] = word(bits);
+    Type wordType = b.getIntegerType(bits);
+    Value asWords = LLVM::BitcastOp::create(
+        b, loc, n == 1 ? wordType : Type(VectorType::get(n, wordType)), value);
+    SmallVector<Value> args{ptr};
+    std::string constraints = "l";
+    for (unsigned i = 0; i < n; ++i) {
+      Value w = n == 1 ? asWords
+                       : Value(LLVM::ExtractElementOp::create(b, loc, asWords, constI32(b, loc, i)));
+      if (regBits != bits)
+        w = LLVM::ZExtOp::create(b, loc, b.getIntegerType(regBits), w);
+      args.push_back(w);
+      constraints += std::string(",") + reg;
+    }
+    HintText h = hintText(hints);
+    std::string text = "{\n\t" + h.prologue + "st.global" + h.suffix +
+                       (n > 1 ? ".v" + std::to_string(n) : "") + ".b" + std::to_string(bits) +
+                       " [$0], {";
+    for (unsigned i = 0; i < n; ++i)
+      text += (i ? ", $" : "$") + std::to_string(i + 1);
+    text += "}" + h.policyOperand + ";\n\t}";
+    ptx(b, loc, Type(), text, constraints, args, /*sideEffects=*/true);
+  }
+
+  void printf(OpBuilder &b, Location loc, Value format, ValueRange args) const override {
+    MLIRContext *ctx = b.getContext();
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    Operation *at = b.getInsertionBlock()->getParentOp();
+    auto vprintf = declare(b, at, "vprintf", b.getI32Type(), {ptrType, ptrType});
+    // vprintf takes its arguments packed in a local buffer, each at its
+    // natural alignment, as a struct lays them out.
+    Value buffer = LLVM::ZeroOp::create(b, loc, ptrType);
+    if (!args.empty()) {
+      SmallVector<Type> types(args.getTypes());
+      auto st = LLVM::LLVMStructType::getLiteral(ctx, types);
+      Operation *parent = b.getInsertionBlock()->getParentOp();
+      auto func = dyn_cast<LLVM::LLVMFuncOp>(parent);
+      if (!func)
+        func = parent->getParentOfType<LLVM::LLVMFuncOp>();
+      {
+        OpBuilder::InsertionGuard guard(b);
+        if (func)
+          b.setInsertionPointToStart(&func.getBody().front());
+        buffer = LLVM::AllocaOp::create(b, loc, ptrType, st, constI32(b, loc, 1), 0);
+      }
+      for (auto [i, arg] : llvm::enumerate(args)) {
+        Value field = LLVM::GEPOp::create(b, loc, ptrType, st, buffer,
+                                          ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+        LLVM::StoreOp::create(b, loc, arg, field);
+      }
+    }
+    LLVM::CallOp::create(b, loc, vprintf, ValueRange{format, buffer});
+  }
+
+  void assertFail(OpBuilder &b, Location loc, Value message, Value file, unsigned line,
+                  Value function) const override {
+    MLIRContext *ctx = b.getContext();
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    Operation *at = b.getInsertionBlock()->getParentOp();
+    // CUDA's void __assertfail(message, file, line, function, charSize).
+    auto fn = declare(b, at, "__assertfail", LLVM::LLVMVoidType::get(ctx),
+                      {ptrType, ptrType, b.getI32Type(), ptrType, b.getI64Type()});
+    fn.setPassthroughAttr(ArrayAttr::get(ctx, StringAttr::get(ctx, "noreturn")));
+    Value charSize = LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(1));
+    LLVM::CallOp::create(b, loc, fn,
+                         ValueRange{message, file, constI32(b, loc, line), function, charSize});
   }
 
 private:

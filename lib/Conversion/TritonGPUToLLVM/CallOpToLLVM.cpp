@@ -1,0 +1,126 @@
+//===- CallOpToLLVM.cpp - device functions and tt.call --------------------===//
+//
+// A private tt.func (a device function left by the ttir stage's inliner,
+// e.g. one marked noinline) becomes an internal llvm.func over the register
+// structs of its tensors, taking, like Triton's, the kernel's two hidden
+// scratch pointers last (shared memory is not passed yet). Several results
+// come back as one struct. tt.call passes the caller's own hidden pointers.
+//
+//===----------------------------------------------------------------------===//
+#include "Elementwise.h"
+
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+
+using namespace mlir;
+
+namespace kiln::lowering {
+namespace {
+
+/// The LLVM result of a function returning `results` (converted): none,
+/// one, or a struct of several.
+Type resultOf(MLIRContext *ctx, ArrayRef<Type> results) {
+  if (results.empty())
+    return LLVM::LLVMVoidType::get(ctx);
+  if (results.size() == 1)
+    return results[0];
+  return LLVM::LLVMStructType::getLiteral(ctx, results);
+}
+
+FailureOr<SmallVector<Type>> convertAll(const mlir::TypeConverter &tc, TypeRange types) {
+  SmallVector<Type> out;
+  for (Type t : types) {
+    Type c = tc.convertType(t);
+    if (!c)
+      return failure();
+    out.push_back(c);
+  }
+  return out;
+}
+
+struct DeviceFuncLowering : OpConversionPattern<tt::FuncOp> {
+  DeviceFuncLowering(TypeConverter &converter)
+      : OpConversionPattern(converter, &converter.getContext(), /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(tt::FuncOp func, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (func.isPublic())
+      return failure(); // a kernel (FuncOpToLLVM.cpp)
+    MLIRContext *ctx = func.getContext();
+    FunctionType type = func.getFunctionType();
+    mlir::TypeConverter::SignatureConversion signature(type.getNumInputs());
+    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+      Type converted = getTypeConverter()->convertType(input);
+      if (!converted)
+        return rewriter.notifyMatchFailure(func, "argument type has no LLVM form");
+      signature.addInputs(i, converted);
+    }
+    auto global = LLVM::LLVMPointerType::get(ctx, 1);
+    signature.addInputs({global, global}); // global_scratch, profile_scratch
+    FailureOr<SmallVector<Type>> results = convertAll(*getTypeConverter(), type.getResults());
+    if (failed(results))
+      return rewriter.notifyMatchFailure(func, "result type has no LLVM form");
+    auto llvmType =
+        LLVM::LLVMFunctionType::get(resultOf(ctx, *results), signature.getConvertedTypes());
+    auto llvmFunc = LLVM::LLVMFuncOp::create(rewriter, func.getLoc(), func.getName(), llvmType,
+                                             LLVM::Linkage::Internal);
+    if (auto noinline = func->getAttrOfType<BoolAttr>("noinline"); noinline && noinline.getValue())
+      llvmFunc.setNoInlineAttr(rewriter.getUnitAttr());
+    rewriter.inlineRegionBefore(func.getBody(), llvmFunc.getBody(), llvmFunc.end());
+    if (failed(rewriter.convertRegionTypes(&llvmFunc.getBody(), *getTypeConverter(), &signature)))
+      return failure();
+    rewriter.eraseOp(func);
+    return success();
+  }
+};
+
+/// Returns of several values pack them (one value or none: FuncOpToLLVM.cpp).
+struct MultiReturnLowering : OpConversionPattern<tt::ReturnOp> {
+  MultiReturnLowering(TypeConverter &converter)
+      : OpConversionPattern(converter, &converter.getContext(), /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(tt::ReturnOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (adaptor.getOperands().size() < 2)
+      return failure();
+    SmallVector<Type> types(adaptor.getOperands().getTypes());
+    Type st = resultOf(getContext(), types);
+    Value packed = pack(rewriter, op.getLoc(), st, adaptor.getOperands());
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, packed);
+    return success();
+  }
+};
+
+struct CallLowering : OpConversionPattern<tt::CallOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::CallOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto caller = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (!caller || caller.getBody().front().getNumArguments() < 2)
+      return rewriter.notifyMatchFailure(op, "caller not lowered yet");
+    FailureOr<SmallVector<Type>> results = convertAll(*getTypeConverter(), op.getResultTypes());
+    if (failed(results))
+      return failure();
+    SmallVector<Value> args(adaptor.getOperands());
+    llvm::append_range(args, caller.getBody().front().getArguments().take_back(2));
+    SmallVector<Type> argTypes(ValueRange(args).getTypes());
+    auto type = LLVM::LLVMFunctionType::get(resultOf(getContext(), *results), argTypes);
+    auto call = LLVM::CallOp::create(rewriter, loc, type, op.getCalleeAttr(), args);
+    if (results->size() < 2) {
+      rewriter.replaceOp(op, call->getResults());
+      return success();
+    }
+    SmallVector<Value> values = unpack(rewriter, loc, call.getResult());
+    rewriter.replaceOp(op, values);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateCallPatterns(TypeConverter &converter, const Context &,
+                          RewritePatternSet &patterns) {
+  patterns.add<DeviceFuncLowering, MultiReturnLowering>(converter);
+  patterns.add<CallLowering>(converter, &converter.getContext());
+}
+
+} // namespace kiln::lowering

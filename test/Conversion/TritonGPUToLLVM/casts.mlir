@@ -1,0 +1,74 @@
+// RUN: kiln-opt --llir-convert-to-llvm -split-input-file %s | FileCheck %s --implicit-check-not=unrealized_conversion_cast
+
+// tt.fp_to_fp as Triton 3.6 on sm_90: fp8 through the paired cvt
+// (satfinite, round to nearest even), two registers per instruction.
+// CHECK-LABEL: llvm.func @to_fp8(
+// CHECK:     llvm.inline_asm "cvt.rn.satfinite.e4m3x2.f32 $0, $2, $1;", "=h,r,r" %{{.*}}, %{{.*}} : (f32, f32) -> i16
+// CHECK:     llvm.lshr
+// CHECK:     llvm.trunc %{{.*}} : i16 to i8
+// CHECK-NOT: cvt.rn.satfinite.e4m3x2
+// CHECK:     llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK:     llvm.inline_asm "cvt.rn.satfinite.e5m2x2.f16x2 $0, $1;", "=h,r" %{{.*}} : (i32) -> i16
+// bf16 goes through f32 (exactly).
+// CHECK:     llvm.fpext %{{.*}} : bf16 to f32
+// CHECK:     llvm.inline_asm "cvt.rn.satfinite.e4m3x2.f32 $0, $2, $1;"
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @to_fp8(%x: tensor<64xf32, #blocked>, %h: tensor<64xf16, #blocked>, %b: tensor<64xbf16, #blocked>) {
+    %0 = tt.fp_to_fp %x, rounding = rtne : tensor<64xf32, #blocked> -> tensor<64xf8E4M3FN, #blocked>
+    %1 = tt.fp_to_fp %h, rounding = rtne : tensor<64xf16, #blocked> -> tensor<64xf8E5M2, #blocked>
+    %2 = tt.fp_to_fp %b, rounding = rtne : tensor<64xbf16, #blocked> -> tensor<64xf8E4M3FN, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// fp8 back to wider floats: exact, through f16 pairs; toward-zero f32 to
+// f16/bf16 by cvt.rz; f32 to e5m2 toward zero keeps the high byte of the
+// f16; a scalar pairs with itself.
+// CHECK-LABEL: llvm.func @from_fp8(
+// CHECK:     llvm.inline_asm "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %{{.*}} : (i16) -> i32
+// CHECK:     llvm.fpext %{{.*}} : f16 to f32
+// CHECK:     llvm.fpext %{{.*}} : f16 to f32
+// CHECK:     llvm.inline_asm "cvt.rz.f16.f32 $0, $1;", "=h,r" %{{.*}} : (f32) -> i16
+// CHECK:     llvm.inline_asm "cvt.rz.bf16.f32 $0, $1;", "=h,r" %{{.*}} : (f32) -> i16
+// CHECK:     llvm.fptrunc %{{.*}} : f32 to f16
+// CHECK:     llvm.inline_asm "cvt.rz.f16.f32 $0, $1;"
+// CHECK:     %[[HI:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i16
+// CHECK:     llvm.trunc %[[HI]] : i16 to i8
+// CHECK:     llvm.inline_asm "cvt.rn.f16x2.e5m2x2 $0, $1;"
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @from_fp8(%q: tensor<64xf8E4M3FN, #blocked>, %x: tensor<64xf32, #blocked>, %s: f32, %e: f8E5M2) {
+    %0 = tt.fp_to_fp %q : tensor<64xf8E4M3FN, #blocked> -> tensor<64xf32, #blocked>
+    %1 = tt.fp_to_fp %x, rounding = rtz : tensor<64xf32, #blocked> -> tensor<64xf16, #blocked>
+    %2 = tt.fp_to_fp %x, rounding = rtz : tensor<64xf32, #blocked> -> tensor<64xbf16, #blocked>
+    %3 = tt.fp_to_fp %x, rounding = rtne : tensor<64xf32, #blocked> -> tensor<64xf16, #blocked>
+    %4 = tt.fp_to_fp %s, rounding = rtz : f32 -> f8E5M2
+    %5 = tt.fp_to_fp %e : f8E5M2 -> f16
+    tt.return
+  }
+}
+
+// -----
+
+// tt.elementwise_inline_asm: 4 packed i8 elements travel in one 32-bit
+// register; two results come back as a struct, one asm per 4 registers.
+// CHECK-LABEL: llvm.func @inline_asm(
+// CHECK:     llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK:     llvm.inline_asm has_side_effects "shl.b32 $0, $2, 1; mov.b32 $1, $2;", "=r,=r,r" %{{.*}} : (vector<4xi8>) -> !llvm.struct<(vector<4xi8>, vector<4xi8>)>
+// CHECK:     llvm.extractvalue %{{.*}}[1] : !llvm.struct<(vector<4xi8>, vector<4xi8>)>
+// CHECK:     llvm.inline_asm has_side_effects "shl.b32 $0, $2, 1; mov.b32 $1, $2;"
+// CHECK-NOT: llvm.inline_asm
+// A pure asm of 32-bit values, one register at a time, without side effects.
+// CHECK:     llvm.inline_asm "add.f32 $0, $1, $2;", "=r,r,r" %{{.*}}, %{{.*}} : (f32, f32) -> f32
+// CHECK-NOT: has_side_effects
+#blocked = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @inline_asm(%x: tensor<256xi8, #blocked>, %f: f32) {
+    %0:2 = tt.elementwise_inline_asm "shl.b32 $0, $2, 1; mov.b32 $1, $2;" {constraints = "=r,=r,r", packed_element = 4 : i32, pure = false} %x : tensor<256xi8, #blocked> -> tensor<256xi8, #blocked>, tensor<256xi8, #blocked>
+    %1 = tt.elementwise_inline_asm "add.f32 $0, $1, $2;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %f, %f : f32, f32 -> f32
+    tt.return
+  }
+}
