@@ -51,6 +51,22 @@ bool isPlainAccess(Value ptr, Type value) {
          getElementTypeOrSelf(value).isIntOrFloat();
 }
 
+/// Buffers of numbers of at least a byte in a swizzled shared layout (the
+/// encoding kiln's lowering reads; tokens of async copies are not lowered).
+bool hasLocalMemoryLowering(Operation *op) {
+  auto ok = [](Type type) {
+    auto desc = dyn_cast<ttg::MemDescType>(type);
+    if (!desc)
+      return true;
+    Type element = desc.getElementType();
+    return isa<ttg::SwizzledSharedEncodingAttr>(desc.getEncoding()) && element.isIntOrFloat() &&
+           element.getIntOrFloatBitWidth() >= 8;
+  };
+  if (auto load = dyn_cast<ttg::LocalLoadOp>(op); load && load.getToken())
+    return false;
+  return llvm::all_of(op->getOperandTypes(), ok) && llvm::all_of(op->getResultTypes(), ok);
+}
+
 bool hasLowering(Operation *op) {
   if (auto func = dyn_cast<tt::FuncOp>(op))
     return func.isPublic() && func.getFunctionType().getNumResults() == 0;
@@ -61,6 +77,12 @@ bool hasLowering(Operation *op) {
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
+  if (isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
+          ttg::MemDescIndexOp>(op))
+    return hasLocalMemoryLowering(op);
+  if (isa<ttg::ConvertLayoutOp, tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
+          tt::UnsplatOp, tt::GatherOp>(op))
+    return true;
   if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
           tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, scf::ForOp, scf::IfOp, scf::YieldOp,
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp>(op))
@@ -185,6 +207,10 @@ struct ConvertTritonGPUToLLVM
     lowering::populateShapePatterns(converter, lctx, patterns);
     lowering::populateLoadStorePatterns(converter, lctx, patterns);
     lowering::populateSharedMemoryPatterns(converter, lctx, patterns);
+    lowering::populateConvertLayoutPatterns(converter, lctx, patterns);
+    lowering::populateLocalMemoryPatterns(converter, lctx, patterns);
+    lowering::populateViewPatterns(converter, lctx, patterns);
+    lowering::populateGatherPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))
