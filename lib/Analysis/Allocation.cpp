@@ -1,6 +1,8 @@
 //===- Allocation.cpp - shared-memory buffers, lives and offsets ----------===//
 #include "kiln/Analysis/Allocation.h"
 
+#include "kiln/Analysis/ConvertLayoutPlan.h"
+
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -15,8 +17,20 @@ using namespace mlir;
 namespace kiln {
 
 int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
-  (void)op;
   (void)ctx;
+  // The same plans the lowerings follow (ConvertLayoutPlan.h); a plan that
+  // fails is reported by the lowering, which then allocates nothing.
+  if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op)) {
+    llvm::Expected<ConversionPlan> plan =
+        planConversion(cvt.getSrc().getType(), cvt.getType());
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      return 0;
+    }
+    return plan->scratchBytes();
+  }
+  if (auto gather = dyn_cast<tt::GatherOp>(op))
+    return gatherScratchBytes(gather.getSrc().getType());
   return 0;
 }
 

@@ -57,6 +57,42 @@ llvm::StringRef toString(ConversionKind kind);
 llvm::Expected<LinearLayout> minimalConversion(const LinearLayout &src, const LinearLayout &dst);
 llvm::Expected<ConversionKind> classifyConversion(const LinearLayout &src, const LinearLayout &dst);
 
+/// The input dimension of a conversion scratch layout that numbers the
+/// rounds of a conversion done in several passes through shared memory.
+inline constexpr llvm::StringLiteral kRound = "round";
+
+/// The shared-memory scratch through which `ttg.convert_layout` moves a
+/// tensor between two distributed layouts: every element is written from
+/// the source layout, then read in the destination layout.
+struct ConversionScratch {
+  /// (offset, round) -> dims, a bijection onto the tensor: the element
+  /// offset inside the scratch, and the round in which the element passes
+  /// through it (rounds reuse the scratch, one after the other).
+  LinearLayout layout;
+  /// The low offset bits one vector access moves (2^vectorBits elements),
+  /// on both sides.
+  unsigned vectorBits = 0;
+  int64_t elementsPerRound() const { return layout.getInDimSize(kOffset); }
+  int32_t numRounds() const { return layout.getInDimSize(kRound); }
+};
+
+/// The scratch layout of a conversion from `src` to `dst` (distributed
+/// layouts of one tensor) for `elemBits`-bit elements:
+/// - vectors: elements both layouts keep in registers of one thread move
+///   together, up to 16 bytes per access;
+/// - rounds: further elements both keep in registers are split over rounds,
+///   so that the scratch holds only a part of the tensor at a time;
+/// - banks: the offset bits that select a bank within a 128-byte line are an
+///   XOR swizzle such that the lanes of one wavefront (the lanes whose
+///   accesses the hardware serves together: 128 bytes' worth) reach distinct
+///   banks, for the stores of the source layout and the loads of the
+///   destination layout alike;
+/// - the lane and warp part of every thread's offset never touches the
+///   vector or round bits, so each register's place in its vector and round
+///   is known at compile time.
+llvm::Expected<ConversionScratch> conversionScratch(const LinearLayout &src, const LinearLayout &dst,
+                                                    unsigned elemBits);
+
 /// The layout of `tt.reshape` of a tensor in layout `ll` to `shape`: the
 /// elements keep their hardware locations, in row-major order.
 LinearLayout reshapeLayout(const LinearLayout &ll, llvm::ArrayRef<int64_t> shape);

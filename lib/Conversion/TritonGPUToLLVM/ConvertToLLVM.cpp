@@ -64,6 +64,22 @@ bool hasLibraryMath(Operation *op, const TargetInfo &target) {
   return !target.mathFunction(op->getName().getStringRef(), computed).empty();
 }
 
+/// Buffers of numbers of at least a byte in a swizzled shared layout (the
+/// encoding kiln's lowering reads; tokens of async copies are not lowered).
+bool hasLocalMemoryLowering(Operation *op) {
+  auto ok = [](Type type) {
+    auto desc = dyn_cast<ttg::MemDescType>(type);
+    if (!desc)
+      return true;
+    Type element = desc.getElementType();
+    return isa<ttg::SwizzledSharedEncodingAttr>(desc.getEncoding()) && element.isIntOrFloat() &&
+           element.getIntOrFloatBitWidth() >= 8;
+  };
+  if (auto load = dyn_cast<ttg::LocalLoadOp>(op); load && load.getToken())
+    return false;
+  return llvm::all_of(op->getOperandTypes(), ok) && llvm::all_of(op->getResultTypes(), ok);
+}
+
 bool hasLowering(Operation *op, const TargetInfo &target) {
   if (auto func = dyn_cast<tt::FuncOp>(op)) // kernels return nothing
     return !func.isPublic() || func.getFunctionType().getNumResults() == 0;
@@ -80,6 +96,12 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
+  if (isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
+          ttg::MemDescIndexOp>(op))
+    return hasLocalMemoryLowering(op);
+  if (isa<ttg::ConvertLayoutOp, tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
+          tt::UnsplatOp, tt::GatherOp>(op))
+    return true;
   if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
           tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, scf::ForOp, scf::IfOp, scf::YieldOp,
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp>(op))
@@ -210,6 +232,10 @@ struct ConvertTritonGPUToLLVM
     lowering::populateInlineAsmPatterns(converter, lctx, patterns);
     lowering::populateDebugPatterns(converter, lctx, patterns);
     lowering::populateCallPatterns(converter, lctx, patterns);
+    lowering::populateConvertLayoutPatterns(converter, lctx, patterns);
+    lowering::populateLocalMemoryPatterns(converter, lctx, patterns);
+    lowering::populateViewPatterns(converter, lctx, patterns);
+    lowering::populateGatherPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))

@@ -15,6 +15,7 @@ TypeConverter::TypeConverter(MLIRContext *ctx, const LowerToLLVMOptions &options
   addConversion([ctx](tt::PointerType type) -> Type {
     return LLVM::LLVMPointerType::get(ctx, type.getAddressSpace());
   });
+  addConversion([ctx](ttg::MemDescType) -> Type { return LLVM::LLVMPointerType::get(ctx, 3); });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     if (!isa_and_nonnull<ttg::DistributedEncodingInterface>(type.getEncoding()))
       return std::nullopt;

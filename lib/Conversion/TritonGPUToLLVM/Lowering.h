@@ -18,7 +18,8 @@
 namespace kiln::lowering {
 
 /// tt pointers become LLVM pointers of the same address space; tensors with
-/// a ttg distributed layout become structs of their registers.
+/// a ttg distributed layout become structs of their registers; a shared
+/// memory descriptor becomes the `!llvm.ptr<3>` of its first element.
 class TypeConverter : public mlir::LLVMTypeConverter {
 public:
   TypeConverter(mlir::MLIRContext *ctx, const mlir::LowerToLLVMOptions &options);
@@ -84,6 +85,14 @@ void populateLoadStorePatterns(TypeConverter &converter, const Context &ctx,
                                mlir::RewritePatternSet &patterns);
 void populateSharedMemoryPatterns(TypeConverter &converter, const Context &ctx,
                                   mlir::RewritePatternSet &patterns);
+void populateConvertLayoutPatterns(TypeConverter &converter, const Context &ctx,
+                                   mlir::RewritePatternSet &patterns);
+void populateLocalMemoryPatterns(TypeConverter &converter, const Context &ctx,
+                                 mlir::RewritePatternSet &patterns);
+void populateViewPatterns(TypeConverter &converter, const Context &ctx,
+                          mlir::RewritePatternSet &patterns);
+void populateGatherPatterns(TypeConverter &converter, const Context &ctx,
+                            mlir::RewritePatternSet &patterns);
 
 } // namespace kiln::lowering
 

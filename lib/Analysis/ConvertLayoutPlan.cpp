@@ -1,0 +1,99 @@
+//===- ConvertLayoutPlan.cpp - how convert_layout and gather move data ----===//
+#include "kiln/Analysis/ConvertLayoutPlan.h"
+
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Layout/Encodings.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace kiln {
+
+using layout::LinearLayout;
+
+int64_t ConversionPlan::scratchBytes() const {
+  if (path != ConversionPath::SharedMemory || !scratch)
+    return 0;
+  return scratch->elementsPerRound() * int64_t(elemBits / 8);
+}
+
+unsigned sharedElementBits(mlir::Type type) {
+  if (mlir::isa<tt::PointerType>(type))
+    return 64;
+  return std::max(8u, type.getIntOrFloatBitWidth());
+}
+
+namespace {
+/// Whether no lane basis of the map moves a register: each destination
+/// register then reads one fixed source register of some lane.
+bool lanesKeepRegisters(const LinearLayout &dstToSrc) {
+  for (unsigned i = 0, e = dstToSrc.getInDimSizeLog2(layout::kLane); i < e; ++i)
+    if (dstToSrc.getBasis(layout::kLane, i, layout::kRegister) != 0)
+      return false;
+  return true;
+}
+} // namespace
+
+llvm::Expected<ConversionPlan> planConversion(const LinearLayout &src, const LinearLayout &dst,
+                                              unsigned elemBits) {
+  llvm::Expected<layout::ConversionKind> kind = layout::classifyConversion(src, dst);
+  if (!kind)
+    return kind.takeError();
+  ConversionPlan plan;
+  plan.elemBits = elemBits;
+  std::optional<LinearLayout> map = dst.invertAndCompose(src);
+  if (!map)
+    return llvm::createStringError("the source layout does not hold every element");
+  plan.dstToSrc = std::move(*map);
+  switch (*kind) {
+  case layout::ConversionKind::None:
+    plan.path = src == dst ? ConversionPath::None : ConversionPath::Registers;
+    return plan;
+  case layout::ConversionKind::RegisterPermute:
+    plan.path = ConversionPath::Registers;
+    return plan;
+  case layout::ConversionKind::WarpShuffle:
+    if (lanesKeepRegisters(plan.dstToSrc)) {
+      plan.path = ConversionPath::Shuffle;
+      return plan;
+    }
+    break;
+  case layout::ConversionKind::SharedMemory:
+    break;
+  case layout::ConversionKind::CrossCTA:
+    return llvm::createStringError("conversions across the CTAs of a cluster are not lowered yet");
+  }
+  llvm::Expected<layout::ConversionScratch> scratch = layout::conversionScratch(src, dst, elemBits);
+  if (!scratch)
+    return scratch.takeError();
+  plan.path = ConversionPath::SharedMemory;
+  plan.scratch = std::move(*scratch);
+  return plan;
+}
+
+llvm::Expected<ConversionPlan> planConversion(mlir::RankedTensorType src,
+                                              mlir::RankedTensorType dst) {
+  llvm::Expected<LinearLayout> s = ttg::toLinearLayout(src);
+  if (!s)
+    return s.takeError();
+  llvm::Expected<LinearLayout> d = ttg::toLinearLayout(dst);
+  if (!d)
+    return d.takeError();
+  return planConversion(*s, *d, sharedElementBits(src.getElementType()));
+}
+
+LinearLayout gatherScratchLayout(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<unsigned> order, sizes;
+  for (unsigned d = shape.size(); d-- > 0;)
+    order.push_back(d);
+  for (int64_t s : shape)
+    sizes.push_back(unsigned(s));
+  LinearLayout ll = layout::identityStandardND(layout::kOffset, sizes, order);
+  llvm::SmallVector<std::string> names = layout::standardDimNames(shape.size());
+  return ll.transposeOuts(llvm::SmallVector<llvm::StringRef>(names.begin(), names.end()));
+}
+
+int64_t gatherScratchBytes(mlir::RankedTensorType src) {
+  return src.getNumElements() * int64_t(sharedElementBits(src.getElementType()) / 8);
+}
+
+} // namespace kiln

@@ -1,0 +1,147 @@
+//===- ConvertLayoutOpToLLVM.cpp - ttg.convert_layout ---------------------===//
+//
+// Follows the plan of kiln/Analysis/ConvertLayoutPlan.h: nothing, register
+// renaming, one warp shuffle per destination register, or rounds of
+// vector stores / barrier / vector loads through the op's swizzled scratch.
+//
+//===----------------------------------------------------------------------===//
+#include "SharedAccess.h"
+
+#include "kiln/Analysis/ConvertLayoutPlan.h"
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include <map>
+
+using namespace mlir;
+namespace layout = kiln::layout;
+using kiln::layout::LinearLayout;
+
+namespace kiln::lowering {
+namespace {
+
+int32_t component(ArrayRef<std::pair<std::string, int32_t>> out, StringRef name) {
+  for (auto &[n, v] : out)
+    if (n == name)
+      return v;
+  return 0;
+}
+
+struct ConvertLayoutLowering : OpConversionPattern<ttg::ConvertLayoutOp> {
+  ConvertLayoutLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+
+  LogicalResult matchAndRewrite(ttg::ConvertLayoutOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return failure();
+    llvm::Expected<ConversionPlan> plan = planConversion(op.getSrc().getType(), op.getType());
+    if (!plan)
+      return op.emitError() << "op 'ttg.convert_layout' cannot be lowered to LLVM: "
+                            << llvm::toString(plan.takeError());
+    SmallVector<Value> src = unpack(rewriter, loc, adaptor.getSrc());
+    int32_t numDst = layoutOf(op.getType()).getInDimSize(layout::kRegister);
+    Type elemType = cast<LLVM::LLVMStructType>(resultType).getBody()[0];
+    SmallVector<Value> dst(numDst);
+    switch (plan->path) {
+    case ConversionPath::None:
+      rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    case ConversionPath::Registers:
+      // Only the register input moves: dst register r is src register C(r).
+      for (int32_t r = 0; r < numDst; ++r)
+        dst[r] = src[component(plan->dstToSrc.apply({{layout::kRegister, r}}), layout::kRegister)];
+      break;
+    case ConversionPath::Shuffle:
+      shuffleRegisters(rewriter, loc, plan->dstToSrc, src, dst);
+      break;
+    case ConversionPath::SharedMemory:
+      if (failed(throughSharedMemory(rewriter, op, *plan, src, dst, elemType)))
+        return failure();
+      break;
+    }
+    rewriter.replaceOp(op, pack(rewriter, loc, resultType, dst));
+    return success();
+  }
+
+private:
+  /// dst register r of lane l holds src register C(r) of lane C(r, l);
+  /// the register never depends on the lane (the plan checked it), so each
+  /// distinct (register, lane pattern) is one shfl.idx.
+  void shuffleRegisters(OpBuilder &b, Location loc, const LinearLayout &c, ArrayRef<Value> src,
+                        MutableArrayRef<Value> dst) const {
+    auto [lane, warp] = laneAndWarp(b, loc, ctx);
+    (void)warp;
+    Value laneImage = i32Constant(b, loc, 0);
+    for (unsigned i = 0, e = c.getInDimSizeLog2(layout::kLane); i < e; ++i) {
+      int32_t image = c.getBasis(layout::kLane, i, layout::kLane);
+      if (!image)
+        continue;
+      Value bit = LLVM::AndOp::create(b, loc, lane, i32Constant(b, loc, int64_t(1) << i));
+      Value set = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bit, i32Constant(b, loc, 0));
+      laneImage = LLVM::XOrOp::create(
+          b, loc, laneImage,
+          LLVM::SelectOp::create(b, loc, set, i32Constant(b, loc, image), i32Constant(b, loc, 0)));
+    }
+    std::map<std::pair<int32_t, int32_t>, Value> done;
+    for (int32_t r = 0, e = dst.size(); r < e; ++r) {
+      auto out = c.apply({{layout::kRegister, r}});
+      int32_t srcReg = component(out, layout::kRegister), srcLane = component(out, layout::kLane);
+      Value &v = done[{srcReg, srcLane}];
+      if (!v) {
+        Value from = srcLane ? Value(LLVM::XOrOp::create(b, loc, laneImage,
+                                                         i32Constant(b, loc, srcLane)))
+                             : laneImage;
+        v = shuffle(b, loc, ctx, src[srcReg], TargetInfo::Shuffle::Index, from);
+      }
+      dst[r] = v;
+    }
+  }
+
+  /// Each round: every src register to its scratch slot, barrier, every
+  /// dst register from its slot; a barrier before the next round's stores.
+  /// Copies of one element (broadcast registers) are stored once; copies
+  /// on other lanes or warps store the same value to the same address.
+  LogicalResult throughSharedMemory(OpBuilder &b, ttg::ConvertLayoutOp op,
+                                    const ConversionPlan &plan, ArrayRef<Value> src,
+                                    MutableArrayRef<Value> dst, Type elemType) const {
+    Location loc = op.getLoc();
+    const layout::ConversionScratch &scratch = *plan.scratch;
+    unsigned vector = 1u << scratch.vectorBits;
+    FailureOr<SharedAccessPlan> stores =
+        planSharedAccess(layoutOf(op.getSrc().getType()), scratch.layout, vector);
+    FailureOr<SharedAccessPlan> loads =
+        planSharedAccess(layoutOf(op.getType()), scratch.layout, vector);
+    if (failed(stores) || failed(loads))
+      return op.emitError() << "internal error: the conversion scratch misses an element";
+    FailureOr<Value> base = sharedMemoryBase(b, loc, op);
+    if (failed(base))
+      return failure();
+    Value storeOff = threadOffset(b, loc, ctx, *stores);
+    Value loadOff = threadOffset(b, loc, ctx, *loads);
+    for (int32_t round = 0; round < scratch.numRounds(); ++round) {
+      if (round > 0)
+        ctx.target.barrier(b, loc);
+      storeShared(b, loc, *base, storeOff, *stores, round, src, elemType);
+      ctx.target.barrier(b, loc);
+      loadShared(b, loc, *base, loadOff, *loads, round, dst, elemType);
+    }
+    if (llvm::any_of(dst, [](Value v) { return !v; }))
+      return op.emitError() << "internal error: a destination register was not loaded";
+    return success();
+  }
+
+  const Context &ctx;
+};
+
+} // namespace
+
+void populateConvertLayoutPatterns(TypeConverter &converter, const Context &ctx,
+                                   RewritePatternSet &patterns) {
+  patterns.add<ConvertLayoutLowering>(converter, ctx);
+}
+
+} // namespace kiln::lowering

@@ -1,0 +1,158 @@
+//===- LocalMemoryOpToLLVM.cpp - ttg.local_* and memdesc_index ------------===//
+//
+// A memdesc is lowered to the `!llvm.ptr<3>` of its first element. Copies
+// between registers and the buffer go through the shared layout of the
+// buffer's encoding (offset -> element): the map from a register to its
+// offset is the register layout composed with that layout's inverse, and
+// consecutive registers at consecutive offsets move in one vector access
+// (sharedVectorWidth).
+//
+//===----------------------------------------------------------------------===//
+#include "SharedAccess.h"
+
+#include "kiln/Analysis/ConvertLayoutPlan.h"
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Layout/Queries.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+namespace layout = kiln::layout;
+using kiln::layout::LinearLayout;
+
+namespace kiln::lowering {
+namespace {
+
+FailureOr<LinearLayout> sharedLayoutOf(Operation *op, ttg::MemDescType type) {
+  auto encoding = dyn_cast_or_null<ttg::LayoutEncodingInterface>(type.getEncoding());
+  if (!encoding || encoding.getRank() != type.getShape().size())
+    return op->emitError() << "op '" << op->getName()
+                           << "' cannot be lowered to LLVM: the buffer's encoding must describe "
+                              "every dimension of its shape";
+  llvm::Expected<LinearLayout> ll = encoding.toLinearLayout(type.getShape());
+  if (!ll)
+    return op->emitError() << "op '" << op->getName()
+                           << "' cannot be lowered to LLVM: " << llvm::toString(ll.takeError());
+  return *ll;
+}
+
+FailureOr<SharedAccessPlan> planFor(Operation *op, RankedTensorType tensor,
+                                    ttg::MemDescType buffer) {
+  FailureOr<LinearLayout> shared = sharedLayoutOf(op, buffer);
+  if (failed(shared))
+    return failure();
+  LinearLayout regs = layoutOf(tensor);
+  unsigned width =
+      layout::sharedVectorWidth(regs, *shared, sharedElementBits(tensor.getElementType()));
+  FailureOr<SharedAccessPlan> plan = planSharedAccess(regs, *shared, width);
+  if (failed(plan))
+    return op->emitError() << "op '" << op->getName()
+                           << "' cannot be lowered to LLVM: the buffer does not hold every "
+                              "element of the tensor";
+  return plan;
+}
+
+/// Stores `tensor`'s registers into the buffer at `base`.
+LogicalResult storeTensor(OpBuilder &b, Operation *op, const Context &ctx, Value base,
+                          RankedTensorType tensor, Value adapted, ttg::MemDescType buffer) {
+  FailureOr<SharedAccessPlan> plan = planFor(op, tensor, buffer);
+  if (failed(plan))
+    return failure();
+  Location loc = op->getLoc();
+  SmallVector<Value> regs = unpack(b, loc, adapted);
+  Value off = threadOffset(b, loc, ctx, *plan);
+  storeShared(b, loc, base, off, *plan, 0, regs, regs.front().getType());
+  return success();
+}
+
+struct LocalAllocLowering : OpConversionPattern<ttg::LocalAllocOp> {
+  LocalAllocLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttg::LocalAllocOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> base = sharedMemoryBase(rewriter, op.getLoc(), op);
+    if (failed(base))
+      return failure();
+    if (op.getSrc() &&
+        failed(storeTensor(rewriter, op, ctx, *base, op.getSrc().getType(), adaptor.getSrc(),
+                           op.getType())))
+      return failure();
+    rewriter.replaceOp(op, *base);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct LocalStoreLowering : OpConversionPattern<ttg::LocalStoreOp> {
+  LocalStoreLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttg::LocalStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (failed(storeTensor(rewriter, op, ctx, adaptor.getDst(), op.getSrc().getType(),
+                           adaptor.getSrc(), op.getDst().getType())))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct LocalLoadLowering : OpConversionPattern<ttg::LocalLoadOp> {
+  LocalLoadLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttg::LocalLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return failure();
+    FailureOr<SharedAccessPlan> plan = planFor(op, op.getType(), op.getSrc().getType());
+    if (failed(plan))
+      return failure();
+    Location loc = op.getLoc();
+    Type elemType = cast<LLVM::LLVMStructType>(resultType).getBody()[0];
+    SmallVector<Value> regs(layoutOf(op.getType()).getInDimSize(layout::kRegister));
+    Value off = threadOffset(rewriter, loc, ctx, *plan);
+    loadShared(rewriter, loc, adaptor.getSrc(), off, *plan, 0, regs, elemType);
+    rewriter.replaceOp(op, pack(rewriter, loc, resultType, regs));
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct LocalDeallocLowering : OpConversionPattern<ttg::LocalDeallocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::LocalDeallocOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    // The allocation pass already ended the buffer's life here.
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MemDescIndexLowering : OpConversionPattern<ttg::MemDescIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::MemDescIndexOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    // Buffer `index` starts index * (elements of one buffer) elements in.
+    ttg::MemDescType srcType = op.getSrc().getType();
+    int64_t stride = 1;
+    for (int64_t d : srcType.getShape().drop_front())
+      stride *= d;
+    Location loc = op.getLoc();
+    Value elements = LLVM::MulOp::create(rewriter, loc, adaptor.getIndex(),
+                                         i32Constant(rewriter, loc, stride));
+    Type elemType = getTypeConverter()->convertType(srcType.getElementType());
+    rewriter.replaceOp(op, elementAddress(rewriter, loc, adaptor.getSrc(), elemType, elements));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateLocalMemoryPatterns(TypeConverter &converter, const Context &ctx,
+                                 RewritePatternSet &patterns) {
+  patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering>(converter, ctx);
+  patterns.add<LocalDeallocLowering, MemDescIndexLowering>(converter, &converter.getContext());
+}
+
+} // namespace kiln::lowering

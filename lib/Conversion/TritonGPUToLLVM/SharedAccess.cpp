@@ -1,0 +1,183 @@
+//===- SharedAccess.cpp - registers to and from shared memory -------------===//
+#include "SharedAccess.h"
+
+#include "kiln/Layout/Queries.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include <map>
+
+using namespace mlir;
+namespace layout = kiln::layout;
+using kiln::layout::LinearLayout;
+
+namespace kiln::lowering {
+
+namespace {
+
+int64_t component(ArrayRef<std::pair<std::string, int32_t>> out, StringRef name) {
+  for (auto &[n, v] : out)
+    if (n == name)
+      return v;
+  return 0;
+}
+
+/// Groups the registers by vector; fails if a group misses a slot.
+std::optional<SmallVector<SharedAccessPlan::Access>> group(const LinearLayout &toShared,
+                                                           unsigned vector) {
+  std::map<std::pair<int32_t, int64_t>, unsigned> index;
+  SmallVector<SharedAccessPlan::Access> accesses;
+  for (int32_t reg = 0, e = toShared.getInDimSize(layout::kRegister); reg < e; ++reg) {
+    auto out = toShared.apply({{layout::kRegister, reg}});
+    int64_t offset = component(out, layout::kOffset);
+    int32_t round = int32_t(component(out, layout::kRound));
+    auto [it, inserted] = index.insert({{round, offset / vector}, accesses.size()});
+    if (inserted)
+      accesses.push_back({offset - offset % vector, round,
+                          SmallVector<SmallVector<unsigned, 1>>(vector)});
+    accesses[it->second].registers[offset % vector].push_back(unsigned(reg));
+  }
+  for (const SharedAccessPlan::Access &a : accesses)
+    for (const auto &slot : a.registers)
+      if (slot.empty())
+        return std::nullopt;
+  return accesses;
+}
+
+Type vectorOf(Type element, unsigned n) {
+  return n == 1 ? element : Type(VectorType::get({int64_t(n)}, element));
+}
+
+Value addressOf(OpBuilder &b, Location loc, Value base, Type stored, Value threadOff,
+                const SharedAccessPlan &plan, int64_t offset) {
+  // Bits the thread part may set must be XORed in; the others are added,
+  // so that they fold into the instruction's immediate offset.
+  int64_t xorPart = offset & plan.threadMask, addPart = offset & ~plan.threadMask;
+  Value dynamic = threadOff;
+  if (xorPart)
+    dynamic = LLVM::XOrOp::create(b, loc, dynamic, i32Constant(b, loc, xorPart));
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value p = LLVM::GEPOp::create(b, loc, ptr, stored, base, ValueRange{dynamic});
+  if (addPart)
+    p = LLVM::GEPOp::create(b, loc, ptr, stored, p, ArrayRef<LLVM::GEPArg>{int32_t(addPart)});
+  return p;
+}
+
+unsigned storedBytes(Type stored) { return std::max(1u, stored.getIntOrFloatBitWidth() / 8); }
+
+} // namespace
+
+FailureOr<SharedAccessPlan> planSharedAccess(const LinearLayout &regs, const LinearLayout &shared,
+                                             unsigned maxVector) {
+  std::optional<LinearLayout> toShared = regs.invertAndCompose(shared);
+  if (!toShared)
+    return failure();
+  SharedAccessPlan plan;
+  plan.toShared = std::move(*toShared);
+  for (StringRef in : {layout::kLane, layout::kWarp, layout::kBlock})
+    for (unsigned i = 0, e = plan.toShared.getInDimSizeLog2(in); i < e; ++i)
+      plan.threadMask |= component(plan.toShared.apply({{in, int32_t(1) << i}}), layout::kOffset);
+  for (unsigned v = std::max(1u, maxVector);; v /= 2) {
+    if (v > 1 && (plan.threadMask & (v - 1)))
+      continue;
+    if (std::optional<SmallVector<SharedAccessPlan::Access>> accesses = group(plan.toShared, v)) {
+      plan.vector = v;
+      plan.accesses = std::move(*accesses);
+      return plan;
+    }
+    if (v == 1)
+      return failure();
+  }
+}
+
+Value threadOffset(OpBuilder &b, Location loc, const Context &ctx, const SharedAccessPlan &plan) {
+  auto [lane, warp] = laneAndWarp(b, loc, ctx);
+  Value acc = i32Constant(b, loc, 0);
+  for (auto [in, id] : {std::pair<StringRef, Value>{layout::kLane, lane}, {layout::kWarp, warp}})
+    for (unsigned i = 0, e = plan.toShared.getInDimSizeLog2(in); i < e; ++i) {
+      int64_t image = component(plan.toShared.apply({{in, int32_t(1) << i}}), layout::kOffset);
+      if (!image)
+        continue;
+      Value bit = LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, int64_t(1) << i));
+      Value set = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bit, i32Constant(b, loc, 0));
+      Value term = LLVM::SelectOp::create(b, loc, set, i32Constant(b, loc, image),
+                                          i32Constant(b, loc, 0));
+      acc = LLVM::XOrOp::create(b, loc, acc, term);
+    }
+  return acc;
+}
+
+Type storedType(Type elemType) {
+  MLIRContext *ctx = elemType.getContext();
+  if (isa<LLVM::LLVMPointerType>(elemType))
+    return IntegerType::get(ctx, 64);
+  if (elemType.isInteger(1))
+    return IntegerType::get(ctx, 8);
+  return elemType;
+}
+
+Value toStored(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  if (isa<LLVM::LLVMPointerType>(t))
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v);
+  if (t.isInteger(1))
+    return LLVM::ZExtOp::create(b, loc, b.getI8Type(), v);
+  return v;
+}
+
+Value fromStored(OpBuilder &b, Location loc, Value v, Type elemType) {
+  if (isa<LLVM::LLVMPointerType>(elemType))
+    return LLVM::IntToPtrOp::create(b, loc, elemType, v);
+  if (elemType.isInteger(1))
+    return LLVM::TruncOp::create(b, loc, elemType, v);
+  return v;
+}
+
+Value elementAddress(OpBuilder &b, Location loc, Value base, Type elemType, Value elements) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::GEPOp::create(b, loc, ptr, storedType(elemType), base, ValueRange{elements});
+}
+
+void storeShared(OpBuilder &b, Location loc, Value base, Value threadOff,
+                 const SharedAccessPlan &plan, int32_t round, ValueRange values, Type elemType) {
+  Type stored = storedType(elemType);
+  Type type = vectorOf(stored, plan.vector);
+  for (const SharedAccessPlan::Access &a : plan.accesses) {
+    if (a.round != round)
+      continue;
+    Value v;
+    if (plan.vector == 1) {
+      v = toStored(b, loc, values[a.registers[0][0]]);
+    } else {
+      v = LLVM::UndefOp::create(b, loc, type);
+      for (auto [slot, regs] : llvm::enumerate(a.registers))
+        v = LLVM::InsertElementOp::create(b, loc, v, toStored(b, loc, values[regs[0]]),
+                                          i32Constant(b, loc, slot));
+    }
+    Value p = addressOf(b, loc, base, stored, threadOff, plan, a.offset);
+    LLVM::StoreOp::create(b, loc, v, p, storedBytes(stored) * plan.vector);
+  }
+}
+
+void loadShared(OpBuilder &b, Location loc, Value base, Value threadOff,
+                const SharedAccessPlan &plan, int32_t round, MutableArrayRef<Value> values,
+                Type elemType) {
+  Type stored = storedType(elemType);
+  Type type = vectorOf(stored, plan.vector);
+  for (const SharedAccessPlan::Access &a : plan.accesses) {
+    if (a.round != round)
+      continue;
+    Value p = addressOf(b, loc, base, stored, threadOff, plan, a.offset);
+    Value v = LLVM::LoadOp::create(b, loc, type, p, storedBytes(stored) * plan.vector);
+    for (auto [slot, regs] : llvm::enumerate(a.registers)) {
+      Value element = plan.vector == 1 ? v
+                                       : Value(LLVM::ExtractElementOp::create(
+                                             b, loc, v, i32Constant(b, loc, slot)));
+      element = fromStored(b, loc, element, elemType);
+      for (unsigned reg : regs)
+        values[reg] = element;
+    }
+  }
+}
+
+} // namespace kiln::lowering
