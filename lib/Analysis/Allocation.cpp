@@ -1,6 +1,8 @@
 //===- Allocation.cpp - shared-memory buffers, lives and offsets ----------===//
 #include "kiln/Analysis/Allocation.h"
 
+#include "kiln/Analysis/AtomicPlan.h"
+
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -15,8 +17,10 @@ using namespace mlir;
 namespace kiln {
 
 int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
-  (void)op;
-  (void)ctx;
+  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+    return planAtomicResult(op).scratchBytes;
+  if (isa<tt::HistogramOp>(op))
+    return histogramScratchBytes(op, ctx.warpSize);
   return 0;
 }
 

@@ -58,11 +58,15 @@ bool hasLowering(Operation *op) {
     return isPlainAccess(load.getPtr(), load.getType());
   if (auto store = dyn_cast<tt::StoreOp>(op))
     return isPlainAccess(store.getPtr(), store.getValue().getType());
+  if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op))
+    return isPlainAccess(rmw.getPtr(), rmw.getVal().getType());
+  if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
+    return isPlainAccess(cas.getPtr(), cas.getVal().getType());
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
   if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
-          tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, scf::ForOp, scf::IfOp, scf::YieldOp,
+          tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, tt::HistogramOp, scf::ForOp, scf::IfOp, scf::YieldOp,
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
@@ -152,7 +156,8 @@ struct ConvertTritonGPUToLLVM
         ok = false;
         return WalkResult::skip();
       }
-      if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))))
+      if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
+          failed(lowering::checkAtomicLowering(op, *target)))
         ok = false;
       return WalkResult::advance();
     });
@@ -169,6 +174,8 @@ struct ConvertTritonGPUToLLVM
         lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, load.getPtr(), load.getMask());
       else if (auto store = dyn_cast<tt::StoreOp>(op))
         lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, store.getPtr(), store.getMask());
+      else if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op))
+        lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, rmw.getPtr(), rmw.getMask());
     });
 
     declareSharedMemory(module);
@@ -185,6 +192,8 @@ struct ConvertTritonGPUToLLVM
     lowering::populateShapePatterns(converter, lctx, patterns);
     lowering::populateLoadStorePatterns(converter, lctx, patterns);
     lowering::populateSharedMemoryPatterns(converter, lctx, patterns);
+    lowering::populateAtomicPatterns(converter, lctx, patterns);
+    lowering::populateHistogramPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))
