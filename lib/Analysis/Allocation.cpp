@@ -2,6 +2,7 @@
 #include "kiln/Analysis/Allocation.h"
 
 #include "kiln/Analysis/ConvertLayoutPlan.h"
+#include "kiln/Analysis/AtomicPlan.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
@@ -17,7 +18,6 @@ using namespace mlir;
 namespace kiln {
 
 int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
-  (void)ctx;
   // The same plans the lowerings follow (ConvertLayoutPlan.h); a plan that
   // fails is reported by the lowering, which then allocates nothing.
   if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op)) {
@@ -31,6 +31,10 @@ int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
   }
   if (auto gather = dyn_cast<tt::GatherOp>(op))
     return gatherScratchBytes(gather.getSrc().getType());
+  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+    return planAtomicResult(op).scratchBytes;
+  if (isa<tt::HistogramOp>(op))
+    return histogramScratchBytes(op, ctx.warpSize);
   return 0;
 }
 

@@ -73,6 +73,14 @@ unsigned sharedVectorWidth(const LinearLayout &regs, const LinearLayout &shared,
   return std::min(consecutive, vectorCap(elemBits));
 }
 
+uint64_t zeroBasisMask(const LinearLayout &ll, StringRef in) {
+  uint64_t mask = 0;
+  for (auto [bit, basis] : llvm::enumerate(ll.getInDims()[ll.getInDimIndex(in)].bases))
+    if (llvm::all_of(basis, [](int32_t c) { return c == 0; }))
+      mask |= uint64_t(1) << bit;
+  return mask;
+}
+
 StringRef toString(ConversionKind kind) {
   switch (kind) {
   case ConversionKind::None:

@@ -281,4 +281,20 @@ TEST(Queries, ReshapeLayout) {
   }
 }
 
+TEST(Queries, ZeroBasisMask) {
+  // 64 elements, 4 consecutive per thread: 16 lanes cover them, so the top
+  // lane bit (16) and both warp bits only repeat data; registers make no
+  // copies.
+  LL ll = blockedLL({4}, {32}, {4}, {0}, {64});
+  EXPECT_EQ(zeroBasisMask(ll, kRegister), 0u);
+  EXPECT_EQ(zeroBasisMask(ll, kLane), 0x10u);
+  EXPECT_EQ(zeroBasisMask(ll, kWarp), 0x3u);
+  EXPECT_EQ(zeroBasisMask(ll, kLane), ll.getFreeVariableMask(kLane));
+  // A lane basis that repeats a register basis is free but not zero.
+  std::vector<std::string> outs{"dim0"};
+  LL rep({{std::string(kRegister), {{1}}}, {std::string(kLane), {{1}, {2}}}}, outs);
+  EXPECT_EQ(rep.getFreeVariableMask(kLane), 0x1u);
+  EXPECT_EQ(zeroBasisMask(rep, kLane), 0u);
+}
+
 } // namespace

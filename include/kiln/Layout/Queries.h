@@ -39,6 +39,12 @@ unsigned registerVectorWidth(const LinearLayout &ll, unsigned dim, unsigned elem
 /// `regs` (or is not a shared layout). Both must be for the same tensor.
 unsigned sharedVectorWidth(const LinearLayout &regs, const LinearLayout &shared, unsigned elemBits);
 
+/// The bits of input `in` whose basis is zero: flipping one gives another
+/// copy of the same element (pure broadcast). A subset of the free bits
+/// (getFreeVariableMask), which also count bits that repeat an earlier
+/// basis; for these, a copy sits at the same position with the bits cleared.
+uint64_t zeroBasisMask(const LinearLayout &ll, llvm::StringRef in);
+
 /// How `ttg.convert_layout` moves a tensor between two distributed layouts,
 /// cheapest first.
 enum class ConversionKind {

@@ -93,6 +93,10 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
     return isPlainAccess(load.getPtr(), load.getType());
   if (auto store = dyn_cast<tt::StoreOp>(op))
     return isPlainAccess(store.getPtr(), store.getValue().getType());
+  if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op))
+    return isPlainAccess(rmw.getPtr(), rmw.getVal().getType());
+  if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
+    return isPlainAccess(cas.getPtr(), cas.getVal().getType());
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
@@ -103,7 +107,7 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
           tt::UnsplatOp, tt::GatherOp>(op))
     return true;
   if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
-          tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, scf::ForOp, scf::IfOp, scf::YieldOp,
+          tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, tt::HistogramOp, scf::ForOp, scf::IfOp, scf::YieldOp,
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
@@ -194,7 +198,8 @@ struct ConvertTritonGPUToLLVM
         ok = false;
         return WalkResult::skip();
       }
-      if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))))
+      if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
+          failed(lowering::checkAtomicLowering(op, *target)))
         ok = false;
       return WalkResult::advance();
     });
@@ -211,6 +216,8 @@ struct ConvertTritonGPUToLLVM
         lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, load.getPtr(), load.getMask());
       else if (auto store = dyn_cast<tt::StoreOp>(op))
         lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, store.getPtr(), store.getMask());
+      else if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op))
+        lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, rmw.getPtr(), rmw.getMask());
     });
 
     declareSharedMemory(module);
@@ -236,6 +243,8 @@ struct ConvertTritonGPUToLLVM
     lowering::populateLocalMemoryPatterns(converter, lctx, patterns);
     lowering::populateViewPatterns(converter, lctx, patterns);
     lowering::populateGatherPatterns(converter, lctx, patterns);
+    lowering::populateAtomicPatterns(converter, lctx, patterns);
+    lowering::populateHistogramPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))

@@ -93,6 +93,14 @@ void populateViewPatterns(TypeConverter &converter, const Context &ctx,
                           mlir::RewritePatternSet &patterns);
 void populateGatherPatterns(TypeConverter &converter, const Context &ctx,
                             mlir::RewritePatternSet &patterns);
+void populateAtomicPatterns(TypeConverter &converter, const Context &ctx,
+                            mlir::RewritePatternSet &patterns);
+void populateHistogramPatterns(TypeConverter &converter, const Context &ctx,
+                               mlir::RewritePatternSet &patterns);
+
+/// A located error when an atomic's kind and element type have no
+/// instruction on the target (checked before anything is converted).
+mlir::LogicalResult checkAtomicLowering(mlir::Operation *op, const TargetInfo &target);
 
 } // namespace kiln::lowering
 

@@ -10,6 +10,7 @@
 #define KILN_CONVERSION_TRITONGPUTOLLVM_TARGETINFO_H
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -106,6 +107,36 @@ public:
   /// generic pointers to NUL-terminated text.
   virtual void assertFail(mlir::OpBuilder &b, mlir::Location loc, mlir::Value message,
                           mlir::Value file, unsigned line, mlir::Value function) const = 0;
+  /// The warp's lanes whose `pred` (i1) is true, as an integer of warp-size
+  /// bits (bit i: lane i); every lane of the warp takes part.
+  virtual mlir::Value ballot(mlir::OpBuilder &b, mlir::Location loc, mlir::Value pred) const = 0;
+
+  /// Atomics on global memory (tt.atomic_rmw, tt.atomic_cas).
+  enum class AtomicKind { And, Or, Xor, Add, FAdd, Max, Min, UMax, UMin, Exch };
+  enum class MemOrder { Relaxed, Acquire, Release, AcqRel };
+  enum class MemScope { CTA, GPU, System };
+  struct Atomic {
+    AtomicKind kind;
+    MemOrder order;
+    MemScope scope;
+  };
+  /// Why `kind` on elements of LLVM type `elem` has no instruction here, or
+  /// empty when it has one.
+  virtual std::string atomicUnsupported(AtomicKind kind, mlir::Type elem) const = 0;
+  virtual std::string casUnsupported(mlir::Type elem) const = 0;
+  /// How many consecutive elements (at most `available`, a power of two,
+  /// 16 bytes at most) one instruction of `kind` on `elem` covers.
+  virtual unsigned atomicElements(AtomicKind kind, mlir::Type elem, unsigned available) const = 0;
+  /// The atomic on the vals.size() consecutive elements at `ptr` (a count
+  /// atomicElements allowed), only where `pred` is true (null: always).
+  /// Returns the old values, 0 where `pred` is false.
+  virtual llvm::SmallVector<mlir::Value> atomicRMW(mlir::OpBuilder &b, mlir::Location loc,
+                                                   const Atomic &atomic, mlir::Value ptr,
+                                                   llvm::ArrayRef<mlir::Value> vals,
+                                                   mlir::Value pred) const = 0;
+  virtual mlir::Value atomicCAS(mlir::OpBuilder &b, mlir::Location loc, MemOrder order,
+                                MemScope scope, mlir::Value ptr, mlir::Value cmp, mlir::Value val,
+                                mlir::Value pred) const = 0;
 };
 
 /// NVIDIA GPUs of compute capability `cc` (90 for sm_90) through NVVM.

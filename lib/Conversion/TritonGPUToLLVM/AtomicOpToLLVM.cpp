@@ -1,0 +1,310 @@
+//===- AtomicOpToLLVM.cpp - tt.atomic_rmw and tt.atomic_cas ---------------===//
+//
+// Each element's atomic happens once: a layout's free register, lane and
+// warp bits (the layout engine's free-variable masks) mark copies of an
+// element, and only the holder whose free bits are all 0 does the atomic,
+// predicated in the instruction (as Triton does). Copies inside a thread
+// take the old value from the first register holding it; copies in other
+// lanes or warps get it as AtomicPlan.h plans: a shuffle, or scratch
+// shared memory. A scalar atomic is done by thread 0; a used result is
+// broadcast through shared memory. The instructions come from the target
+// (inline PTX on NVIDIA, spelled as Triton 3.6 spells them).
+//
+//===----------------------------------------------------------------------===//
+#include "Lowering.h"
+
+#include "kiln/Analysis/AtomicPlan.h"
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Layout/Queries.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <map>
+
+using namespace mlir;
+
+namespace kiln::lowering {
+namespace {
+
+using Atomic = TargetInfo::Atomic;
+using AtomicKind = TargetInfo::AtomicKind;
+
+AtomicKind kindOf(tt::RMWOp op) {
+  switch (op) {
+  case tt::RMWOp::AND:
+    return AtomicKind::And;
+  case tt::RMWOp::OR:
+    return AtomicKind::Or;
+  case tt::RMWOp::XOR:
+    return AtomicKind::Xor;
+  case tt::RMWOp::ADD:
+    return AtomicKind::Add;
+  case tt::RMWOp::FADD:
+    return AtomicKind::FAdd;
+  case tt::RMWOp::MAX:
+    return AtomicKind::Max;
+  case tt::RMWOp::MIN:
+    return AtomicKind::Min;
+  case tt::RMWOp::UMAX:
+    return AtomicKind::UMax;
+  case tt::RMWOp::UMIN:
+    return AtomicKind::UMin;
+  case tt::RMWOp::XCHG:
+    return AtomicKind::Exch;
+  }
+  llvm_unreachable("RMWOp");
+}
+
+TargetInfo::MemOrder orderOf(tt::MemSemantic sem) {
+  switch (sem) {
+  case tt::MemSemantic::RELAXED:
+    return TargetInfo::MemOrder::Relaxed;
+  case tt::MemSemantic::ACQUIRE:
+    return TargetInfo::MemOrder::Acquire;
+  case tt::MemSemantic::RELEASE:
+    return TargetInfo::MemOrder::Release;
+  case tt::MemSemantic::ACQUIRE_RELEASE:
+    return TargetInfo::MemOrder::AcqRel;
+  }
+  llvm_unreachable("MemSemantic");
+}
+
+TargetInfo::MemScope scopeOf(tt::MemSyncScope scope) {
+  switch (scope) {
+  case tt::MemSyncScope::CTA:
+    return TargetInfo::MemScope::CTA;
+  case tt::MemSyncScope::GPU:
+    return TargetInfo::MemScope::GPU;
+  case tt::MemSyncScope::SYSTEM:
+    return TargetInfo::MemScope::System;
+  }
+  llvm_unreachable("MemSyncScope");
+}
+
+Value both(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!x || !y)
+    return x ? x : y;
+  return LLVM::AndOp::create(b, loc, x, y);
+}
+
+Value isZero(OpBuilder &b, Location loc, Value v) {
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, v, i32Constant(b, loc, 0));
+}
+
+/// Whether this thread is the first holder of its elements (its free lane
+/// and warp bits are 0); null when no thread holds another's elements.
+Value isFirstHolder(OpBuilder &b, Location loc, const Context &ctx, const layout::LinearLayout &ll) {
+  uint64_t lanes = ll.getFreeVariableMask(layout::kLane);
+  uint64_t warps = ll.getFreeVariableMask(layout::kWarp);
+  if (!lanes && !warps)
+    return Value();
+  auto [lane, warp] = laneAndWarp(b, loc, ctx);
+  Value pred;
+  if (lanes)
+    pred = isZero(b, loc, LLVM::AndOp::create(b, loc, lane, i32Constant(b, loc, lanes)));
+  if (warps)
+    pred = both(b, loc, pred,
+                isZero(b, loc, LLVM::AndOp::create(b, loc, warp, i32Constant(b, loc, warps))));
+  return pred;
+}
+
+/// For each register, the first register of the same thread holding its
+/// element (itself when it has no earlier copy).
+SmallVector<unsigned> firstRegisters(const layout::LinearLayout &ll) {
+  uint64_t copies = ll.getFreeVariableMask(layout::kRegister);
+  std::map<SmallVector<int32_t>, unsigned> first;
+  unsigned n = ll.getInDimSize(layout::kRegister);
+  for (unsigned r = 0; r < n; ++r)
+    if (!(r & copies))
+      first.emplace(layout::elementCoords(ll, r, 0, 0), r);
+  SmallVector<unsigned> result;
+  for (unsigned r = 0; r < n; ++r)
+    result.push_back(first.at(layout::elementCoords(ll, r, 0, 0)));
+  return result;
+}
+
+/// The row-major index of a tensor element, for a scratch slot per element.
+Value linearIndex(OpBuilder &b, Location loc, ArrayRef<Value> coords, ArrayRef<int64_t> shape) {
+  Value index;
+  for (auto [c, size] : llvm::zip(coords, shape))
+    index = index ? Value(LLVM::AddOp::create(
+                        b, loc, LLVM::MulOp::create(b, loc, index, i32Constant(b, loc, size)), c))
+                  : c;
+  return index;
+}
+
+/// Completes `olds` (set at the first registers of the first holders) so
+/// that every holder of each element has its old value, as planned.
+FailureOr<SmallVector<Value>> shareOldValues(OpBuilder &b, Location loc, const Context &ctx,
+                                             Operation *op, const layout::LinearLayout &ll,
+                                             SmallVector<Value> olds, Value firstHolder) {
+  SmallVector<unsigned> first = firstRegisters(ll);
+  AtomicResultPlan plan = planAtomicResult(op);
+  auto tensor = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<unsigned> own;
+  for (unsigned r = 0; r < first.size(); ++r)
+    if (first[r] == r)
+      own.push_back(r);
+  if (plan.exchange == AtomicResultExchange::LaneShuffle) {
+    // The copies' lane bases are 0: the first holder is the same register
+    // of the lane with those bits cleared.
+    auto [lane, warp] = laneAndWarp(b, loc, ctx);
+    (void)warp;
+    uint64_t lanes = ll.getFreeVariableMask(layout::kLane);
+    Value src = LLVM::AndOp::create(b, loc, lane, i32Constant(b, loc, ~int64_t(lanes)));
+    for (unsigned r : own)
+      olds[r] = shuffle(b, loc, ctx, olds[r], TargetInfo::Shuffle::Index, src);
+  } else if (plan.exchange == AtomicResultExchange::SharedMemory) {
+    FailureOr<Value> base = sharedMemoryBase(b, loc, op);
+    if (failed(base))
+      return failure();
+    Type elem = olds[own.front()].getType();
+    unsigned align = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+    auto coords = registerCoordinates(b, loc, ll, ctx);
+    SmallVector<Value> slots;
+    for (unsigned r : own)
+      slots.push_back(LLVM::GEPOp::create(b, loc, base->getType(), elem, *base,
+                                          linearIndex(b, loc, coords[r], tensor.getShape())));
+    // The first holders write, one barrier, every holder reads its slots.
+    scf::IfOp::create(b, loc, firstHolder, [&](OpBuilder &tb, Location l) {
+      for (auto [r, slot] : llvm::zip(own, slots))
+        LLVM::StoreOp::create(tb, l, olds[r], slot, align);
+      scf::YieldOp::create(tb, l);
+    });
+    ctx.target.barrier(b, loc);
+    for (auto [r, slot] : llvm::zip(own, slots))
+      olds[r] = LLVM::LoadOp::create(b, loc, elem, slot, align);
+  }
+  for (unsigned r = 0; r < first.size(); ++r)
+    olds[r] = olds[first[r]];
+  return olds;
+}
+
+/// A scalar atomic's old value from thread 0 to every thread, when used.
+FailureOr<Value> broadcastScalar(OpBuilder &b, Location loc, const Context &ctx, Operation *op,
+                                 Value old, Value isThread0) {
+  if (planAtomicResult(op).exchange != AtomicResultExchange::SharedMemory)
+    return old;
+  FailureOr<Value> base = sharedMemoryBase(b, loc, op);
+  if (failed(base))
+    return failure();
+  unsigned align = std::max(1u, old.getType().getIntOrFloatBitWidth() / 8);
+  scf::IfOp::create(b, loc, isThread0, [&](OpBuilder &tb, Location l) {
+    LLVM::StoreOp::create(tb, l, old, *base, align);
+    scf::YieldOp::create(tb, l);
+  });
+  ctx.target.barrier(b, loc);
+  return Value(LLVM::LoadOp::create(b, loc, old.getType(), *base, align));
+}
+
+SmallVector<Value> registersOf(OpBuilder &b, Location loc, Value v) {
+  return v ? unpack(b, loc, v) : SmallVector<Value>();
+}
+
+struct AtomicRMWLowering : OpConversionPattern<tt::AtomicRMWOp> {
+  AtomicRMWLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Atomic atomic{kindOf(op.getAtomicRmwOp()), orderOf(op.getSem()), scopeOf(op.getScope())};
+    auto tensor = dyn_cast<RankedTensorType>(op.getType());
+    if (!tensor) {
+      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      Value pred = both(rewriter, loc, isThread0, adaptor.getMask());
+      Value old = ctx.target.atomicRMW(rewriter, loc, atomic, adaptor.getPtr(),
+                                       {adaptor.getVal()}, pred)[0];
+      FailureOr<Value> result = broadcastScalar(rewriter, loc, ctx, op, old, isThread0);
+      if (failed(result))
+        return failure();
+      rewriter.replaceOp(op, *result);
+      return success();
+    }
+    layout::LinearLayout ll = layoutOf(tensor);
+    uint64_t copies = ll.getFreeVariableMask(layout::kRegister);
+    SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
+    SmallVector<Value> masks = registersOf(rewriter, loc, adaptor.getMask());
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    unsigned n = ctx.target.atomicElements(atomic.kind, vals[0].getType(), ctx.vectorWidth(op));
+    SmallVector<Value> olds(vals.size());
+    for (size_t r = 0; r < vals.size(); r += n) {
+      if (r & copies)
+        continue;
+      Value pred = both(rewriter, loc, firstHolder, masks.empty() ? Value() : masks[r]);
+      SmallVector<Value> got = ctx.target.atomicRMW(rewriter, loc, atomic, ptrs[r],
+                                                    ArrayRef(vals).slice(r, n), pred);
+      for (unsigned k = 0; k < n; ++k)
+        olds[r + k] = got[k];
+    }
+    FailureOr<SmallVector<Value>> results =
+        shareOldValues(rewriter, loc, ctx, op, ll, std::move(olds), firstHolder);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOp(op, pack(rewriter, loc, getTypeConverter()->convertType(tensor), *results));
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct AtomicCASLowering : OpConversionPattern<tt::AtomicCASOp> {
+  AtomicCASLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(tt::AtomicCASOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto order = orderOf(op.getSem());
+    auto scope = scopeOf(op.getScope());
+    auto tensor = dyn_cast<RankedTensorType>(op.getType());
+    if (!tensor) {
+      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      Value old = ctx.target.atomicCAS(rewriter, loc, order, scope, adaptor.getPtr(),
+                                       adaptor.getCmp(), adaptor.getVal(), isThread0);
+      FailureOr<Value> result = broadcastScalar(rewriter, loc, ctx, op, old, isThread0);
+      if (failed(result))
+        return failure();
+      rewriter.replaceOp(op, *result);
+      return success();
+    }
+    layout::LinearLayout ll = layoutOf(tensor);
+    uint64_t copies = ll.getFreeVariableMask(layout::kRegister);
+    SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> cmps = unpack(rewriter, loc, adaptor.getCmp());
+    SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    SmallVector<Value> olds(vals.size());
+    for (size_t r = 0; r < vals.size(); ++r)
+      if (!(r & copies))
+        olds[r] = ctx.target.atomicCAS(rewriter, loc, order, scope, ptrs[r], cmps[r], vals[r],
+                                       firstHolder);
+    FailureOr<SmallVector<Value>> results =
+        shareOldValues(rewriter, loc, ctx, op, ll, std::move(olds), firstHolder);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOp(op, pack(rewriter, loc, getTypeConverter()->convertType(tensor), *results));
+    return success();
+  }
+  const Context &ctx;
+};
+
+} // namespace
+
+LogicalResult checkAtomicLowering(Operation *op, const TargetInfo &target) {
+  std::string why;
+  if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op))
+    why = target.atomicUnsupported(kindOf(rmw.getAtomicRmwOp()),
+                                   getElementTypeOrSelf(rmw.getVal().getType()));
+  else if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
+    why = target.casUnsupported(getElementTypeOrSelf(cas.getVal().getType()));
+  if (why.empty())
+    return success();
+  return op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM: " << why;
+}
+
+void populateAtomicPatterns(TypeConverter &converter, const Context &ctx,
+                            RewritePatternSet &patterns) {
+  patterns.add<AtomicRMWLowering, AtomicCASLowering>(converter, ctx);
+}
+
+} // namespace kiln::lowering
