@@ -1,5 +1,6 @@
 //===- Allocation.cpp - shared-memory buffers, lives and offsets ----------===//
 #include "kiln/Analysis/Allocation.h"
+#include "kiln/Analysis/ReducePlan.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
@@ -15,8 +16,24 @@ using namespace mlir;
 namespace kiln {
 
 int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
-  (void)op;
-  (void)ctx;
+  // A layout the lowering cannot handle needs nothing here: the lowering
+  // reports it.
+  if (isa<tt::ReduceOp>(op)) {
+    llvm::Expected<ReducePlan> plan = planReduce(op, ctx.warpSize);
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      return 0;
+    }
+    return plan->scratchBytes();
+  }
+  if (isa<tt::ScanOp>(op)) {
+    llvm::Expected<ScanPlan> plan = planScan(op);
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      return 0;
+    }
+    return plan->scratchBytes();
+  }
   return 0;
 }
 

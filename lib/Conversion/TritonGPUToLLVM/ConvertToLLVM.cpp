@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AccessWidth.h"
+#include "Combine.h"
 #include "Lowering.h"
 
 #include "kiln/Analysis/AxisInfo.h"
@@ -63,7 +64,8 @@ bool hasLowering(Operation *op) {
            isa<SplatElementsAttr>(constant.getValue());
   if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
           tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, scf::ForOp, scf::IfOp, scf::YieldOp,
-          scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp>(op))
+          scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp,
+          tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (dialect == "arith")
@@ -154,6 +156,8 @@ struct ConvertTritonGPUToLLVM
       }
       if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))))
         ok = false;
+      else if (isa<tt::ReduceOp, tt::ScanOp>(op) && failed(lowering::checkAxisPlan(op, warpSize)))
+        ok = false;
       return WalkResult::advance();
     });
     if (!ok)
@@ -185,6 +189,8 @@ struct ConvertTritonGPUToLLVM
     lowering::populateShapePatterns(converter, lctx, patterns);
     lowering::populateLoadStorePatterns(converter, lctx, patterns);
     lowering::populateSharedMemoryPatterns(converter, lctx, patterns);
+    lowering::populateReducePatterns(converter, lctx, patterns);
+    lowering::populateScanPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))
