@@ -1,8 +1,9 @@
 //===- Allocation.cpp - shared-memory buffers, lives and offsets ----------===//
 #include "kiln/Analysis/Allocation.h"
 
-#include "kiln/Analysis/ConvertLayoutPlan.h"
 #include "kiln/Analysis/AtomicPlan.h"
+#include "kiln/Analysis/ConvertLayoutPlan.h"
+#include "kiln/Analysis/ReducePlan.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
@@ -18,17 +19,21 @@ using namespace mlir;
 namespace kiln {
 
 int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
-  // The same plans the lowerings follow (ConvertLayoutPlan.h); a plan that
-  // fails is reported by the lowering, which then allocates nothing.
-  if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op)) {
-    llvm::Expected<ConversionPlan> plan =
-        planConversion(cvt.getSrc().getType(), cvt.getType());
+  // The same plans the lowerings follow; a plan that fails is reported by
+  // the lowering, which then allocates nothing.
+  auto bytesOf = [](auto plan) -> int64_t {
     if (!plan) {
       llvm::consumeError(plan.takeError());
       return 0;
     }
     return plan->scratchBytes();
-  }
+  };
+  if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op))
+    return bytesOf(planConversion(cvt.getSrc().getType(), cvt.getType()));
+  if (isa<tt::ReduceOp>(op))
+    return bytesOf(planReduce(op, ctx.warpSize));
+  if (isa<tt::ScanOp>(op))
+    return bytesOf(planScan(op));
   if (auto gather = dyn_cast<tt::GatherOp>(op))
     return gatherScratchBytes(gather.getSrc().getType());
   if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op))

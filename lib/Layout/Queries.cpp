@@ -178,4 +178,36 @@ LinearLayout transposeLayout(const LinearLayout &ll, ArrayRef<unsigned> order) {
   return LinearLayout(std::move(ins), std::move(outs), /*requireSurjective=*/false);
 }
 
+llvm::Expected<AxisBits> axisBits(const LinearLayout &ll, unsigned axis) {
+  if (!isDistributed(ll) || axis >= ll.getNumOutDims())
+    return error("axisBits needs a distributed layout with dimension " + llvm::Twine(axis));
+  if (ll.getInDimSize(kBlock) != 1)
+    return error("a layout over several CTAs");
+  llvm::SmallVector<uint64_t> free = ll.getFreeVariableMasks();
+  AxisBits bits;
+  auto classify = [&](llvm::StringRef in, uint64_t &along, uint64_t &copies) -> llvm::Error {
+    copies = free[ll.getInDimIndex(in)];
+    for (unsigned i = 0, e = ll.getInDimSizeLog2(in); i < e; ++i) {
+      if (copies >> i & 1)
+        continue;
+      llvm::ArrayRef<int32_t> basis = ll.getBasis(in, i);
+      if (basis[axis] == 0)
+        continue;
+      for (unsigned d = 0; d < basis.size(); ++d)
+        if (d != axis && basis[d] != 0)
+          return error(llvm::Twine(in) + "=" + llvm::Twine(1u << i) + " moves along dimension " +
+                       llvm::Twine(axis) + " and another at once");
+      along |= uint64_t(1) << i;
+    }
+    return llvm::Error::success();
+  };
+  if (llvm::Error e = classify(kRegister, bits.registerAxis, bits.registerCopies))
+    return std::move(e);
+  if (llvm::Error e = classify(kLane, bits.laneAxis, bits.laneCopies))
+    return std::move(e);
+  if (llvm::Error e = classify(kWarp, bits.warpAxis, bits.warpCopies))
+    return std::move(e);
+  return bits;
+}
+
 } // namespace kiln::layout

@@ -297,4 +297,87 @@ TEST(Queries, ZeroBasisMask) {
   EXPECT_EQ(zeroBasisMask(rep, kLane), 0u);
 }
 
+TEST(Queries, AxisBits1D) {
+  // The corpus's reductions: 1024 elements, one per thread per 128.
+  LL ll = blockedLL({1}, {32}, {4}, {0}, {1024});
+  llvm::Expected<AxisBits> bits = axisBits(ll, 0);
+  ASSERT_TRUE(bool(bits)) << llvm::toString(bits.takeError());
+  EXPECT_EQ(bits->registerAxis, 0b111u);
+  EXPECT_EQ(bits->laneAxis, 0x1fu);
+  EXPECT_EQ(bits->warpAxis, 0b11u);
+  EXPECT_EQ(bits->registerCopies | bits->laneCopies | bits->warpCopies, 0u);
+
+  // 64 elements over 128 threads: warps 2 and 3 hold copies of 0 and 1.
+  LL small = blockedLL({1}, {32}, {4}, {0}, {64});
+  bits = axisBits(small, 0);
+  ASSERT_TRUE(bool(bits)) << llvm::toString(bits.takeError());
+  EXPECT_EQ(bits->registerAxis, 0u);
+  EXPECT_EQ(bits->laneAxis, 0x1fu);
+  EXPECT_EQ(bits->warpAxis, 0b01u);
+  EXPECT_EQ(bits->warpCopies, 0b10u);
+}
+
+TEST(Queries, AxisBits2D) {
+  // The running example: registers (0,1) (0,2) (0,16) (0,32) (32,0), lanes
+  // (0,4) (0,8) (1,0) (2,0) (4,0), warps (8,0) (16,0).
+  LL ll = example();
+  llvm::Expected<AxisBits> rows = axisBits(ll, 1);
+  ASSERT_TRUE(bool(rows)) << llvm::toString(rows.takeError());
+  EXPECT_EQ(rows->registerAxis, 0b01111u);
+  EXPECT_EQ(rows->laneAxis, 0b00011u);
+  EXPECT_EQ(rows->warpAxis, 0u);
+  llvm::Expected<AxisBits> cols = axisBits(ll, 0);
+  ASSERT_TRUE(bool(cols)) << llvm::toString(cols.takeError());
+  EXPECT_EQ(cols->registerAxis, 0b10000u);
+  EXPECT_EQ(cols->laneAxis, 0b11100u);
+  EXPECT_EQ(cols->warpAxis, 0b11u);
+
+  // By enumeration: flipping an axis bit moves along the axis only, to an
+  // element the bits before it did not reach; flipping a copy bit reaches
+  // an element held already.
+  for (unsigned axis : {0u, 1u}) {
+    AxisBits b = *axisBits(ll, axis);
+    EXPECT_EQ(b.registerCopies | b.laneCopies | b.warpCopies, 0u);
+    for (auto [in, mask] : {std::pair<llvm::StringRef, uint64_t>{kRegister, b.registerAxis},
+                            {kLane, b.laneAxis}, {kWarp, b.warpAxis}})
+      for (unsigned i = 0, e = ll.getInDimSizeLog2(in); i < e; ++i) {
+        llvm::ArrayRef<int32_t> basis = ll.getBasis(in, i);
+        EXPECT_EQ(bool(mask >> i & 1), basis[axis] != 0) << in.str() << " bit " << i;
+        if (mask >> i & 1)
+          EXPECT_EQ(basis[1 - axis], 0);
+      }
+  }
+}
+
+TEST(Queries, AxisBitsCopiesAndMixedBases) {
+  // lane=1 repeats register=1's basis: a copy, never an axis bit.
+  LL dup(std::vector<LL::InDim>{{"register", {{1}}},
+          {"lane", {{1}, {2}, {4}, {8}, {16}}},
+          {"warp", {}},
+          {"block", {}}},
+         std::vector<LL::DimSize>{{dimName(0), 32}}, /*requireSurjective=*/true);
+  llvm::Expected<AxisBits> bits = axisBits(dup, 0);
+  ASSERT_TRUE(bool(bits)) << llvm::toString(bits.takeError());
+  EXPECT_EQ(bits->registerAxis, 1u);
+  EXPECT_EQ(bits->laneAxis, 0b11110u);
+  EXPECT_EQ(bits->laneCopies, 0b00001u);
+
+  // A register moving along both dimensions cannot be split by axis.
+  LL mixed(std::vector<LL::InDim>{{"register", {{1, 1}}},
+            {"lane", {{2, 0}, {4, 0}, {8, 0}, {16, 0}, {0, 2}}},
+            {"warp", {}},
+            {"block", {}}},
+           std::vector<LL::DimSize>{{dimName(0), 32}, {dimName(1), 4}},
+           /*requireSurjective=*/false);
+  llvm::Expected<AxisBits> err = axisBits(mixed, 0);
+  ASSERT_FALSE(bool(err));
+  EXPECT_EQ(llvm::toString(err.takeError()),
+            "register=1 moves along dimension 0 and another at once");
+  // Along dimension 1 the same register is the problem.
+  llvm::Expected<AxisBits> err1 = axisBits(mixed, 1);
+  ASSERT_FALSE(bool(err1));
+  EXPECT_EQ(llvm::toString(err1.takeError()),
+            "register=1 moves along dimension 1 and another at once");
+}
+
 } // namespace

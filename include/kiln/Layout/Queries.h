@@ -106,6 +106,23 @@ LinearLayout reshapeLayout(const LinearLayout &ll, llvm::ArrayRef<int64_t> shape
 /// dimension order[i].
 LinearLayout transposeLayout(const LinearLayout &ll, llvm::ArrayRef<unsigned> order);
 
+/// How the hardware bits of a distributed layout (one CTA) act on tensor
+/// dimension `axis`, what a reduction or scan along it needs to know. Each
+/// mask is over the bits of that input's index.
+struct AxisBits {
+  /// Bits whose basis moves along `axis` only and is independent of the
+  /// bases before it (register, then lane, then warp order): flipping one
+  /// reaches new elements of the same row.
+  uint64_t registerAxis = 0, laneAxis = 0, warpAxis = 0;
+  /// Bits holding copies: their basis is a combination of earlier ones
+  /// (zero bases included), so flipping one reaches elements held already.
+  uint64_t registerCopies = 0, laneCopies = 0, warpCopies = 0;
+};
+/// An error when a basis that is not a copy moves along `axis` and another
+/// dimension at once (the reduction and scan lowerings do not handle
+/// those), or when the layout spans several CTAs.
+llvm::Expected<AxisBits> axisBits(const LinearLayout &ll, unsigned axis);
+
 } // namespace kiln::layout
 
 #endif // KILN_LAYOUT_QUERIES_H

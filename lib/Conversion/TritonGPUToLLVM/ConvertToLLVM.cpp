@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AccessWidth.h"
+#include "Combine.h"
 #include "Elementwise.h"
 #include "Lowering.h"
 
@@ -107,7 +108,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
           tt::UnsplatOp, tt::GatherOp>(op))
     return true;
   if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
-          tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, tt::HistogramOp, scf::ForOp, scf::IfOp, scf::YieldOp,
+          tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, tt::HistogramOp, tt::ReduceOp,
+          tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, scf::ForOp, scf::IfOp, scf::YieldOp,
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
@@ -201,6 +203,8 @@ struct ConvertTritonGPUToLLVM
       if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
           failed(lowering::checkAtomicLowering(op, *target)))
         ok = false;
+      else if (isa<tt::ReduceOp, tt::ScanOp>(op) && failed(lowering::checkAxisPlan(op, warpSize)))
+        ok = false;
       return WalkResult::advance();
     });
     if (!ok)
@@ -245,6 +249,8 @@ struct ConvertTritonGPUToLLVM
     lowering::populateGatherPatterns(converter, lctx, patterns);
     lowering::populateAtomicPatterns(converter, lctx, patterns);
     lowering::populateHistogramPatterns(converter, lctx, patterns);
+    lowering::populateReducePatterns(converter, lctx, patterns);
+    lowering::populateScanPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))

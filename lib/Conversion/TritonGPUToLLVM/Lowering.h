@@ -83,6 +83,10 @@ void populateShapePatterns(TypeConverter &converter, const Context &ctx,
                            mlir::RewritePatternSet &patterns);
 void populateLoadStorePatterns(TypeConverter &converter, const Context &ctx,
                                mlir::RewritePatternSet &patterns);
+void populateReducePatterns(TypeConverter &converter, const Context &ctx,
+                            mlir::RewritePatternSet &patterns);
+void populateScanPatterns(TypeConverter &converter, const Context &ctx,
+                          mlir::RewritePatternSet &patterns);
 void populateSharedMemoryPatterns(TypeConverter &converter, const Context &ctx,
                                   mlir::RewritePatternSet &patterns);
 void populateConvertLayoutPatterns(TypeConverter &converter, const Context &ctx,

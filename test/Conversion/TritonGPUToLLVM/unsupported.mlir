@@ -1,21 +1,40 @@
 // RUN: kiln-opt --llir-convert-to-llvm -split-input-file -verify-diagnostics %s
 
-// An op without a lowering yet is named, at its location.
+// A reduction of pointers is a located error, before anything is
+// converted (the plan sizes scratch for numbers only).
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @reduce(%x: tensor<128xf32, #blocked>) {
-    // expected-error @+1 {{op 'tt.reduce' cannot be lowered to LLVM yet}}
+  tt.func public @pointer_reduce(%x: tensor<128x!tt.ptr<f32>, #blocked>) {
+    // expected-error @+1 {{op 'tt.reduce' cannot be lowered to LLVM yet: only integer and floating-point operands are supported}}
     %0 = "tt.reduce"(%x) <{axis = 0 : i32}> ({
-    ^bb0(%a: f32, %b: f32):
-      %s = arith.addf %a, %b : f32
-      tt.reduce.return %s : f32
-    }) : (tensor<128xf32, #blocked>) -> f32
+    ^bb0(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>):
+      tt.reduce.return %a : !tt.ptr<f32>
+    }) : (tensor<128x!tt.ptr<f32>, #blocked>) -> !tt.ptr<f32>
     tt.return
   }
 }
 
 // -----
 
+// A scan along an axis whose elements are spread over lanes that are not
+// consecutive lane-id bits (lanes 1 and 4 along dimension 1, 2 and 8 along
+// dimension 0).
+#linear1 = #ttg.linear<{register = [], lane = [[0, 1], [1, 0], [0, 2], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @strided_scan(%x: tensor<32x4xi32, #linear1>) {
+    // expected-error @+1 {{op 'tt.scan' cannot be lowered to LLVM yet: a scan along lanes that are not consecutive lane-id bits}}
+    %0 = "tt.scan"(%x) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.addi %a, %b : i32
+      tt.scan.return %s : i32
+    }) : (tensor<32x4xi32, #linear1>) -> tensor<32x4xi32, #linear1>
+    tt.return
+  }
+}
+
+// -----
+
+// An op without a lowering yet is named, at its location.
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @fpowi(%x: tensor<128xf32, #blocked>, %n: tensor<128xi32, #blocked>) {
