@@ -5,6 +5,7 @@ mix two copies of LLVM's global state. So Python never loads kiln: every
 compile is one `kiln compile` process that writes every stage's artifact
 (--dump-stages), and the caller picks the stages it needs from that.
 """
+import hashlib
 import json
 import os
 import re
@@ -186,17 +187,40 @@ def compile(source, *, target="cuda:90", num_warps=4, num_stages=3, start="ttir"
 def identity(target="cuda:90", env=None, executable=None):
     """(version, key): kiln's version and the kernel-independent part of its
     cache key (this build, the effective pipeline, every loaded plugin's
-    name, version and file hash), from `kiln pipeline --identity`."""
+    name, version and file hash), from `kiln pipeline --identity`.
+
+    A kiln older than --identity gets an equivalent key computed here from
+    `kiln --version`, `kiln pipeline` (which names every plugin edit), the
+    plugin files' contents and the executable's path, size and time."""
     exe = executable or find_executable()
     command = [exe, "pipeline", "--target", target, "--identity"]
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     words = done.stdout.decode().split()
-    if done.returncode != 0 or len(words) != 3 or words[0] != "kiln":
+    if done.returncode == 0 and len(words) == 3 and words[0] == "kiln":
+        return words[1], words[2]
+    if b"--identity" not in done.stderr:
         raise CompileError("(none)", target,
                            "kiln: error: cannot read kiln's identity: " +
                            (done.stderr.decode(errors="replace") or done.stdout.decode(errors="replace")),
                            command, done.returncode)
-    return words[1], words[2]
+    version = subprocess.run([exe, "--version"], stdout=subprocess.PIPE, env=env).stdout.decode()
+    pipeline = subprocess.run([exe, "pipeline", "--target", target], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, env=env)
+    if pipeline.returncode != 0:
+        raise CompileError("(none)", target, pipeline.stderr.decode(errors="replace"),
+                           [exe, "pipeline", "--target", target], pipeline.returncode)
+    digest = hashlib.sha256()
+    st = os.stat(exe)
+    for part in [version, pipeline.stdout.decode(), f"{os.path.realpath(exe)} {st.st_size} {st.st_mtime_ns}"]:
+        digest.update(f"{len(part)}:{part}".encode())
+    for path in plugin_files((env or os.environ).get("TRITON_PLUGIN_PATHS", "")):
+        try:
+            with open(path, "rb") as f:
+                digest.update(hashlib.sha256(f.read()).digest())
+        except OSError:
+            digest.update(b"missing:" + path.encode())
+    words = version.split()
+    return (words[1] if len(words) > 1 else "unknown"), digest.hexdigest()
 
 
 def plugin_files(value=None):
