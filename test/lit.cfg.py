@@ -79,9 +79,33 @@ else:
 # installed .pth hook, which clears PYTHONPATH.
 venv = os.path.join(config.kiln_obj_root, "venv")
 venv_python = os.path.join(venv, "bin", "python")
-if os.path.isfile(os.path.join(venv, "kiln-setup.stamp")) and os.access(venv_python, os.X_OK):
+
+
+def python_sources_hash():
+    # As scripts/setup computes it: sha256sum over python/'s files, hashed.
+    import hashlib
+
+    root = config.kiln_src_root
+    files = []
+    for folder, dirs, names in os.walk(os.path.join(root, "python")):
+        rel = os.path.relpath(folder, root)
+        dirs[:] = [d for d in dirs if not (rel == "python" and d == "build") and not d.endswith(".egg-info")]
+        files += [os.path.join(rel, n) for n in names if not n.endswith(".pyc")]
+    listing = ""
+    for rel in sorted(files, key=lambda f: f.encode()):
+        with open(os.path.join(root, rel), "rb") as f:
+            listing += "%s  %s\n" % (hashlib.sha256(f.read()).hexdigest(), rel)
+    return hashlib.sha256(listing.encode()).hexdigest()
+
+
+stamp = os.path.join(venv, "kiln-setup.stamp")
+if os.path.isfile(stamp) and os.access(venv_python, os.X_OK):
     config.available_features.add("triton")
     config.substitutions.append(("%venv_python", venv_python))
+    with open(stamp) as f:
+        if not f.read().strip().endswith(python_sources_hash()):
+            lit_config.warning("the kiln package in %s is older than python/: run scripts/setup "
+                               "(the tests of the installed copy use it)" % venv)
 elif os.environ.get("KILN_REQUIRE_TRITON") == "1":
     lit_config.fatal("KILN_REQUIRE_TRITON=1 but %s is not set up (run scripts/setup)" % venv)
 else:
