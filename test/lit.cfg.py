@@ -70,3 +70,54 @@ if ptxas:
         config.environment["TRITON_LIBDEVICE_PATH"] = libdevice
 else:
     lit_config.note("no ptxas found: the tests that assemble PTX are unsupported")
+
+# The Python bridge behind stock Triton (test/Python): its tests run in the
+# virtual environment that scripts/setup makes in the build folder (Triton
+# 3.6, numpy and the kiln package; the stamp is written last, once all of it
+# installed). They import kiln from the source tree, so they test the
+# checkout and not the copy installed there, except the test of the
+# installed .pth hook, which clears PYTHONPATH.
+venv = os.path.join(config.kiln_obj_root, "venv")
+venv_python = os.path.join(venv, "bin", "python")
+
+
+def python_sources_hash():
+    # As scripts/setup computes it: sha256sum over python/'s files, hashed.
+    import hashlib
+
+    root = config.kiln_src_root
+    files = []
+    for folder, dirs, names in os.walk(os.path.join(root, "python")):
+        rel = os.path.relpath(folder, root)
+        dirs[:] = [d for d in dirs if not (rel == "python" and d == "build") and not d.endswith(".egg-info")]
+        files += [os.path.join(rel, n) for n in names if not n.endswith(".pyc")]
+    listing = ""
+    for rel in sorted(files, key=lambda f: f.encode()):
+        with open(os.path.join(root, rel), "rb") as f:
+            listing += "%s  %s\n" % (hashlib.sha256(f.read()).hexdigest(), rel)
+    return hashlib.sha256(listing.encode()).hexdigest()
+
+
+stamp = os.path.join(venv, "kiln-setup.stamp")
+if os.path.isfile(stamp) and os.access(venv_python, os.X_OK):
+    config.available_features.add("triton")
+    config.substitutions.append(("%venv_python", venv_python))
+    with open(stamp) as f:
+        if not f.read().strip().endswith(python_sources_hash()):
+            lit_config.warning("the kiln package in %s is older than python/: run scripts/setup "
+                               "(the tests of the installed copy use it)" % venv)
+elif os.environ.get("KILN_REQUIRE_TRITON") == "1":
+    lit_config.fatal("KILN_REQUIRE_TRITON=1 but %s is not set up (run scripts/setup)" % venv)
+else:
+    lit_config.note("no %s (scripts/setup makes it): the Triton bridge tests are unsupported" % venv)
+config.environment["PYTHONPATH"] = os.path.join(config.kiln_src_root, "python")
+config.environment["KILN_EXECUTABLE"] = os.path.join(config.kiln_tools_dir, "kiln")
+# No __pycache__ folders in the source tree.
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+# Triton's own files (caches, dumps) stay in the build tree; each test
+# points TRITON_CACHE_DIR at a fresh folder of its own.
+config.environment["TRITON_HOME"] = os.path.join(config.test_exec_root, "triton-home")
+for name in ("KILN_TRITON", "KILN_TRITON_TTIR", "KILN_BUILD_DIR", "TRITON_CACHE_DIR",
+             "TRITON_KERNEL_DUMP", "TRITON_KERNEL_OVERRIDE", "TRITON_ALWAYS_COMPILE",
+             "TRITON_OVERRIDE_ARCH", "PTXAS_OPTIONS"):
+    config.environment.pop(name, None)

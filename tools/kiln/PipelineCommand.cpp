@@ -1,11 +1,16 @@
 //===- PipelineCommand.cpp - kiln pipeline --------------------------------===//
 //
 // Prints the effective pipeline for a target: every stage, every pass entry,
-// and who put it there (core or a plugin, and by which edit).
+// and who put it there (core or a plugin, and by which edit). With
+// --identity it prints instead the part of kiln's compile-cache key that does
+// not depend on the kernel, for callers that keep a cache of their own (the
+// Python bridge behind Triton).
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "kiln/Config.h"
+#include "kiln/Pipeline/Cache.h"
 #include "kiln/Plugin/PluginManager.h"
 
 using namespace llvm;
@@ -25,6 +30,11 @@ cl::opt<int> numStages("num-stages", cl::desc("Software-pipelining stages (defau
 cl::list<std::string> plugins("plugin",
                               cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS)"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+cl::opt<bool> identity("identity",
+                       cl::desc("Print 'kiln <version> <key>': a hash of this kiln build, the "
+                                "effective pipeline and every loaded plugin's name, version "
+                                "and file, as the compile cache keys them"),
+                       cl::sub(command), cl::cat(category()));
 
 int run() {
   if (Error error = loadPlugins(plugins))
@@ -35,6 +45,16 @@ int run() {
   Expected<Pipeline> pipeline = buildPipeline(*options, PluginManager::get().edits());
   if (!pipeline)
     return reportError(pipeline.takeError());
+  if (identity) {
+    // The same parts, hashed the same way, as `kiln compile` puts in its
+    // cache key beside the input; a rebuilt kiln or plugin changes it.
+    Expected<std::string> pluginPrint = PluginManager::get().fingerprint();
+    if (!pluginPrint)
+      return reportError(pluginPrint.takeError());
+    outs() << "kiln " KILN_VERSION_STRING " "
+           << Cache::key({Cache::hostIdentity(), pipeline->fingerprint(), *pluginPrint}) << "\n";
+    return 0;
+  }
   pipeline->print(outs());
   return 0;
 }

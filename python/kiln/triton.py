@@ -1,0 +1,255 @@
+"""kiln behind stock Triton 3.6's frontend, launcher, autotuner and cache.
+
+    import kiln.triton
+    kiln.triton.enable()          # or KILN_TRITON=1 in the environment
+
+Triton builds a table of stage functions for every compile and then calls
+`knobs.runtime.add_stages_inspection_hook(backend, stages, options,
+language, capability)`, which may replace entries. enable() installs such a
+hook: `ttgir`, `llir`, `ptx` and `cubin` become kiln's (and `ttir` too with
+ttir="kiln"). The first of them that runs compiles the whole kernel in one
+kiln process, from the artifact it is handed to the cubin; the later ones
+return that compile's artifacts, unless Triton hands them something else
+(TRITON_KERNEL_OVERRIDE or an `ir_override`), which is then compiled from
+its own stage. Each stage fills Triton's metadata as Triton's own stage
+does, so Triton's cache, dumps and launcher work unchanged.
+
+Triton's cache key is `triton_key-source-backend.hash()-options-env`;
+enable() extends the CUDA backend's hash() with kiln's identity (build,
+effective pipeline, loaded plugins and their file hashes, the bridge's
+version and ttir mode), so that a kernel cached by stock Triton, by another
+kiln, or with another plugin is never served for this one.
+"""
+import gc
+import os
+
+import triton
+from triton import knobs
+from triton.backends.compiler import Language
+from triton.backends.nvidia import compiler as _nvidia
+
+from . import _driver
+from ._driver import CompileError
+
+BRIDGE_VERSION = "1"
+
+_TRUE = ("1", "true", "yes", "on")
+
+
+class _State:
+    enabled = False
+    ttir = "triton"         # whose ttir stage runs: "triton" or "kiln"
+    executable = None       # enable(executable=...) overrides the search
+    previous_hook = None    # the hook that was installed before ours
+    original_hash = None    # CUDABackend.hash as Triton defines it
+    identities = {}         # memo of kiln's identity, see _identity()
+
+
+def _env_wants_kiln():
+    return os.environ.get("KILN_TRITON", "").strip().lower() in _TRUE
+
+
+def is_enabled():
+    return _State.enabled
+
+
+def enable(ttir=None, executable=None):
+    """Makes kiln compile every CUDA kernel Triton compiles from now on.
+
+    ttir: "triton" (default; Triton's ttir stage runs, kiln compiles from its
+    output) or "kiln" (kiln's ttir stage too; default from KILN_TRITON_TTIR).
+    executable: the kiln binary (default: kiln.find_executable()'s search).
+    Kernels Triton already holds in memory are forgotten, so that the next
+    launch recompiles (or finds kiln's build in Triton's cache).
+    """
+    ttir = ttir or os.environ.get("KILN_TRITON_TTIR", "triton")
+    if ttir not in ("triton", "kiln"):
+        raise ValueError(f"ttir must be 'triton' or 'kiln', not {ttir!r}")
+    _State.ttir = ttir
+    _State.executable = executable
+    if not _State.enabled:
+        hook = knobs.runtime.add_stages_inspection_hook
+        _State.previous_hook = hook if hook is not _stages_hook else None
+        knobs.runtime.add_stages_inspection_hook = _stages_hook
+        if _State.original_hash is None:
+            _State.original_hash = _nvidia.CUDABackend.__dict__["hash"]
+            _nvidia.CUDABackend.hash = _hash_with_kiln
+        _State.enabled = True
+    _forget_compiled_kernels()
+
+
+def disable():
+    """Restores stock Triton: its own stages, its own cache key."""
+    if not _State.enabled:
+        return
+    if knobs.runtime.add_stages_inspection_hook is _stages_hook:
+        knobs.runtime.add_stages_inspection_hook = _State.previous_hook
+    _State.previous_hook = None
+    _State.enabled = False
+    _forget_compiled_kernels()
+
+
+def _forget_compiled_kernels():
+    # A JITFunction keeps the kernels it launched in memory, keyed by
+    # arguments and options only: without this, toggling the bridge would
+    # keep serving the other compiler's kernels in this process.
+    jit = triton.runtime.jit.JITFunction
+    for obj in gc.get_objects():
+        if isinstance(obj, jit):
+            obj.device_caches.clear()
+
+
+def _kiln_env(options, arch):
+    """kiln's environment: Triton's ptxas and libdevice, so that both
+    compilers use the same tools (and Triton's key, which hashes the ptxas
+    version, describes kiln's build too)."""
+    env = dict(os.environ)
+    env["TRITON_PTXAS_PATH"] = _nvidia.get_ptxas(arch).path
+    for name, path in options.extern_libs or ():
+        if name == "libdevice":
+            env["TRITON_LIBDEVICE_PATH"] = path
+    return env
+
+
+def _identity(arch):
+    """kiln's identity for `cuda:<arch>`, memoised on what can change it: the
+    executable and every plugin file TRITON_PLUGIN_PATHS names (path, size,
+    modification time), so a rebuilt kiln or plugin is asked again."""
+    exe = _State.executable or _driver.find_executable()
+    stamps = []
+    for path in [exe] + _driver.plugin_files():
+        try:
+            st = os.stat(path)
+            stamps.append((path, st.st_size, st.st_mtime_ns, st.st_ino))
+        except OSError:
+            stamps.append((path, None))   # kiln itself reports the missing file
+    memo = (arch, tuple(stamps), os.environ.get("TRITON_PLUGIN_PATHS", ""))
+    if memo not in _State.identities:
+        _State.identities[memo] = _driver.identity(f"cuda:{arch}", executable=exe)
+    return _State.identities[memo]
+
+
+def _hash_with_kiln(self):
+    base = _State.original_hash(self)
+    if not _State.enabled:
+        return base
+    version, key = _identity(self.target.arch)
+    return f"{base}-kiln-{version}-{key}-bridge{BRIDGE_VERSION}-ttir={_State.ttir}"
+
+
+# The Triton options kiln has no equivalent for: a kernel asking for one is
+# refused with a clear error rather than compiled differently from what was
+# asked. (Launch-only options such as launch_pdl pass through: Triton's
+# launcher applies them to kiln's cubin as to its own.)
+def _unsupported(options):
+    wrong = []
+    if options.num_ctas != 1:
+        wrong.append(f"num_ctas={options.num_ctas} (kiln compiles one CTA per program)")
+    if options.maxnreg is not None:
+        wrong.append(f"maxnreg={options.maxnreg}")
+    if options.ptx_version is not None:
+        wrong.append(f"ptx_version={options.ptx_version} (kiln takes the version of its ptxas)")
+    if options.ptx_options:
+        wrong.append(f"ptx_options={options.ptx_options!r} (PTXAS_OPTIONS)")
+    if not options.enable_fp_fusion:
+        wrong.append("enable_fp_fusion=False (kiln always allows fused multiply-add)")
+    if not options.enable_reflect_ftz:
+        wrong.append("enable_reflect_ftz=False")
+    if options.instrumentation_mode:
+        wrong.append(f"instrumentation_mode={options.instrumentation_mode!r}")
+    others = [name for name, _ in (options.extern_libs or ()) if name != "libdevice"]
+    if others:
+        wrong.append(f"extern_libs {others}")
+    return wrong
+
+
+# The stage whose artifact each stage reads.
+_INPUT_OF = {"ttir": "ttir", "ttgir": "ttir", "llir": "ttgir", "ptx": "llir", "cubin": "ptx"}
+
+
+class _Compile:
+    """One Triton compile of one kernel: the stages kiln runs share this."""
+
+    def __init__(self, options, capability, arch):
+        self.options = options
+        self.target = f"cuda:{capability}"
+        self.arch = arch
+        self.result = None
+        self.returned = {}   # stage -> the object we handed Triton
+
+    def _compile_from(self, stage, src, metadata):
+        text = src if isinstance(src, (str, bytes)) else str(src)
+        if isinstance(text, bytes):
+            text = text.decode()
+        kernel = _driver._kernel_name(text) or "kernel"
+        wrong = _unsupported(self.options)
+        if wrong:
+            raise CompileError(kernel, self.target,
+                               "kiln: error: Triton options kiln does not implement: " + "; ".join(wrong),
+                               stage="options")
+        self.result = _driver.compile(text, target=self.target, num_warps=self.options.num_warps,
+                                      num_stages=self.options.num_stages, start=_INPUT_OF[stage],
+                                      shared=metadata.get("shared"), kernel=kernel,
+                                      env=_kiln_env(self.options, self.arch),
+                                      executable=_State.executable)
+
+    def stage(self, name):
+        def run(src, metadata):
+            previous = _INPUT_OF[name] if name != "ttir" else None
+            ours = previous is not None and previous in self.returned and src is self.returned[previous]
+            if not ours or self.result is None or name not in self.result.stages:
+                self._compile_from(name, src, metadata)
+            artifact = self.result.stages.get(name)
+            if artifact is None:
+                raise CompileError(self.result.kernel, self.target,
+                                   f"kiln: error: the compile produced no '{name}' artifact", stage=name)
+            _fill_metadata(name, self.result.metadata, metadata)
+            self.returned[name] = artifact
+            return artifact
+
+        run.__name__ = f"kiln_{name}"
+        return run
+
+
+def _fill_metadata(stage, kiln, metadata):
+    # The keys each of Triton's own stages writes, from kiln's JSON.
+    if stage == "ttgir":
+        metadata["tensordesc_meta"] = kiln.get("tensordesc_meta", [])
+    elif stage == "llir":
+        for key, default in (("num_warps", None), ("shared", 0), ("tmem_size", 0),
+                             ("global_scratch_size", 0), ("global_scratch_align", 1),
+                             ("profile_scratch_size", 0), ("profile_scratch_align", 1)):
+            value = kiln.get(key, default)
+            if value is not None:
+                metadata[key] = value
+    elif stage == "ptx":
+        metadata["name"] = kiln["name"]
+    # Which compiler built the kernel: in Triton's JSON and its
+    # CompiledKernel.metadata.
+    metadata["compiler"] = "kiln"
+    metadata["kiln_version"] = _driver_version()
+
+
+def _driver_version():
+    from . import __version__
+    return __version__
+
+
+def _stages_hook(backend, stages, options, language, capability):
+    if _State.previous_hook is not None:
+        _State.previous_hook(backend, stages, options, language, capability)
+    # Only CUDA kernels from Triton's own language: Gluon's ttgir and the AMD
+    # backend stay Triton's.
+    if not isinstance(backend, _nvidia.CUDABackend) or language != Language.TRITON:
+        return
+    one = _Compile(options, capability, backend.target.arch)
+    names = ["ttgir", "llir", "ptx", "cubin"]
+    if _State.ttir == "kiln":
+        names.insert(0, "ttir")
+    for name in names:
+        if name in stages:
+            stages[name] = one.stage(name)
+
+
+if _env_wants_kiln():
+    enable()

@@ -1,0 +1,130 @@
+"""Compiles a kernel with stock Triton 3.6 and the kiln bridge on, for
+cuda:90 without a GPU, and checks that the kernel Triton returns is kiln's:
+
+    compile_check.py tutorial NAME      a kernel of tutorial_kernels.py (ASTSource)
+    compile_check.py corpus DIR         DIR/kernel.ttir, as triton.compile(path) reads it
+    compile_check.py gaps KIND:NAME:OP...
+                                        each must fail in kiln, as a kiln.CompileError
+                                        naming the kernel, located, for the missing OP
+
+Prints one summary line for FileCheck; any inconsistency is an assertion
+error (exit status 1).
+"""
+import json
+import os
+import re
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import triton  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
+
+import kiln.triton  # noqa: E402
+
+TARGET = GPUTarget("cuda", 90, 32)
+
+
+def elf_sections(blob):
+    """(arch, section names) of a 64-bit little-endian CUDA ELF."""
+    assert blob[:4] == b"\x7fELF", "the cubin is not an ELF file"
+    assert blob[4] == 2 and blob[5] == 1, "not a 64-bit little-endian ELF"
+    machine, = struct.unpack_from("<H", blob, 18)
+    assert machine == 190, f"e_machine {machine}, not EM_CUDA (190)"
+    flags, = struct.unpack_from("<I", blob, 48)
+    # The SM number sits in the low byte of e_flags for CUDA's ELF ABI
+    # version 7 (ptxas up to 12.x) and in the next byte for version 8 (13.x).
+    arch = flags & 0xFF if blob[8] < 8 else (flags >> 8) & 0xFF
+    shoff, = struct.unpack_from("<Q", blob, 40)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", blob, 58)
+    headers = [struct.unpack_from("<IIQQQQIIQQ", blob, shoff + i * shentsize) for i in range(shnum)]
+    strtab_off, strtab_size = headers[shstrndx][4], headers[shstrndx][5]
+    strtab = blob[strtab_off:strtab_off + strtab_size]
+    names = [strtab[h[0]:strtab.index(b"\0", h[0])].decode() for h in headers]
+    return arch, names
+
+
+def check(kernel, expect_warps):
+    md = kernel.metadata
+    assert getattr(md, "compiler", None) == "kiln", f"compiled by {getattr(md, 'compiler', 'triton')}, not kiln"
+    assert md.kiln_version == kiln.__version__
+    cubin = kernel.asm["cubin"]
+    arch, sections = elf_sections(cubin)
+    assert arch == 90, f"cubin for sm_{arch}"
+    texts = [s[len(".text."):] for s in sections if s.startswith(".text.")]
+    assert texts == [md.name], f"cubin kernels {texts}, metadata name {md.name!r}"
+    ptx = kernel.asm["ptx"]
+    assert re.findall(r"\.visible \.entry (\w+)", ptx) == [md.name]
+    assert re.search(r"^\.target sm_90a", ptx, re.MULTILINE), "PTX not for sm_90a"
+    assert md.num_warps == expect_warps, f"num_warps {md.num_warps}, asked {expect_warps}"
+    reqntid = re.search(r"\.reqntid (\d+)", ptx)
+    assert reqntid and int(reqntid.group(1)) == 32 * md.num_warps, "block size differs from num_warps"
+    assert f'"ttg.num-warps" = {expect_warps} : i32' in kernel.asm["ttgir"], "ttgir's num-warps differs"
+    # kiln's own record of the kernel, in the first line of its PTX, agrees
+    # with what Triton's launcher will read.
+    line = re.match(r"// kiln\.metadata: (\{.*\})", ptx)
+    assert line, "the PTX is not kiln's"
+    recorded = json.loads(line.group(1))
+    for key in ("name", "num_warps", "shared", "global_scratch_size", "profile_scratch_size", "tmem_size"):
+        assert recorded[key] == getattr(md, key), f"{key}: PTX says {recorded[key]}, metadata {getattr(md, key)}"
+    assert isinstance(md.shared, int) and md.shared >= 0
+    print(f"kiln cubin {md.name} sm_{arch} num_warps={md.num_warps} shared={md.shared} "
+          f"global_scratch={md.global_scratch_size}")
+
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "corpus")
+
+
+def compile_one(kind, arg):
+    """(kernel, num_warps, expected name) of one tutorial kernel or corpus case."""
+    if kind == "tutorial":
+        from tutorial_kernels import KERNELS
+        spec = KERNELS[arg]
+        kernel = triton.compile(spec.source(), target=TARGET, options={"num_warps": spec.num_warps})
+        return kernel, spec.num_warps, spec.fn.__name__
+    if kind == "corpus":
+        case = arg if os.path.isdir(arg) else os.path.join(CORPUS, arg)
+        with open(os.path.join(case, "manifest.json")) as f:
+            manifest = json.load(f)
+        warps = manifest.get("num_warps", 4)
+        kernel = triton.compile(os.path.join(case, "kernel.ttir"), target=TARGET,
+                                options={"num_warps": warps, "num_stages": manifest.get("num_stages", 3)})
+        return kernel, warps, manifest["kernel"]
+    raise SystemExit(f"unknown kind {kind!r}")
+
+
+def gaps(entries):
+    """Each KIND:NAME:OP must fail for the missing lowering of OP, as a
+    kiln.CompileError naming the kernel with a location; an entry that now
+    compiles, or fails otherwise, is reported and fails the test."""
+    bad = 0
+    for entry in entries:
+        kind, name, op = entry.split(":")
+        try:
+            kernel, _, _ = compile_one(kind, name)
+        except kiln.CompileError as e:
+            ok = (f"op '{op}' cannot be lowered" in e.diagnostic and e.location is not None
+                  and f"kernel '{e.kernel}'" in str(e) and e.location in str(e))
+            print(f"{entry}: {'gap' if ok else 'OTHER ERROR'}: kernel {e.kernel} at {e.location}")
+            bad += not ok
+            if not ok:
+                print(str(e))
+            continue
+        print(f"{entry}: NOW COMPILES ({kernel.metadata.name}): drop its XFAIL and this entry")
+        bad += 1
+    sys.exit(1 if bad else 0)
+
+
+def main():
+    kiln.triton.enable()
+    what = sys.argv[1]
+    if what == "gaps":
+        return gaps(sys.argv[2:])
+    kernel, warps, name = compile_one(what, sys.argv[2])
+    assert kernel.metadata.name == name, f"kernel {kernel.metadata.name}, expected {name}"
+    check(kernel, warps)
+
+
+if __name__ == "__main__":
+    main()
