@@ -3,9 +3,6 @@ cuda:90 without a GPU, and checks that the kernel Triton returns is kiln's:
 
     compile_check.py tutorial NAME      a kernel of tutorial_kernels.py (ASTSource)
     compile_check.py corpus DIR         DIR/kernel.ttir, as triton.compile(path) reads it
-    compile_check.py gaps KIND:NAME:OP...
-                                        each must fail in kiln, as a kiln.CompileError
-                                        naming the kernel, located, for the missing OP
 
 Prints one summary line for FileCheck; any inconsistency is an assertion
 error (exit status 1).
@@ -94,34 +91,9 @@ def compile_one(kind, arg):
     raise SystemExit(f"unknown kind {kind!r}")
 
 
-def gaps(entries):
-    """Each KIND:NAME:OP must fail for the missing lowering of OP, as a
-    kiln.CompileError naming the kernel with a location; an entry that now
-    compiles, or fails otherwise, is reported and fails the test."""
-    bad = 0
-    for entry in entries:
-        kind, name, op = entry.split(":")
-        try:
-            kernel, _, _ = compile_one(kind, name)
-        except kiln.CompileError as e:
-            ok = (f"op '{op}' cannot be lowered" in e.diagnostic and e.location is not None
-                  and f"kernel '{e.kernel}'" in str(e) and e.location in str(e))
-            print(f"{entry}: {'gap' if ok else 'OTHER ERROR'}: kernel {e.kernel} at {e.location}")
-            bad += not ok
-            if not ok:
-                print(str(e))
-            continue
-        print(f"{entry}: NOW COMPILES ({kernel.metadata.name}): drop its XFAIL and this entry")
-        bad += 1
-    sys.exit(1 if bad else 0)
-
-
 def main():
     kiln.triton.enable()
-    what = sys.argv[1]
-    if what == "gaps":
-        return gaps(sys.argv[2:])
-    kernel, warps, name = compile_one(what, sys.argv[2])
+    kernel, warps, name = compile_one(sys.argv[1], sys.argv[2])
     assert kernel.metadata.name == name, f"kernel {kernel.metadata.name}, expected {name}"
     check(kernel, warps)
 
