@@ -83,8 +83,8 @@ def copy_rate():
     """Device-to-device copy rate in bytes/s (read + write), 1 GiB buffers."""
     src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
     dst = [torch.empty_like(src), torch.empty_like(src)]
-    ms = median_ms([lambda: dst[0].copy_(src), lambda: dst[1].copy_(src)], min_runs=20, max_seconds=2)
-    del src, dst
+    ms = median_ms([lambda: dst[0].copy_(src), lambda: dst[1].copy_(src)], min_batches=2,
+                   max_seconds=2)
     return 2 * (1 << 30) / (ms * 1e-3)
 
 

@@ -2,12 +2,14 @@
 //
 // Consecutive registers that hold consecutive elements move in one vector
 // access of the width the pass chose before converting (AccessWidth.h). A
-// masked access sits in an scf.if, lowered to a branch around the access
-// afterwards, so nothing outside the mask is touched. Cache and eviction
-// hints become the PTX access Triton 3.6 emits for them (through the
-// target: e.g. ld.global.cg.v4.b32, or an L1 eviction priority with an L2
-// policy); accesses without hints stay LLVM loads and stores. A volatile
-// load, and a `.cv` store, are volatile LLVM accesses.
+// masked access is one predicated instruction from the target (as Triton
+// 3.6 emits it: `@p ld.global.v4.b32`, masked-off registers set to `other`
+// under `@!p`), not a branch, so all of a thread's accesses can be in flight
+// at once. Cache and eviction hints become the PTX access Triton emits for
+// them (e.g. ld.global.cg.v4.b32, or an L1 eviction priority with an L2
+// policy); unmasked accesses without hints stay LLVM loads and stores. A
+// volatile load, and a `.cv` store, are volatile LLVM accesses (in an
+// scf.if when masked).
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -97,12 +99,17 @@ struct LoadLowering : OpConversionPattern<tt::LoadOp> {
     for (size_t r = 0; r < o.ptrs.size(); r += vec) {
       auto load = [&](OpBuilder &b, Location l) -> Value {
         if (hints)
-          return ctx.target.loadWithHints(b, l, o.ptrs[r], access, *hints);
+          return ctx.target.loadGlobal(b, l, o.ptrs[r], access, *hints);
         return LLVM::LoadOp::create(b, l, access, o.ptrs[r], alignment, isVolatile);
       };
       Value loaded;
       if (o.masks.empty()) {
         loaded = load(rewriter, loc);
+      } else if (!isVolatile) {
+        Value other = o.values.empty() ? Value() : gather(rewriter, loc, o.values, r, vec, memElem);
+        loaded = ctx.target.loadGlobal(rewriter, loc, o.ptrs[r], access,
+                                       hints.value_or(TargetInfo::CacheHints{}), o.masks[r],
+                                       other);
       } else {
         // Masked-off elements read `other`, or zero without it.
         auto ifOp = scf::IfOp::create(
@@ -160,11 +167,16 @@ struct StoreLowering : OpConversionPattern<tt::StoreOp> {
       Value value = gather(rewriter, loc, o.values, r, vec, memElem);
       auto store = [&](OpBuilder &b, Location l) {
         if (hints)
-          return ctx.target.storeWithHints(b, l, o.ptrs[r], value, *hints);
+          return ctx.target.storeGlobal(b, l, o.ptrs[r], value, *hints);
         LLVM::StoreOp::create(b, l, value, o.ptrs[r], alignment, isVolatile);
       };
       if (o.masks.empty()) {
         store(rewriter, loc);
+        continue;
+      }
+      if (!isVolatile) {
+        ctx.target.storeGlobal(rewriter, loc, o.ptrs[r], value,
+                               hints.value_or(TargetInfo::CacheHints{}), o.masks[r]);
         continue;
       }
       scf::IfOp::create(rewriter, loc, o.masks[r], [&](OpBuilder &b, Location l) {

@@ -1,16 +1,16 @@
 // RUN: kiln-opt --llir-convert-to-llvm -split-input-file %s | FileCheck %s --implicit-check-not=unrealized_conversion_cast
 
 // Cache and eviction hints become the PTX accesses Triton 3.6 emits, still
-// 16 bytes wide and still masked by a branch; evict hints add an L2 policy.
+// 16 bytes wide and predicated by the mask; evict hints add an L2 policy.
 // CHECK-LABEL: llvm.func @hints(
-// CHECK:     llvm.cond_br
-// CHECK:     llvm.inline_asm has_side_effects "{\0A\09ld.global.cg.v4.b32 {$0, $1, $2, $3}, [$4];\0A\09}", "=r,=r,=r,=r,l" %{{.*}} : (!llvm.ptr<1>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NOT: llvm.cond_br
+// CHECK:     llvm.inline_asm has_side_effects "{\0A\09@!$5 mov.b32 $0, 0;\0A\09@!$5 mov.b32 $1, 0;\0A\09@!$5 mov.b32 $2, 0;\0A\09@!$5 mov.b32 $3, 0;\0A\09@$5 ld.global.cg.v4.b32 {$0, $1, $2, $3}, [$4];\0A\09}", "=r,=r,=r,=r,l,b" %{{.*}}, %{{.*}} : (!llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK:     llvm.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
 // CHECK:     createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\0A\09ld.global.L1::evict_last.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [$4], pol;
 // A volatile load stays an LLVM load.
 // CHECK:     llvm.load volatile %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
-// CHECK:     llvm.cond_br
-// CHECK:     llvm.inline_asm has_side_effects "{\0A\09st.global.cs.v4.b32 [$0], {$1, $2, $3, $4};\0A\09}", "l,r,r,r,r"
+// CHECK-NOT: llvm.cond_br
+// CHECK:     llvm.inline_asm has_side_effects "{\0A\09@$5 st.global.cs.v4.b32 [$0], {$1, $2, $3, $4};\0A\09}", "l,r,r,r,r,b"
 // CHECK:     st.global.wt.L1::evict_first.L2::cache_hint.v4.b32 [$0], {$1, $2, $3, $4}, pol;
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {

@@ -1,26 +1,21 @@
 // RUN: kiln-opt --llir-convert-to-llvm -split-input-file %s | FileCheck %s --implicit-check-not=unrealized_conversion_cast
 
-// saxpy: masked 8-byte vectors (2 registers of consecutive f32 per thread);
-// the masked-off lanes of the first load read `other`, of the second zero.
+// saxpy: masked 8-byte vectors (2 registers of consecutive f32 per thread),
+// each one predicated instruction, no branch; the masked-off lanes of the
+// first load read `other` (its two words moved in under the negated
+// predicate), of the second zero.
 // CHECK-LABEL: llvm.func @saxpy(
 // CHECK-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: f32, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>)
 // CHECK-SAME: nvvm.reqntid = array<i32: 128>
-// CHECK:   llvm.cond_br %[[M:.*]], ^[[LOAD:.*]], ^[[OTHER:.*]]
-// CHECK: ^[[LOAD]]:
-// CHECK:   %[[V:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
-// CHECK:   llvm.br ^[[JOIN:.*]](%[[V]] : vector<2xf32>)
-// CHECK: ^[[OTHER]]:
-// CHECK:   llvm.insertelement
-// CHECK:   llvm.insertelement
-// CHECK:   llvm.br ^[[JOIN]]
-// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
-// CHECK: llvm.mlir.zero : vector<2xf32>
+// CHECK-NOT: llvm.cond_br
+// CHECK: llvm.inline_asm has_side_effects "{\0A\09@!$3 mov.b32 $0, $4;\0A\09@!$3 mov.b32 $1, $5;\0A\09@$3 ld.global.v2.b32 {$0, $1}, [$2];\0A\09}", "=r,=r,l,b,r,r"
+// CHECK: llvm.inline_asm has_side_effects "{\0A\09@!$3 mov.b32 $0, 0;\0A\09@!$3 mov.b32 $1, 0;\0A\09@$3 ld.global.v2.b32 {$0, $1}, [$2];\0A\09}", "=r,=r,l,b"
 // CHECK: llvm.fmul
 // CHECK: llvm.fmul
 // CHECK: llvm.fadd
 // CHECK: llvm.fadd
-// CHECK: llvm.cond_br
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+// CHECK-NOT: llvm.cond_br
+// CHECK: llvm.inline_asm has_side_effects "{\0A\09@$3 st.global.v2.b32 [$0], {$1, $2};\0A\09}", "l,r,r,b"
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @saxpy(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %a: f32, %n: i32 {tt.divisibility = 16 : i32}) {

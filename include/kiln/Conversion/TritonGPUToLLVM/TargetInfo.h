@@ -85,17 +85,22 @@ public:
 
   // Global memory accesses with cache hints (the spellings of tt.load /
   // tt.store: cache "ca", "cg", "cs", "cv", "wb", "wt"; evict "evict_first",
-  // "evict_last"; empty for none).
+  // "evict_last"; empty for none) and an optional i1 predicate: a
+  // predicated access is one instruction, not a branch, so the accesses of
+  // a thread stay in flight together.
   struct CacheHints {
     llvm::StringRef cache;
     llvm::StringRef evict;
   };
   /// Loads `type` (a scalar or a vector of at most 16 bytes) from global
-  /// `ptr` with the hints.
-  virtual mlir::Value loadWithHints(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
-                                    mlir::Type type, CacheHints hints) const = 0;
-  virtual void storeWithHints(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
-                              mlir::Value value, CacheHints hints) const = 0;
+  /// `ptr` with the hints; where `pred` is false nothing is read and the
+  /// result is `other` (of `type`), or zero without it.
+  virtual mlir::Value loadGlobal(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                                 mlir::Type type, CacheHints hints, mlir::Value pred = {},
+                                 mlir::Value other = {}) const = 0;
+  virtual void storeGlobal(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                           mlir::Value value, CacheHints hints,
+                           mlir::Value pred = {}) const = 0;
 
   // Debugging.
 

@@ -103,6 +103,24 @@ std::pair<unsigned, unsigned> words(Type type) {
   return {bits, total / bits};
 }
 
+/// `value` as its n PTX words of `bits` bits, each in a register of
+/// `regType` (words narrower than their register zero-extended).
+SmallVector<Value> toWords(OpBuilder &b, Location loc, Value value, unsigned bits, unsigned n,
+                           Type regType) {
+  Type wordType = b.getIntegerType(bits);
+  Value asWords = LLVM::BitcastOp::create(
+      b, loc, n == 1 ? wordType : Type(VectorType::get(n, wordType)), value);
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < n; ++i) {
+    Value w = n == 1 ? asWords
+                     : Value(LLVM::ExtractElementOp::create(b, loc, asWords, constI32(b, loc, i)));
+    if (regType != wordType)
+      w = LLVM::ZExtOp::create(b, loc, regType, w);
+    out.push_back(w);
+  }
+  return out;
+}
+
 /// The cache-operator and eviction suffixes of an ld/st, and the PTX that
 /// makes the L2 policy an evict hint needs (Triton 3.6 adds one to every
 /// evict_first/evict_last access).
@@ -346,28 +364,50 @@ public:
             LLVM::ExtractElementOp::create(b, loc, v, constI32(b, loc, 1))};
   }
 
-  Value loadWithHints(OpBuilder &b, Location loc, Value ptr, Type type,
-                      CacheHints hints) const override {
+  // As Triton 3.6 emits them: "@$p ld.global.v4.b32 {...}, [$ptr];" with
+  // the masked-off registers set from `other` by movs under "@!$p".
+  Value loadGlobal(OpBuilder &b, Location loc, Value ptr, Type type, CacheHints hints,
+                   Value pred, Value other) const override {
     auto [bits, n] = words(type);
     auto [reg, regBits] = word(bits);
-    HintText h = hintText(hints);
-    std::string text = "{\n\t" + h.prologue + "ld.global" + h.suffix +
-                       (n > 1 ? ".v" + std::to_string(n) : "") + ".b" + std::to_string(bits) +
-                       " {";
-    std::string constraints;
-    for (unsigned i = 0; i < n; ++i) {
-      text += (i ? ", $" : "$") + std::to_string(i);
-      constraints += std::string(i ? ",=" : "=") + reg;
-    }
-    text += "}, [$" + std::to_string(n) + "]" + h.policyOperand + ";\n\t}";
-    constraints += ",l";
     Type regType = b.getIntegerType(regBits);
+    Type wordType = b.getIntegerType(bits);
+    HintText h = hintText(hints);
+    SmallVector<Value> args{ptr};
+    std::string constraints;
+    for (unsigned i = 0; i < n; ++i)
+      constraints += std::string(i ? ",=" : "=") + reg;
+    constraints += ",l";
+    std::string text = "{\n\t" + h.prologue;
+    if (pred) {
+      args.push_back(pred);
+      constraints += ",b";
+      std::string p = "$" + std::to_string(n + 1);
+      SmallVector<Value> others = other ? toWords(b, loc, other, bits, n, regType)
+                                        : SmallVector<Value>();
+      for (unsigned i = 0; i < n; ++i) {
+        std::string src = "0";
+        if (other) {
+          src = "$" + std::to_string(n + 2 + i);
+          args.push_back(others[i]);
+          constraints += std::string(",") + reg;
+        }
+        text += "@!" + p + " mov.b" + std::to_string(regBits) + " $" + std::to_string(i) + ", " +
+                src + ";\n\t";
+      }
+      text += "@" + p + " ";
+    }
+    text += "ld.global" + h.suffix + (n > 1 ? ".v" + std::to_string(n) : "") + ".b" +
+            std::to_string(bits) + " {";
+    for (unsigned i = 0; i < n; ++i)
+      text += (i ? ", $" : "$") + std::to_string(i);
+    text += "}, [$" + std::to_string(n) + "]" + h.policyOperand + ";\n\t}";
     Type result = n == 1 ? regType
                          : LLVM::LLVMStructType::getLiteral(b.getContext(),
                                                             SmallVector<Type>(n, regType));
-    // Side effects: a load must not be moved above the branch of its mask.
-    Value loaded = ptx(b, loc, result, text, constraints, ptr, /*sideEffects=*/true);
-    Type wordType = b.getIntegerType(bits);
+    // Side effects: an unpredicated load must not be moved above the
+    // branch that guards it either.
+    Value loaded = ptx(b, loc, result, text, constraints, args, /*sideEffects=*/true);
     SmallVector<Value> parts;
     for (unsigned i = 0; i < n; ++i) {
       Value w = n == 1 ? loaded : Value(LLVM::ExtractValueOp::create(b, loc, loaded, i));
@@ -383,27 +423,25 @@ public:
     return LLVM::BitcastOp::create(b, loc, type, v);
   }
 
-  void storeWithHints(OpBuilder &b, Location loc, Value ptr, Value value,
-                      CacheHints hints) const override {
+  void storeGlobal(OpBuilder &b, Location loc, Value ptr, Value value, CacheHints hints,
+                   Value pred) const override {
     auto [bits, n] = words(value.getType());
     auto [reg, regBits] = word(bits);
-    Type wordType = b.getIntegerType(bits);
-    Value asWords = LLVM::BitcastOp::create(
-        b, loc, n == 1 ? wordType : Type(VectorType::get(n, wordType)), value);
     SmallVector<Value> args{ptr};
     std::string constraints = "l";
-    for (unsigned i = 0; i < n; ++i) {
-      Value w = n == 1 ? asWords
-                       : Value(LLVM::ExtractElementOp::create(b, loc, asWords, constI32(b, loc, i)));
-      if (regBits != bits)
-        w = LLVM::ZExtOp::create(b, loc, b.getIntegerType(regBits), w);
+    for (Value w : toWords(b, loc, value, bits, n, b.getIntegerType(regBits))) {
       args.push_back(w);
       constraints += std::string(",") + reg;
     }
     HintText h = hintText(hints);
-    std::string text = "{\n\t" + h.prologue + "st.global" + h.suffix +
-                       (n > 1 ? ".v" + std::to_string(n) : "") + ".b" + std::to_string(bits) +
-                       " [$0], {";
+    std::string text = "{\n\t" + h.prologue;
+    if (pred) {
+      args.push_back(pred);
+      constraints += ",b";
+      text += "@$" + std::to_string(n + 1) + " ";
+    }
+    text += "st.global" + h.suffix + (n > 1 ? ".v" + std::to_string(n) : "") + ".b" +
+            std::to_string(bits) + " [$0], {";
     for (unsigned i = 0; i < n; ++i)
       text += (i ? ", $" : "$") + std::to_string(i + 1);
     text += "}" + h.policyOperand + ";\n\t}";
