@@ -4,7 +4,7 @@
 // 16 bytes wide and predicated by the mask; evict hints add an L2 policy.
 // CHECK-LABEL: llvm.func @hints(
 // CHECK-NOT: llvm.cond_br
-// CHECK:     llvm.inline_asm has_side_effects "{\0A\09@!$5 mov.b32 $0, 0;\0A\09@!$5 mov.b32 $1, 0;\0A\09@!$5 mov.b32 $2, 0;\0A\09@!$5 mov.b32 $3, 0;\0A\09@$5 ld.global.cg.v4.b32 {$0, $1, $2, $3}, [$4];\0A\09}", "=r,=r,=r,=r,l,b" %{{.*}}, %{{.*}} : (!llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK:     llvm.inline_asm has_side_effects "{\0A\09mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09mov.b32 $2, 0;\0A\09mov.b32 $3, 0;\0A\09@$5 ld.global.cg.v4.b32 {$0, $1, $2, $3}, [$4];\0A\09}", "=r,=r,=r,=r,l,b" %{{.*}}, %{{.*}} : (!llvm.ptr<1>, i1) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK:     llvm.bitcast %{{.*}} : vector<4xi32> to vector<4xf32>
 // CHECK:     createpolicy.fractional.L2::evict_last.b64 pol, 1.0;\0A\09ld.global.L1::evict_last.L2::cache_hint.v4.b32 {$0, $1, $2, $3}, [$4], pol;
 // A volatile load stays an LLVM load.

@@ -2,14 +2,14 @@
 
 // saxpy: masked 8-byte vectors (2 registers of consecutive f32 per thread),
 // each one predicated instruction, no branch; the masked-off lanes of the
-// first load read `other` (its two words moved in under the negated
-// predicate), of the second zero.
+// first load read `other` (its two words moved into the result registers
+// before the predicated load), of the second zero.
 // CHECK-LABEL: llvm.func @saxpy(
 // CHECK-SAME: %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: f32, %{{.*}}: i32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>)
 // CHECK-SAME: nvvm.reqntid = array<i32: 128>
 // CHECK-NOT: llvm.cond_br
-// CHECK: llvm.inline_asm has_side_effects "{\0A\09@!$3 mov.b32 $0, $4;\0A\09@!$3 mov.b32 $1, $5;\0A\09@$3 ld.global.v2.b32 {$0, $1}, [$2];\0A\09}", "=r,=r,l,b,r,r"
-// CHECK: llvm.inline_asm has_side_effects "{\0A\09@!$3 mov.b32 $0, 0;\0A\09@!$3 mov.b32 $1, 0;\0A\09@$3 ld.global.v2.b32 {$0, $1}, [$2];\0A\09}", "=r,=r,l,b"
+// CHECK: llvm.inline_asm has_side_effects "{\0A\09mov.b32 $0, $4;\0A\09mov.b32 $1, $5;\0A\09@$3 ld.global.v2.b32 {$0, $1}, [$2];\0A\09}", "=r,=r,l,b,r,r"
+// CHECK: llvm.inline_asm has_side_effects "{\0A\09mov.b32 $0, 0;\0A\09mov.b32 $1, 0;\0A\09@$3 ld.global.v2.b32 {$0, $1}, [$2];\0A\09}", "=r,=r,l,b"
 // CHECK: llvm.fmul
 // CHECK: llvm.fmul
 // CHECK: llvm.fadd
