@@ -21,13 +21,6 @@ using kiln::layout::LinearLayout;
 namespace kiln::lowering {
 namespace {
 
-int32_t component(ArrayRef<std::pair<std::string, int32_t>> out, StringRef name) {
-  for (auto &[n, v] : out)
-    if (n == name)
-      return v;
-  return 0;
-}
-
 struct ConvertLayoutLowering : OpConversionPattern<ttg::ConvertLayoutOp> {
   ConvertLayoutLowering(TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}

@@ -59,6 +59,13 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(int32_t(value)));
 }
 
+int32_t component(ArrayRef<std::pair<std::string, int32_t>> out, StringRef name) {
+  for (auto &[n, v] : out)
+    if (n == name)
+      return v;
+  return 0;
+}
+
 std::pair<Value, Value> laneAndWarp(OpBuilder &b, Location loc, const Context &ctx) {
   Value tid = ctx.target.threadId(b, loc);
   Value warpSize = i32Constant(b, loc, ctx.warpSize);

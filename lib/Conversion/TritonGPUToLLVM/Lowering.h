@@ -49,6 +49,10 @@ mlir::Value pack(mlir::OpBuilder &b, mlir::Location loc, mlir::Type structType,
 
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
+/// The value of output `name` in a named application of a layout (0 when
+/// the layout has no such output).
+int32_t component(llvm::ArrayRef<std::pair<std::string, int32_t>> out, llvm::StringRef name);
+
 /// The thread's lane and warp ids.
 std::pair<mlir::Value, mlir::Value> laneAndWarp(mlir::OpBuilder &b, mlir::Location loc,
                                                 const Context &ctx);

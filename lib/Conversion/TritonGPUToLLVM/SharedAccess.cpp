@@ -15,13 +15,6 @@ namespace kiln::lowering {
 
 namespace {
 
-int64_t component(ArrayRef<std::pair<std::string, int32_t>> out, StringRef name) {
-  for (auto &[n, v] : out)
-    if (n == name)
-      return v;
-  return 0;
-}
-
 /// Groups the registers by vector; fails if a group misses a slot.
 std::optional<SmallVector<SharedAccessPlan::Access>> group(const LinearLayout &toShared,
                                                            unsigned vector) {

@@ -23,13 +23,6 @@ using kiln::layout::LinearLayout;
 namespace kiln::lowering {
 namespace {
 
-int32_t component(ArrayRef<std::pair<std::string, int32_t>> out, StringRef name) {
-  for (auto &[n, v] : out)
-    if (n == name)
-      return v;
-  return 0;
-}
-
 /// For each register of `dst`, the register of `src` (a layout of the same
 /// tensor) holding its element on the same thread; nullopt if some element
 /// would have to come from another thread.
