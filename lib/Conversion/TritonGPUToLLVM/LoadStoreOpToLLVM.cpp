@@ -156,11 +156,20 @@ struct StoreLowering : OpConversionPattern<tt::StoreOp> {
     bool isVolatile = op.getCache() == tt::CacheModifier::CV;
     std::optional<TargetInfo::CacheHints> hints =
         hintsOf(op.getCache(), op.getEvict(), /*isLoad=*/false);
-    // A register holding a copy of an earlier register's element stores
-    // nothing new.
+    // Each element is stored once: a register, lane or warp whose bits are
+    // free in the layout (it holds a copy of an element another one holds)
+    // stores nothing, and a scalar is stored by thread 0 alone.
     uint64_t copies = ll ? ll->getFreeVariableMask(layout::kRegister) : 0;
+    Value holder = ownerPredicate(rewriter, loc, ll);
     Operands o = unpackAll(rewriter, loc, bool(tensor), adaptor.getPtr(), adaptor.getMask(),
                            adaptor.getValue());
+    if (holder && !isVolatile) {
+      if (o.masks.empty())
+        o.masks.assign(o.ptrs.size(), holder);
+      else
+        for (Value &m : o.masks)
+          m = LLVM::AndOp::create(rewriter, loc, m, holder);
+    }
     for (size_t r = 0; r < o.ptrs.size(); r += vec) {
       if (r & copies)
         continue;
@@ -187,6 +196,30 @@ struct StoreLowering : OpConversionPattern<tt::StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
+  /// True on the threads that own their elements (their free lane and warp
+  /// bits are 0); null when every thread does.
+  Value ownerPredicate(OpBuilder &b, Location loc,
+                       const std::optional<layout::LinearLayout> &ll) const {
+    // A scalar: every thread holds it.
+    uint64_t laneFree = ll ? ll->getFreeVariableMask(layout::kLane) : ctx.warpSize - 1;
+    uint64_t warpFree = ll ? ll->getFreeVariableMask(layout::kWarp) : ctx.numWarps - 1;
+    if (!laneFree && !warpFree)
+      return Value();
+    auto [lane, warp] = laneAndWarp(b, loc, ctx);
+    auto isZero = [&](Value v, uint64_t bits) -> Value {
+      Value masked = LLVM::AndOp::create(b, loc, v, i32Constant(b, loc, int64_t(bits)));
+      return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, masked, i32Constant(b, loc, 0));
+    };
+    Value pred;
+    if (laneFree)
+      pred = isZero(lane, laneFree);
+    if (warpFree) {
+      Value w = isZero(warp, warpFree);
+      pred = pred ? Value(LLVM::AndOp::create(b, loc, pred, w)) : w;
+    }
+    return pred;
+  }
+
   const Context &ctx;
 };
 

@@ -147,7 +147,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: %[[BACK:.*]] = llvm.load %[[SLOT]] {alignment = 4 : i64} : !llvm.ptr<3> -> i32
 // CHECK: llvm.insertvalue %[[BACK]]
-// CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: st.global.b32
 #b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @warp_copies(%p: tensor<64x!tt.ptr<i32>, #b1>, %v: tensor<64xi32, #b1>, %m: tensor<64xi1, #b1>, %out: tensor<64x!tt.ptr<i32>, #b1>) {
@@ -199,7 +199,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[GOT:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[OLD]], %[[SRC]], %{{.*}} : i32 -> i32
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.insertvalue %[[GOT]]
-// CHECK: llvm.store
+// CHECK: st.global.b32
 #lanes = #ttg.linear<{register = [], lane = [[1], [2], [4], [8], [0]], warp = [[16], [32]], block = []}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @lane_copies(%p: tensor<64x!tt.ptr<i32>, #lanes>, %c: tensor<64xi32, #lanes>, %v: tensor<64xi32, #lanes>, %out: tensor<64x!tt.ptr<i32>, #lanes>) {
@@ -228,7 +228,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: ^[[JOIN]]:
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: %[[BACK:.*]] = llvm.load %[[SMEM]] {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-// CHECK: llvm.store %[[BACK]], %arg3
+// CHECK: %[[BITS:.*]] = llvm.bitcast %[[BACK]] : f32 to i32
+// CHECK: "{\0A\09@$2 st.global.b32 [$0], {$1};\0A\09}", "l,r,b" %arg3, %[[BITS]]
 // CHECK: "mov.u64 $0, 0x0;\0A\09@$4 atom.global.acquire.cta.cas.b64 $0, [ $1 + 0 ], $2, $3;", "=l,l,l,l,b"
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return

@@ -43,7 +43,7 @@
 // CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 // CHECK: llvm.load %{{.+}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK: llvm.store %{{.+}}, %arg2 {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK: "{\0A\09@$2 st.global.b32 [$0], {$1};\0A\09}", "l,r,b" %arg2
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @argmax(%v: tensor<256xf32, #blocked>, %i: tensor<256xi32, #blocked>, %out: !tt.ptr<i32>) {

@@ -39,7 +39,8 @@
 // CHECK: %[[SUM:.+]] = llvm.fadd %[[P0]], %[[P1]] : f32
 // CHECK-NOT: llvm.fadd
 // CHECK-NOT: llvm.load
-// CHECK: llvm.store %[[SUM]], %arg1
+// CHECK: %[[BITS:.+]] = llvm.bitcast %[[SUM]] : f32 to i32
+// CHECK: "{\0A\09@$2 st.global.b32 [$0], {$1};\0A\09}", "l,r,b" %arg1, %[[BITS]]
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @copies_across_warps(%x: tensor<64xf32, #blocked>, %out: !tt.ptr<f32>) {

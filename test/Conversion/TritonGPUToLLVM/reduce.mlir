@@ -91,7 +91,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[W012:.+]] = llvm.fadd %[[W01]]
 // CHECK: %[[SUM:.+]] = llvm.fadd %[[W012]]
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK: llvm.store %[[SUM]], %arg1 {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// The scalar result is stored once, by thread 0.
+// CHECK: %[[BITS:.+]] = llvm.bitcast %[[SUM]] : f32 to i32
+// CHECK: llvm.inline_asm has_side_effects "{\0A\09@$2 st.global.b32 [$0], {$1};\0A\09}", "l,r,b" %arg1, %[[BITS]], %{{.+}}
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @across_warps(%x: tensor<1024xf32, #blocked>, %out: !tt.ptr<f32>) {
