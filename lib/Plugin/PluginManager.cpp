@@ -63,12 +63,8 @@ PluginManager &PluginManager::get() {
   return manager;
 }
 
-// kiln's own passes are registered first so that no plugin pass can take
-// one of their names.
 PluginManager::PluginManager()
-    : warn([](StringRef message) { WithColor::warning(errs(), "kiln") << message << "\n"; }) {
-  registerKilnPasses();
-}
+    : warn([](StringRef message) { WithColor::warning(errs(), "kiln") << message << "\n"; }) {}
 
 OpRegistry &PluginManager::ops() {
   static OpRegistry registry("plugins");
@@ -269,9 +265,13 @@ Error PluginManager::loadFile(StringRef path, bool skipTritonPlugins) {
       }
     }
 
-    // Passes for textual pipelines.
+    // Passes for textual pipelines. kiln's own and MLIR's passes are
+    // registered first (only now: it costs about a millisecond, which a
+    // process without plugin passes need not pay), so that no plugin pass
+    // can take one of their names.
     PassRegistrar registrar(record.name);
     if (auto hook = KILN_CALLBACK(info, registerPasses)) {
+      registerKilnPasses();
       hook(registrar);
       StringSet<> seen;
       for (const PassRegistrar::Factory &create : registrar.passes()) {
