@@ -47,15 +47,11 @@ struct DeviceFuncLowering : OpConversionPattern<tt::FuncOp> {
       return failure(); // a kernel (FuncOpToLLVM.cpp)
     MLIRContext *ctx = func.getContext();
     FunctionType type = func.getFunctionType();
-    mlir::TypeConverter::SignatureConversion signature(type.getNumInputs());
-    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
-      Type converted = getTypeConverter()->convertType(input);
-      if (!converted)
-        return rewriter.notifyMatchFailure(func, "argument type has no LLVM form");
-      signature.addInputs(i, converted);
-    }
-    auto global = LLVM::LLVMPointerType::get(ctx, 1);
-    signature.addInputs({global, global}); // global_scratch, profile_scratch
+    FailureOr<mlir::TypeConverter::SignatureConversion> abi =
+        kernelABISignature(*getTypeConverter(), type);
+    if (failed(abi))
+      return rewriter.notifyMatchFailure(func, "argument type has no LLVM form");
+    mlir::TypeConverter::SignatureConversion &signature = *abi;
     FailureOr<SmallVector<Type>> results = convertAll(*getTypeConverter(), type.getResults());
     if (failed(results))
       return rewriter.notifyMatchFailure(func, "result type has no LLVM form");

@@ -24,15 +24,11 @@ struct FuncOpLowering : OpConversionPattern<tt::FuncOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     MLIRContext *mctx = func.getContext();
     FunctionType type = func.getFunctionType();
-    mlir::TypeConverter::SignatureConversion signature(type.getNumInputs());
-    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
-      Type converted = getTypeConverter()->convertType(input);
-      if (!converted)
-        return rewriter.notifyMatchFailure(func, "argument type has no LLVM form");
-      signature.addInputs(i, converted);
-    }
-    auto global = LLVM::LLVMPointerType::get(mctx, 1);
-    signature.addInputs({global, global}); // global_scratch, profile_scratch
+    FailureOr<mlir::TypeConverter::SignatureConversion> abi =
+        kernelABISignature(*getTypeConverter(), type);
+    if (failed(abi))
+      return rewriter.notifyMatchFailure(func, "argument type has no LLVM form");
+    mlir::TypeConverter::SignatureConversion &signature = *abi;
     auto llvmType =
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(mctx), signature.getConvertedTypes());
     auto kernel = LLVM::LLVMFuncOp::create(rewriter, func.getLoc(), func.getName(), llvmType,

@@ -59,6 +59,20 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(int32_t(value)));
 }
 
+FailureOr<mlir::TypeConverter::SignatureConversion>
+kernelABISignature(const mlir::TypeConverter &converter, FunctionType type) {
+  mlir::TypeConverter::SignatureConversion signature(type.getNumInputs());
+  for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+    Type converted = converter.convertType(input);
+    if (!converted)
+      return failure();
+    signature.addInputs(i, converted);
+  }
+  auto global = LLVM::LLVMPointerType::get(type.getContext(), 1);
+  signature.addInputs({global, global});
+  return signature;
+}
+
 int32_t component(ArrayRef<std::pair<std::string, int32_t>> out, StringRef name) {
   for (auto &[n, v] : out)
     if (n == name)

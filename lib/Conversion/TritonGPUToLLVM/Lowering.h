@@ -49,6 +49,12 @@ mlir::Value pack(mlir::OpBuilder &b, mlir::Location loc, mlir::Type structType,
 
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
+/// The signature of a tt.func as an llvm.func takes it: the converted
+/// arguments, then Triton's two hidden `!llvm.ptr<1>` (global_scratch,
+/// profile_scratch); failure when an argument has no LLVM form.
+mlir::FailureOr<mlir::TypeConverter::SignatureConversion>
+kernelABISignature(const mlir::TypeConverter &converter, mlir::FunctionType type);
+
 /// The value of output `name` in a named application of a layout (0 when
 /// the layout has no such output).
 int32_t component(llvm::ArrayRef<std::pair<std::string, int32_t>> out, llvm::StringRef name);
