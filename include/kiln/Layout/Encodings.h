@@ -77,6 +77,46 @@ llvm::Expected<LinearLayout> combineCtaCgaWithShape(const LinearLayout &ctaLayou
                                                     const CGABases &cga,
                                                     llvm::ArrayRef<int64_t> shape);
 
+
+/// `#ttg.nvidia_mma`: the accumulator of NVIDIA's tensor-core instructions.
+/// Version 2 (mma.sync, sm_80): instrShape [16, 8] (a leading 1 per batch
+/// dimension) is one warp's m16n8 fragment. Version 3 (wgmma, sm_90):
+/// instrShape [16, N, K] is one warp's 16 rows of a warp group's 64xN tile,
+/// rank 2 only. Warps tile the fragment warpsPerCTA times.
+struct NvidiaMmaEncoding {
+  unsigned versionMajor = 2, versionMinor = 0;
+  llvm::SmallVector<unsigned> warpsPerCTA, instrShape;
+  CGABases cgaLayout;
+};
+
+/// `#ttg.dot_op<{opIdx, parent = #ttg.nvidia_mma, kWidth}>`: operand A
+/// (opIdx 0, M x K) or B (opIdx 1, K x N) of a tensor-core product held in
+/// registers; each thread holds kWidth consecutive elements along K. On
+/// version 3 only A can live in registers (wgmma reads B from shared memory).
+struct NvidiaDotOperandEncoding {
+  unsigned opIdx = 0, kWidth = 0;
+  NvidiaMmaEncoding parent;
+};
+
+/// `#ttg.nvmma_shared`: the 32/64/128-byte swizzled shared-memory layout that
+/// wgmma and TMA read: rows of swizzlingByteWidth bytes along the contiguous
+/// dimension (the last one, the second-to-last when `transposed`), 16-byte
+/// groups of row r XORed with r / perPhase % maxPhase. `fp4Padded`: each
+/// 8-byte group of packed fp4 data is padded to 16 bytes.
+struct NVMMASharedEncoding {
+  unsigned swizzlingByteWidth = 128, elementBitWidth = 16, rank = 2;
+  bool transposed = false, fp4Padded = false;
+  CGABases cgaLayout;
+};
+
+llvm::Expected<LinearLayout> toLinearLayout(const NvidiaMmaEncoding &enc,
+                                            llvm::ArrayRef<int64_t> shape);
+llvm::Expected<LinearLayout> toLinearLayout(const NvidiaDotOperandEncoding &enc,
+                                            llvm::ArrayRef<int64_t> shape);
+/// The shared layout (offset, block -> dims) of an nvmma_shared encoding.
+llvm::Expected<LinearLayout> toLinearLayout(const NVMMASharedEncoding &enc,
+                                            llvm::ArrayRef<int64_t> shape);
+
 } // namespace kiln::layout
 
 #endif // KILN_LAYOUT_ENCODINGS_H

@@ -561,3 +561,240 @@ Attribute SharedMemorySpaceAttr::parse(AsmParser &parser, Type) {
 }
 
 void SharedMemorySpaceAttr::print(AsmPrinter &) const {}
+
+//===----------------------------------------------------------------------===//
+// #ttg.nvidia_mma
+//===----------------------------------------------------------------------===//
+
+Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  SMLoc loc;
+  if (parseEncodingDict(parser, dict, loc))
+    return {};
+  unsigned versionMajor = 0, versionMinor = 0;
+  SmallVector<unsigned> warpsPerCTA, instrShape;
+  Attribute cga;
+  auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
+    if (key == "versionMajor")
+      return known(readUnsigned(parser, loc, key, value, versionMajor));
+    if (key == "versionMinor")
+      return known(readUnsigned(parser, loc, key, value, versionMinor));
+    if (key == "warpsPerCTA")
+      return known(readUnsignedArray(parser, loc, key, value, warpsPerCTA));
+    if (key == "instrShape")
+      return known(readUnsignedArray(parser, loc, key, value, instrShape));
+    if (key != "CGALayout")
+      return false;
+    cga = value;
+    return true;
+  };
+  if (readKeys(parser, loc, "nvidia_mma", dict,
+               {"versionMajor", "versionMinor", "warpsPerCTA", "instrShape"}, read))
+    return {};
+  unsigned rank = warpsPerCTA.size();
+  SmallVector<int32_t> cgaBases;
+  if (cga && readBases(parser, loc, "CGALayout", cga, rank, cgaBases))
+    return {};
+  return parser.getChecked<NvidiaMmaEncodingAttr>(loc, parser.getContext(), versionMajor,
+                                                  versionMinor, warpsPerCTA, cgaBases,
+                                                  instrShape);
+}
+
+void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{versionMajor = " << getVersionMajor() << ", versionMinor = " << getVersionMinor()
+          << ", warpsPerCTA = ";
+  printList(printer, getWarpsPerCTA());
+  printCGALayout(printer, getCgaLayout(), getRank());
+  printer << ", instrShape = ";
+  printList(printer, getInstrShape());
+  printer << "}>";
+}
+
+LogicalResult NvidiaMmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                            unsigned versionMajor, unsigned versionMinor,
+                                            ArrayRef<unsigned> warpsPerCTA,
+                                            ArrayRef<int32_t> cgaLayout,
+                                            ArrayRef<unsigned> instrShape) {
+  size_t rank = warpsPerCTA.size();
+  if (rank < 2)
+    return emitError() << "#ttg.nvidia_mma needs warpsPerCTA of rank 2 or more";
+  if (failed(verifyPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  if (versionMajor == 2) {
+    if (instrShape.size() != rank || instrShape[rank - 2] != 16 || instrShape[rank - 1] != 8 ||
+        llvm::any_of(instrShape.drop_back(2), [](unsigned v) { return v != 1; }))
+      return emitError() << "#ttg.nvidia_mma version 2 needs instrShape [16, 8] (with a "
+                            "leading 1 per batch dimension)";
+  } else if (versionMajor == 3) {
+    if (rank != 2)
+      return emitError() << "#ttg.nvidia_mma version 3 needs rank 2, got " << rank;
+    unsigned n = instrShape.size() == 3 ? instrShape[1] : 0;
+    if (instrShape.size() != 3 || instrShape[0] != 16 || n < 8 || n > 256 ||
+        !llvm::isPowerOf2_32(n) || instrShape[2] == 0)
+      return emitError() << "#ttg.nvidia_mma version 3 needs instrShape [16, N, K] with N a "
+                            "power of two from 8 to 256";
+    // wgmma runs on warp groups: four consecutive warps along M.
+    if (warpsPerCTA[0] % 4 != 0)
+      return emitError() << "#ttg.nvidia_mma version 3 needs warpsPerCTA[0] a multiple of 4 "
+                            "(a warp group), got "
+                         << warpsPerCTA[0];
+  } else {
+    return emitError() << "#ttg.nvidia_mma versionMajor must be 2 or 3, got " << versionMajor;
+  }
+  (void)versionMinor;
+  return verifyCGA(emitError, cgaLayout, rank);
+}
+
+unsigned NvidiaMmaEncodingAttr::getRank() const { return getWarpsPerCTA().size(); }
+
+SmallVector<SmallVector<int32_t>> NvidiaMmaEncodingAttr::getCGABases() const {
+  return unflattenBases(getCgaLayout(), getRank());
+}
+
+// A warp is 32 lanes on every NVIDIA GPU the instructions exist on.
+unsigned NvidiaMmaEncodingAttr::getNumLanes() const { return 32; }
+
+unsigned NvidiaMmaEncodingAttr::getNumWarps() const {
+  return saturatingProduct(getWarpsPerCTA());
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.dot_op
+//===----------------------------------------------------------------------===//
+
+Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  SMLoc loc;
+  if (parseEncodingDict(parser, dict, loc))
+    return {};
+  unsigned opIdx = 0, kWidth = 0;
+  NvidiaMmaEncodingAttr parent;
+  auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
+    if (key == "opIdx")
+      return known(readUnsigned(parser, loc, key, value, opIdx));
+    if (key == "kWidth")
+      return known(readUnsigned(parser, loc, key, value, kWidth));
+    if (key != "parent")
+      return false;
+    parent = dyn_cast<NvidiaMmaEncodingAttr>(value);
+    if (!parent)
+      return parser.emitError(loc) << "kiln supports #ttg.dot_op only with a #ttg.nvidia_mma "
+                                      "parent, got "
+                                   << value;
+    return true;
+  };
+  if (readKeys(parser, loc, "dot_op", dict, {"opIdx", "parent", "kWidth"}, read))
+    return {};
+  return parser.getChecked<DotOperandEncodingAttr>(loc, parser.getContext(), opIdx, parent,
+                                                   kWidth);
+}
+
+void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{opIdx = " << getOpIdx() << ", parent = " << getParent()
+          << ", kWidth = " << getKWidth() << "}>";
+}
+
+LogicalResult DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                             unsigned opIdx, NvidiaMmaEncodingAttr parent,
+                                             unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "#ttg.dot_op opIdx must be 0 (A) or 1 (B), got " << opIdx;
+  if (kWidth == 0 || kWidth > 32 || !llvm::isPowerOf2_32(kWidth))
+    return emitError() << "#ttg.dot_op kWidth must be a power of two up to 32, got " << kWidth;
+  if (opIdx == 1 && parent.getVersionMajor() == 3)
+    return emitError() << "operand B of a version 3 #ttg.nvidia_mma is read from shared "
+                          "memory and has no #ttg.dot_op layout";
+  return success();
+}
+
+unsigned DotOperandEncodingAttr::getRank() const { return getParent().getRank(); }
+
+SmallVector<SmallVector<int32_t>> DotOperandEncodingAttr::getCGABases() const {
+  return getParent().getCGABases();
+}
+
+unsigned DotOperandEncodingAttr::getNumLanes() const { return getParent().getNumLanes(); }
+
+unsigned DotOperandEncodingAttr::getNumWarps() const { return getParent().getNumWarps(); }
+
+//===----------------------------------------------------------------------===//
+// #ttg.nvmma_shared
+//===----------------------------------------------------------------------===//
+
+Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict;
+  SMLoc loc;
+  if (parseEncodingDict(parser, dict, loc))
+    return {};
+  unsigned swizzle = 0, bits = 0, rank = 0;
+  bool transposed = false, fp4Padded = false;
+  Attribute cga;
+  auto readBool = [&](StringRef key, Attribute value, bool &out) -> FailureOr<bool> {
+    auto b = dyn_cast<BoolAttr>(value);
+    if (!b)
+      return parser.emitError(loc) << "'" << key << "' must be true or false, got " << value;
+    out = b.getValue();
+    return true;
+  };
+  auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
+    if (key == "swizzlingByteWidth")
+      return known(readUnsigned(parser, loc, key, value, swizzle));
+    if (key == "elementBitWidth")
+      return known(readUnsigned(parser, loc, key, value, bits));
+    if (key == "rank")
+      return known(readUnsigned(parser, loc, key, value, rank));
+    if (key == "transposed")
+      return readBool(key, value, transposed);
+    if (key == "fp4Padded")
+      return readBool(key, value, fp4Padded);
+    if (key != "CGALayout")
+      return false;
+    cga = value;
+    return true;
+  };
+  if (readKeys(parser, loc, "nvmma_shared", dict, {"swizzlingByteWidth", "elementBitWidth"},
+               read))
+    return {};
+  SmallVector<int32_t> cgaBases;
+  if (cga && readBases(parser, loc, "CGALayout", cga, rank, cgaBases))
+    return {};
+  if (rank == 0)
+    rank = 2;
+  return parser.getChecked<NVMMASharedEncodingAttr>(loc, parser.getContext(), swizzle,
+                                                    transposed, bits, fp4Padded, rank, cgaBases);
+}
+
+void NVMMASharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{swizzlingByteWidth = " << getSwizzlingByteWidth()
+          << ", transposed = " << (getTransposed() ? "true" : "false")
+          << ", elementBitWidth = " << getElementBitWidth();
+  if (getFp4Padded())
+    printer << ", fp4Padded = true";
+  // As Triton prints it: the rank only when no CGALayout carries it.
+  if (getCgaLayout().empty() && getLayoutRank() != 2)
+    printer << ", rank = " << getLayoutRank();
+  printCGALayout(printer, getCgaLayout(), getLayoutRank());
+  printer << "}>";
+}
+
+LogicalResult NVMMASharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                              unsigned swizzlingByteWidth, bool,
+                                              unsigned elementBitWidth, bool fp4Padded,
+                                              unsigned layoutRank, ArrayRef<int32_t> cgaLayout) {
+  if (!llvm::is_contained({0u, 32u, 64u, 128u}, swizzlingByteWidth))
+    return emitError() << "swizzlingByteWidth must be 0, 32, 64 or 128, got "
+                       << swizzlingByteWidth;
+  if (!llvm::is_contained({4u, 8u, 16u, 32u, 64u}, elementBitWidth))
+    return emitError() << "elementBitWidth must be 4, 8, 16, 32 or 64, got " << elementBitWidth;
+  if (fp4Padded && elementBitWidth != 8)
+    return emitError() << "fp4Padded needs elementBitWidth = 8 (two fp4 per byte)";
+  if (layoutRank == 0 || layoutRank > 8)
+    return emitError() << "#ttg.nvmma_shared rank must be between 1 and 8, got " << layoutRank;
+  return verifyCGA(emitError, cgaLayout, layoutRank);
+}
+
+unsigned NVMMASharedEncodingAttr::getRank() const { return getLayoutRank(); }
+
+SmallVector<SmallVector<int32_t>> NVMMASharedEncodingAttr::getCGABases() const {
+  return unflattenBases(getCgaLayout(), getRank());
+}

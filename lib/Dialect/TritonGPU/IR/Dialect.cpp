@@ -20,8 +20,11 @@ struct TritonGPUOpAsmInterface : public OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
 
   AliasResult getAlias(Attribute attr, raw_ostream &os) const final {
-    // Slices print inline, as in Triton, with their parent's alias.
-    if (isa<SharedEncodingInterface>(attr))
+    // Slices and dot operands print inline, as in Triton, with their
+    // parent's alias.
+    if (isa<NvidiaMmaEncodingAttr>(attr))
+      os << "mma";
+    else if (isa<SharedEncodingInterface>(attr))
       os << "shared";
     else if (isa<BlockedEncodingAttr>(attr))
       os << "blocked";

@@ -89,6 +89,48 @@ SwizzledSharedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   return layout::toLinearLayout(enc, shape);
 }
 
+namespace {
+layout::NvidiaMmaEncoding toEngine(NvidiaMmaEncodingAttr mma) {
+  layout::NvidiaMmaEncoding enc;
+  enc.versionMajor = mma.getVersionMajor();
+  enc.versionMinor = mma.getVersionMinor();
+  enc.warpsPerCTA.assign(mma.getWarpsPerCTA().begin(), mma.getWarpsPerCTA().end());
+  enc.instrShape.assign(mma.getInstrShape().begin(), mma.getInstrShape().end());
+  enc.cgaLayout = toCGABases(mma.getCgaLayout(), mma.getRank());
+  return enc;
+}
+} // namespace
+
+llvm::Expected<LinearLayout> NvidiaMmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (shape.size() != getRank())
+    return rankMismatch(getRank(), shape.size());
+  return layout::toLinearLayout(toEngine(*this), shape);
+}
+
+llvm::Expected<LinearLayout> DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (shape.size() != getRank())
+    return rankMismatch(getRank(), shape.size());
+  layout::NvidiaDotOperandEncoding enc;
+  enc.opIdx = getOpIdx();
+  enc.kWidth = getKWidth();
+  enc.parent = toEngine(getParent());
+  return layout::toLinearLayout(enc, shape);
+}
+
+llvm::Expected<LinearLayout>
+NVMMASharedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (shape.size() != getRank())
+    return rankMismatch(getRank(), shape.size());
+  layout::NVMMASharedEncoding enc;
+  enc.swizzlingByteWidth = getSwizzlingByteWidth();
+  enc.elementBitWidth = getElementBitWidth();
+  enc.rank = getRank();
+  enc.transposed = getTransposed();
+  enc.fp4Padded = getFp4Padded();
+  enc.cgaLayout = toCGABases(getCgaLayout(), getRank());
+  return layout::toLinearLayout(enc, shape);
+}
+
 llvm::Expected<LinearLayout> kiln::ttg::toLinearLayout(RankedTensorType type) {
   auto encoding = dyn_cast_or_null<LayoutEncodingInterface>(type.getEncoding());
   if (!encoding)

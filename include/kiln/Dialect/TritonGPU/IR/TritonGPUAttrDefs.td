@@ -89,6 +89,41 @@ def TTG_LinearEncodingAttr : TTG_Attr<"LinearEncoding", "linear", DistributedTra
   let genVerifyDecl = 1;
 }
 
+def TTG_NvidiaMmaEncodingAttr
+    : TTG_Attr<"NvidiaMmaEncoding", "nvidia_mma", DistributedTraits> {
+  let summary = "the accumulator layout of NVIDIA's tensor-core instructions";
+  let description = [{
+    `#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1],
+    instrShape = [16, 128, 16]}>`. Version 2 (mma.sync, sm_80): instrShape
+    [16, 8] (a leading 1 per batch dimension), one warp's m16n8 fragment.
+    Version 3 (wgmma, sm_90): instrShape [16, N, K], rank 2; each group of
+    four warps along M computes a 64xN tile, so warpsPerCTA[0] is a
+    multiple of 4. Warps tile the fragment warpsPerCTA times.
+  }];
+  let parameters = (ins "unsigned":$versionMajor, "unsigned":$versionMinor,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        CGABasesParam:$cgaLayout,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def TTG_DotOperandEncodingAttr
+    : TTG_Attr<"DotOperandEncoding", "dot_op", DistributedTraits> {
+  let summary = "an operand of a tensor-core product, held in registers";
+  let description = [{
+    `#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>`: operand A
+    (opIdx 0, M x K) or B (opIdx 1, K x N) of a `tt.dot` whose result has
+    the `#ttg.nvidia_mma` layout `parent`; each thread holds `kWidth`
+    consecutive elements along K. With a version 3 parent only A can be in
+    registers (wgmma reads B from shared memory).
+  }];
+  let parameters = (ins "unsigned":$opIdx, "::kiln::ttg::NvidiaMmaEncodingAttr":$parent,
+                        "unsigned":$kWidth);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shared-memory encodings and the memory space
 //===----------------------------------------------------------------------===//
@@ -111,6 +146,25 @@ def TTG_SwizzledSharedEncodingAttr
                      "::llvm::ArrayRef<unsigned>":$order), [{
       return $_get(context, vec, perPhase, maxPhase, order, ::llvm::ArrayRef<int32_t>{});
     }]>];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def TTG_NVMMASharedEncodingAttr
+    : TTG_Attr<"NVMMASharedEncoding", "nvmma_shared", SharedTraits> {
+  let summary = "the swizzled shared-memory layout wgmma and TMA read";
+  let description = [{
+    `#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false,
+    elementBitWidth = 16}>`: rows of `swizzlingByteWidth` (0, 32, 64 or 128)
+    bytes along the contiguous dimension (the last one; the second-to-last
+    when `transposed`); in each 8-row tile the 16-byte chunks of row r are
+    XORed with r / perPhase % maxPhase. `fp4Padded = true` pads each 8 bytes
+    of packed fp4 to 16. The encoding describes `rank` (default 2) trailing
+    dimensions, printed only when it is not 2 and there is no CGALayout.
+  }];
+  let parameters = (ins "unsigned":$swizzlingByteWidth, "bool":$transposed,
+                        "unsigned":$elementBitWidth, "bool":$fp4Padded,
+                        "unsigned":$layoutRank, CGABasesParam:$cgaLayout);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
