@@ -13,6 +13,7 @@
 #include "kiln/Dialect/Triton/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -24,7 +25,8 @@
 namespace kiln {
 
 void registerKilnDialects(mlir::DialectRegistry &registry) {
-  registry.insert<tt::TritonDialect, ttg::TritonGPUDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
+  registry.insert<tt::TritonDialect, ttg::TritonGPUDialect, ttng::TritonNvidiaGPUDialect,
+                  mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
                   mlir::func::FuncDialect, mlir::ub::UBDialect, mlir::LLVM::LLVMDialect,
                   mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect,

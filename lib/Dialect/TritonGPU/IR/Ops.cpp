@@ -120,3 +120,65 @@ LogicalResult MemDescIndexOp::verify() {
                             "and mutability of the source";
   return success();
 }
+
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  ArrayRef<int32_t> order = getOrder();
+  int64_t rank = src.getRank();
+  if (int64_t(order.size()) != rank)
+    return emitOpError() << "order has " << order.size() << " entries but the source has rank "
+                         << rank;
+  SmallVector<bool> seen(rank, false);
+  for (int32_t dim : order) {
+    if (dim < 0 || dim >= rank || seen[dim])
+      return emitOpError() << "order must be a permutation of 0.." << rank - 1;
+    seen[dim] = true;
+  }
+  SmallVector<int64_t> want;
+  for (int32_t dim : order)
+    want.push_back(src.getShape()[dim]);
+  if (result.getShape() != ArrayRef<int64_t>(want))
+    return emitOpError() << "result shape must be " << shapeString(want) << ", got "
+                         << shapeString(result.getShape());
+  // The view's allocation is the source's, its trailing dimensions (those
+  // the view spans) permuted the same way.
+  ArrayRef<int64_t> srcAlloc = src.getAllocShape();
+  size_t lead = srcAlloc.size() - rank;
+  SmallVector<int64_t> wantAlloc(srcAlloc.take_front(lead));
+  for (int32_t dim : order)
+    wantAlloc.push_back(srcAlloc[lead + dim]);
+  if (result.getAllocShape() != ArrayRef<int64_t>(wantAlloc))
+    return emitOpError() << "result alloc shape must be " << shapeString(wantAlloc) << ", got "
+                         << shapeString(result.getAllocShape());
+  if (result.getElementType() != src.getElementType() ||
+      result.getMemorySpace() != src.getMemorySpace() ||
+      result.getMutableMemory() != src.getMutableMemory())
+    return emitOpError() << "result must keep the element type, memory space and "
+                            "mutability of the source";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncCopyGlobalToLocalOp::verify() {
+  MemDescType buffer = getResult().getType();
+  if (!buffer.getMutableMemory())
+    return emitOpError() << "cannot copy into an immutable memdesc";
+  if (getOther() && !getMask())
+    return emitOpError() << "`other` needs a `mask`";
+  // Read signed: the attribute's i32 may be negative.
+  int64_t contiguity = getContiguityAttr().getInt();
+  if (contiguity < 1)
+    return emitOpError() << "contiguity must be at least 1, got " << contiguity;
+  auto elements = cast<RankedTensorType>(kiln::tt::getPointeeType(getSrc().getType()));
+  return verifyTensorAndBuffer(*this, elements, buffer, "source");
+}
+
+LogicalResult AsyncWaitOp::verify() {
+  int64_t num = getNumAttr().getInt(); // signed: getNum() is unsigned
+  if (num < 0)
+    return emitOpError() << "num must not be negative, got " << num;
+  return success();
+}

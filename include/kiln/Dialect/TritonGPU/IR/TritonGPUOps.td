@@ -4,12 +4,14 @@
 include "kiln/Dialect/TritonGPU/IR/TritonGPUDialect.td"
 include "kiln/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td"
 include "kiln/Dialect/TritonGPU/IR/TritonGPUTypes.td"
+include "kiln/Dialect/Triton/IR/TritonAttrDefs.td"
 include "kiln/Dialect/Triton/IR/TritonTypes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
 def TTG_SharedMemory : Resource<"::kiln::ttg::SharedMemory">;
+def TTG_GlobalMemory : Resource<"::kiln::tt::GlobalMemory">;
 
 class TTG_Op<string mnemonic, list<Trait> traits = []>
     : Op<TritonGPU_Dialect, mnemonic, traits>;
@@ -91,6 +93,86 @@ def TTG_MemDescIndexOp : TTG_Op<"memdesc_index", [Pure]> {
   let assemblyFormat = [{
     $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
   }];
+  let hasVerifier = 1;
+}
+
+def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure]> {
+  let summary = "view of a buffer with its dimensions permuted";
+  let description = [{
+    Dimension `i` of the result is dimension `order[i]` of `src`; the
+    result's encoding says how the same bytes are read in that order (for
+    `#ttg.nvmma_shared`, `transposed` flips). No memory is touched.
+  }];
+  let arguments = (ins TTG_MemDescType:$src, DenseI32ArrayAttr:$order);
+  let results = (outs TTG_MemDescType:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies (cp.async)
+//===----------------------------------------------------------------------===//
+
+def TTG_AsyncCopyGlobalToLocalOp : TTG_Op<"async_copy_global_to_local", [
+    AttrSizedOperandSegments,
+    // The mask and `other` types are not printed: they follow the pointers.
+    TypesMatchWith<"mask shape matches src", "src", "mask",
+                   "::kiln::tt::getI1SameShape(::kiln::tt::getPointeeType($_self))",
+                   "!::llvm::cast<::kiln::ttg::AsyncCopyGlobalToLocalOp>(&$_op).getMask() || std::equal_to<>()">,
+    TypesMatchWith<"other matches the pointee type of src", "src", "other",
+                   "::kiln::tt::getPointeeType($_self)",
+                   "!::llvm::cast<::kiln::ttg::AsyncCopyGlobalToLocalOp>(&$_op).getOther() || std::equal_to<>()">]> {
+  let summary = "start copying the elements a tensor of pointers points to into a buffer";
+  let description = [{
+    The copy runs in the background: `result` may be read only after a
+    `ttg.async_wait` that covers the commit group of the returned token.
+    Elements whose `mask` is false are not read and take `other` (zero
+    without it). `contiguity` is how many consecutive elements each
+    thread copies at once.
+  }];
+  let arguments = (ins
+    Arg<TT_PtrTensor, "", [MemRead<TTG_GlobalMemory>]>:$src,
+    Arg<TTG_MemDescType, "", [MemWrite<TTG_SharedMemory>]>:$result,
+    Optional<TT_BoolTensor>:$mask,
+    Optional<TT_Type>:$other,
+    DefaultValuedAttr<TT_CacheModifierAttr, "::kiln::tt::CacheModifier::NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "::kiln::tt::EvictionPolicy::NORMAL">:$evict,
+    DefaultValuedAttr<BoolAttr, "false">:$isVolatile,
+    DefaultValuedAttr<I32Attr, "1">:$contiguity);
+  let results = (outs TTG_AsyncToken:$token);
+  // As Triton prints it: the buffer's type without its `!ttg.memdesc` prefix.
+  let assemblyFormat = [{
+    $src `,` $result (`mask` $mask^)? (`other` $other^)?
+    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
+    attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_AsyncCommitGroupOp : TTG_Op<"async_commit_group"> {
+  let summary = "close the group of asynchronous copies started so far";
+  let description = [{
+    The returned token stands for the group; `inputTokens` are the copies
+    it contains. No memory effects are declared, so that the op is never
+    erased or moved as if it did nothing.
+  }];
+  let arguments = (ins Variadic<TTG_AsyncToken>:$inputTokens);
+  let results = (outs TTG_AsyncToken:$asyncToken);
+  let assemblyFormat = "(`tokens` $inputTokens^)? attr-dict";
+}
+
+def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {
+  let summary = "wait until at most `num` commit groups are still in flight";
+  let description = [{
+    After it, the buffers written by every other committed group may be
+    read; the returned token orders such reads (`ttg.local_load ... token`)
+    after the wait. Like `ttg.async_commit_group`, it declares no effects.
+  }];
+  let arguments = (ins Variadic<TTG_AsyncToken>:$asyncToken, I32Attr:$num);
+  let results = (outs TTG_AsyncToken:$retToken);
+  let assemblyFormat = "($asyncToken^)? attr-dict";
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,195 @@
+#ifndef KILN_TRITONNVIDIAGPU_OPS
+#define KILN_TRITONNVIDIAGPU_OPS
+
+include "kiln/Dialect/TritonNvidiaGPU/IR/TritonNvidiaGPUDialect.td"
+include "kiln/Dialect/TritonGPU/IR/TritonGPUTypes.td"
+include "kiln/Dialect/Triton/IR/TritonTypes.td"
+include "kiln/Dialect/Triton/IR/TritonAttrDefs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+// The same resources as tt's and ttg's ops name (the C++ classes are what
+// count), so that kiln's barrier pass and MLIR's alias queries see them.
+def TTNG_GlobalMemory : Resource<"::kiln::tt::GlobalMemory">;
+def TTNG_SharedMemory : Resource<"::kiln::ttg::SharedMemory">;
+
+def TTNG_TensorOrMemDesc : AnyTypeOf<[TT_Tensor, TTG_MemDescType],
+                                     "tensor or shared-memory descriptor">;
+
+class TTNG_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TritonNvidiaGPU_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Fences
+//===----------------------------------------------------------------------===//
+
+def TTNG_FenceAsyncSharedOp : TTNG_Op<"fence_async_shared"> {
+  let summary = "order generic-proxy shared-memory accesses before async-proxy ones";
+  let description = [{
+    `fence.proxy.async`: what threads wrote to shared memory becomes visible
+    to the wgmma and TMA units that read it next (`bCluster`: for the whole
+    cluster). It touches no particular buffer, so it declares no memory
+    effects and is therefore never erased, hoisted or sunk.
+  }];
+  let arguments = (ins BoolAttr:$bCluster);
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp-group MMA (wgmma)
+//===----------------------------------------------------------------------===//
+
+def TTNG_WarpGroupDotOp : TTNG_Op<"warp_group_dot", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    TypesMatchWith<"accumulator matches the result", "d", "c", "$_self">]> {
+  let summary = "d = a * b + c on the tensor cores of a warp group";
+  let description = [{
+    `b`, and `a` when it is a memdesc, are read from shared memory; the
+    accumulator lives in registers in a `#ttg.nvidia_mma` (version 3)
+    layout. With `useC` false, `c` is ignored (d = a * b). With `isAsync`,
+    `d` may be used only after a `ttng.warp_group_dot_wait` that lists it.
+    `inputPrecision` and `maxNumImpreciseAcc` are those of `tt.dot`.
+  }];
+  let arguments = (ins
+    TTNG_TensorOrMemDesc:$a,
+    TTG_MemDescType:$b,
+    TT_FpIntTensor:$c,
+    Optional<I1>:$useC,
+    DefaultValuedAttr<TT_InputPrecisionAttr, "::kiln::tt::InputPrecision::IEEE">:$inputPrecision,
+    DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc,
+    DefaultValuedAttr<BoolAttr, "false">:$isAsync);
+  let results = (outs TT_FpIntTensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`,` $useC^)? attr-dict
+    `:` type($a) `*` qualified(type($b)) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_WarpGroupDotWaitOp : TTNG_Op<"warp_group_dot_wait", [
+    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "wait until at most `pendings` asynchronous warp-group dots are in flight";
+  let description = [{
+    Each result is its input, usable once the wait returns: the results of
+    the dots waited for and the buffers they read, which may then be
+    overwritten. No memory effects are declared, so that it stays in place.
+  }];
+  let arguments = (ins Variadic<TTNG_TensorOrMemDesc>:$inputs, I32Attr:$pendings);
+  let results = (outs Variadic<TTNG_TensorOrMemDesc>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+def TTNG_InitBarrierOp : TTNG_Op<"init_barrier"> {
+  let summary = "initialise an mbarrier expecting `count` arrivals per phase";
+  let description = [{
+    `alloc` is a `1xi64` shared-memory buffer (`mbarrier.init.shared.b64`).
+  }];
+  let arguments = (ins Arg<TTG_MemDescType, "", [MemWrite<TTNG_SharedMemory>]>:$alloc,
+                       I32Attr:$count);
+  let assemblyFormat = "$alloc `,` $count attr-dict `:` qualified(type($alloc))";
+  let hasVerifier = 1;
+}
+
+def TTNG_InvalBarrierOp : TTNG_Op<"inval_barrier"> {
+  let summary = "invalidate an mbarrier so that its memory may be reused";
+  let arguments = (ins Arg<TTG_MemDescType, "", [MemWrite<TTNG_SharedMemory>]>:$alloc);
+  let assemblyFormat = "$alloc attr-dict `:` qualified(type($alloc))";
+  let hasVerifier = 1;
+}
+
+def TTNG_BarrierExpectOp : TTNG_Op<"barrier_expect"> {
+  let summary = "tell an mbarrier that `size` more bytes will arrive in this phase";
+  let description = [{
+    The phase completes only once TMA copies signalling the barrier have
+    delivered that many bytes. Does nothing when `pred` is false.
+  }];
+  let arguments = (ins Arg<TTG_MemDescType, "", [MemWrite<TTNG_SharedMemory>]>:$alloc,
+                       I32Attr:$size, I1:$pred);
+  let assemblyFormat = [{
+    $alloc `,` $size attr-dict `,` $pred `:` qualified(type($alloc))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_WaitBarrierOp : TTNG_Op<"wait_barrier", [AttrSizedOperandSegments]> {
+  let summary = "wait until the mbarrier's phase of parity `phase` completes";
+  let description = [{
+    Polls `mbarrier.try_wait.parity`. `deps` are buffers that may be
+    accessed (by the copies the barrier tracks) until the wait returns.
+    Does nothing when `pred` is given and false.
+  }];
+  let arguments = (ins
+    Arg<TTG_MemDescType, "", [MemRead<TTNG_SharedMemory>, MemWrite<TTNG_SharedMemory>]>:$alloc,
+    I32:$phase,
+    Optional<I1>:$pred,
+    Variadic<TTG_MemDescType>:$deps);
+  let assemblyFormat = [{
+    $alloc `,` $phase (`,` $pred^)? (`deps` $deps^)?
+    attr-dict `:` qualified(type($alloc)) (`,` type($deps)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA copies
+//===----------------------------------------------------------------------===//
+
+def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local"> {
+  let summary = "start a TMA copy of the block at `coord` of a descriptor into a buffer";
+  let description = [{
+    The copy signals `barrier` with the bytes it delivers; `result` may be
+    read once a `ttng.wait_barrier` on it returns. Does nothing when `pred`
+    is false. `multicast` copies to every CTA of the cluster.
+  }];
+  let arguments = (ins
+    Arg<TT_TensorDescType, "", [MemRead<TTNG_GlobalMemory>]>:$desc,
+    Variadic<I32>:$coord,
+    Arg<TTG_MemDescType, "", [MemWrite<TTNG_SharedMemory>]>:$barrier,
+    Arg<TTG_MemDescType, "", [MemWrite<TTNG_SharedMemory>]>:$result,
+    I1:$pred,
+    UnitAttr:$multicast,
+    DefaultValuedAttr<TT_CacheModifierAttr, "::kiln::tt::CacheModifier::NONE">:$cache,
+    DefaultValuedAttr<TT_EvictionPolicyAttr, "::kiln::tt::EvictionPolicy::NORMAL">:$evict,
+    DefaultValuedAttr<BoolAttr, "false">:$isVolatile);
+  let assemblyFormat = [{
+    $desc `[` $coord `]` $result `,` $barrier `,` $pred
+    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
+    attr-dict `:` qualified(type($desc)) `,` qualified(type($barrier)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_AsyncTMACopyLocalToGlobalOp : TTNG_Op<"async_tma_copy_local_to_global"> {
+  let summary = "start a TMA copy of a buffer to the block at `coord` of a descriptor";
+  let description = [{
+    `src` may be written again only after a `ttng.async_tma_store_wait`
+    that covers this copy. The descriptor is read (its tensor map) and the
+    tensor it describes written.
+  }];
+  let arguments = (ins
+    Arg<TT_TensorDescType, "", [MemRead<TTNG_GlobalMemory>, MemWrite<TTNG_GlobalMemory>]>:$desc,
+    Variadic<I32>:$coord,
+    Arg<TTG_MemDescType, "", [MemRead<TTNG_SharedMemory>]>:$src);
+  let assemblyFormat = [{
+    $desc `[` $coord `]` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_TMAStoreWaitOp : TTNG_Op<"async_tma_store_wait"> {
+  let summary = "wait until at most `pendings` TMA stores are still reading shared memory";
+  let description = [{
+    Declares no memory effects, so that it is never erased or moved.
+  }];
+  let arguments = (ins I32Attr:$pendings);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif

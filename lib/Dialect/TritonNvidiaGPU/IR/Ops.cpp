@@ -1,0 +1,146 @@
+//===- Ops.cpp - ttng ops: verifiers, memory effects, type inference ------===//
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace kiln::ttng;
+using kiln::ttg::MemDescType;
+
+#define GET_OP_CLASSES
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Ops.cpp.inc"
+
+namespace {
+
+std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string out = "[";
+  llvm::raw_string_ostream os(out);
+  llvm::interleaveComma(shape, os);
+  return out + "]";
+}
+
+/// An mbarrier is one 64-bit word of mutable shared memory.
+LogicalResult verifyBarrier(Operation *op, MemDescType type, StringRef what = "barrier") {
+  if (type.getShape() != ArrayRef<int64_t>{1} || !type.getElementType().isInteger(64))
+    return op->emitOpError() << what << " must be a memdesc of one i64, got " << type;
+  if (!type.getMutableMemory())
+    return op->emitOpError() << what << " must be mutable";
+  return success();
+}
+
+/// A TMA copy moves exactly one block of the descriptor, addressed by one
+/// coordinate per dimension, to or from a buffer of the same shape.
+LogicalResult verifyTMACopy(Operation *op, kiln::tt::TensorDescType desc, size_t numCoords,
+                            MemDescType buffer) {
+  RankedTensorType block = desc.getSignlessBlockType();
+  if (numCoords != size_t(block.getRank()))
+    return op->emitOpError() << "needs " << block.getRank()
+                             << " coordinates for the descriptor's block, got " << numCoords;
+  if (buffer.getElementType() != block.getElementType())
+    return op->emitOpError() << "buffer element type " << buffer.getElementType()
+                             << " does not match the descriptor's " << block.getElementType();
+  if (buffer.getShape() != block.getShape())
+    return op->emitOpError() << "buffer shape " << shapeString(buffer.getShape())
+                             << " does not match the descriptor's block shape "
+                             << shapeString(block.getShape());
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// warp_group_dot
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpGroupDotOp::verify() {
+  auto aShaped = cast<ShapedType>(getA().getType());
+  MemDescType b = getB().getType();
+  RankedTensorType c = getC().getType();
+  if (aShaped.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError() << "operands must have rank 2";
+  ArrayRef<int64_t> aShape = aShaped.getShape(), bShape = b.getShape(), cShape = c.getShape();
+  if (aShape[1] != bShape[0])
+    return emitOpError() << "K of a (" << aShape[1] << ") and of b (" << bShape[0]
+                         << ") differ";
+  if (cShape[0] != aShape[0] || cShape[1] != bShape[1])
+    return emitOpError() << "accumulator shape " << shapeString(cShape) << " must be [M, N] = ["
+                         << aShape[0] << ", " << bShape[1] << "]";
+  if (aShaped.getElementType() != b.getElementType())
+    return emitOpError() << "a and b element types differ (" << aShaped.getElementType()
+                         << " and " << b.getElementType() << ")";
+  // wgmma's accumulator fragment is the version-3 MMA layout.
+  auto mma = dyn_cast_or_null<kiln::ttg::NvidiaMmaEncodingAttr>(c.getEncoding());
+  if (!mma || mma.getVersionMajor() != 3)
+    return emitOpError() << "accumulator must have a #ttg.nvidia_mma encoding of version 3";
+  return success();
+}
+
+// The operands in shared memory are read; the accumulator is in registers.
+void WarpGroupDotOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  if (isa<MemDescType>(getA().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getAMutable(),
+                         kiln::ttg::SharedMemory::get());
+  effects.emplace_back(MemoryEffects::Read::get(), &getBMutable(),
+                       kiln::ttg::SharedMemory::get());
+}
+
+LogicalResult WarpGroupDotWaitOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one value to wait for";
+  if (getPendingsAttr().getInt() < 0) // signed: getPendings() is unsigned
+    return emitOpError() << "pendings must not be negative";
+  return success();
+}
+
+LogicalResult WarpGroupDotWaitOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange operands, DictionaryAttr,
+    OpaqueProperties, RegionRange, SmallVectorImpl<Type> &inferredReturnTypes) {
+  // Each result is its input, released by the wait.
+  llvm::append_range(inferredReturnTypes, operands.getTypes());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+LogicalResult InitBarrierOp::verify() {
+  if (getCountAttr().getInt() < 1)
+    return emitOpError() << "count must be at least 1, got " << getCountAttr().getInt();
+  return verifyBarrier(*this, getAlloc().getType());
+}
+
+LogicalResult InvalBarrierOp::verify() { return verifyBarrier(*this, getAlloc().getType()); }
+
+LogicalResult BarrierExpectOp::verify() {
+  if (getSizeAttr().getInt() < 0)
+    return emitOpError() << "size must not be negative, got " << getSizeAttr().getInt();
+  return verifyBarrier(*this, getAlloc().getType());
+}
+
+LogicalResult WaitBarrierOp::verify() { return verifyBarrier(*this, getAlloc().getType()); }
+
+//===----------------------------------------------------------------------===//
+// TMA copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
+  if (failed(verifyBarrier(*this, getBarrier().getType())))
+    return failure();
+  MemDescType result = getResult().getType();
+  if (!result.getMutableMemory())
+    return emitOpError() << "cannot copy into an immutable memdesc";
+  return verifyTMACopy(*this, getDesc().getType(), getCoord().size(), result);
+}
+
+LogicalResult AsyncTMACopyLocalToGlobalOp::verify() {
+  return verifyTMACopy(*this, getDesc().getType(), getCoord().size(), getSrc().getType());
+}
+
+LogicalResult TMAStoreWaitOp::verify() {
+  if (getPendingsAttr().getInt() < 0) // signed: getPendings() is unsigned
+    return emitOpError() << "pendings must not be negative";
+  return success();
+}
