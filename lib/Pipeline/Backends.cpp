@@ -88,10 +88,14 @@ Stage ttgirStage() {
       core("ttgir.coalesce", [] { return ttg::createCoalesce(); }),
       core("ttgir.remove-layout-conversions", [] { return ttg::createRemoveLayoutConversions(); }),
       core("ttgir.optimize-thread-locality", [] { return ttg::createOptimizeThreadLocality(); }),
+      core("ttgir.accelerate-matmul", [] { return ttg::createAccelerateMatmul(); }),
+      core("ttgir.remove-layout-conversions-after-matmul",
+           [] { return ttg::createRemoveLayoutConversions(); }),
       core("ttgir.cse", [] { return mlir::createCSEPass(); }),
       core("ttgir.licm", [] { return mlir::createLoopInvariantCodeMotionPass(); }),
       core("ttgir.canonicalize", [] { return mlir::createCanonicalizerPass(); }),
       core("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }),
+      core("ttgir.fence-insertion", [] { return ttg::createFenceInsertion(); }),
   };
   return stage;
 }

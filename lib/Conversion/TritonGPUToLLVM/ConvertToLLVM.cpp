@@ -10,10 +10,12 @@
 #include "Combine.h"
 #include "Elementwise.h"
 #include "Lowering.h"
+#include "NVIDIA/Patterns.h"
 
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Layout/Queries.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -73,7 +75,8 @@ bool hasLocalMemoryLowering(Operation *op) {
     if (!desc)
       return true;
     Type element = desc.getElementType();
-    return isa<ttg::SwizzledSharedEncodingAttr>(desc.getEncoding()) && element.isIntOrFloat() &&
+    return isa<ttg::SwizzledSharedEncodingAttr, ttg::NVMMASharedEncodingAttr>(desc.getEncoding()) &&
+           element.isIntOrFloat() &&
            element.getIntOrFloatBitWidth() >= 8;
   };
   if (auto load = dyn_cast<ttg::LocalLoadOp>(op); load && load.getToken())
@@ -104,6 +107,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
   if (isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
           ttg::MemDescIndexOp>(op))
     return hasLocalMemoryLowering(op);
+  if (isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp, ttng::FenceAsyncSharedOp>(op))
+    return target.hasWGMMA();
   if (isa<ttg::ConvertLayoutOp, tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
           tt::UnsplatOp, tt::GatherOp>(op))
     return true;
@@ -251,6 +256,8 @@ struct ConvertTritonGPUToLLVM
     lowering::populateHistogramPatterns(converter, lctx, patterns);
     lowering::populateReducePatterns(converter, lctx, patterns);
     lowering::populateScanPatterns(converter, lctx, patterns);
+    if (target->hasWGMMA())
+      lowering::populateWGMMAPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))

@@ -40,6 +40,8 @@ public:
 
   /// The most shared memory one CTA may use, in bytes.
   virtual int64_t sharedMemoryLimit() const = 0;
+  /// Whether the target has warp-group MMA (wgmma, sm_90a).
+  virtual bool hasWGMMA() const { return false; }
   /// A barrier for all threads of the CTA that also orders their shared
   /// memory accesses.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;

@@ -270,6 +270,7 @@ public:
 
   // The opt-in per-block maxima of the CUDA programming guide's table of
   // compute capabilities.
+  bool hasWGMMA() const override { return cc == 90; }
   int64_t sharedMemoryLimit() const override {
     switch (cc) {
     case 80:

@@ -186,17 +186,6 @@ void ConvertFromTTIRPass::runOnOperation() {
   });
   if (hasLayouts)
     return fail("the module already has layouts (is it TTGIR?)");
-  // Checked before anything changes, so that the error shows the op as it was.
-  WalkResult dots = module.walk([](Operation *op) {
-    if (!isa<tt::DotOp, tt::DotScaledOp>(op))
-      return WalkResult::advance();
-    op->emitError() << "'" << op->getName()
-                    << "' needs dot-operand layouts, which kiln's ttgir stage does not have yet";
-    return WalkResult::interrupt();
-  });
-  if (dots.wasInterrupted())
-    return signalPassFailure();
-
   Builder b(ctx);
   module->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
   module->setAttr("ttg.num-ctas", b.getI32IntegerAttr(numCTAs));

@@ -11,6 +11,9 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
@@ -42,6 +45,13 @@ Type withEncoding(Type type, Attribute encoding) {
 bool isSameEncodingOp(Operation *op) {
   return op->hasTrait<OpTrait::Elementwise>() ||
          op->hasTrait<tt::traits::SameOperandsAndResultEncoding>();
+}
+
+/// Tensor-core products, whose accumulator layout is the instruction's.
+bool isMmaAnchor(Operation *op) {
+  if (isa<ttng::WarpGroupDotOp>(op))
+    return true;
+  return isa<tt::DotOp>(op) && isa<NvidiaMmaEncodingAttr>(encodingOf(op->getResult(0)));
 }
 
 /// Ops whose layout is fixed: by memory coalescing, or a gather's chosen
@@ -186,15 +196,20 @@ void Propagation::rewrite(tt::FuncOp func) {
 }
 
 void Propagation::run(tt::FuncOp func) {
-  func.walk([&](Operation *op) {
-    if (isAnchor(op))
-      for (Value result : op->getResults())
-        add(result, encodingOf(result));
-  });
-  while (!worklist.empty()) {
-    auto [value, encoding] = worklist.pop_back_val();
-    for (OpOperand &use : value.getUses())
-      propagateToUser(use, encoding);
+  // MMA accumulators first: where they meet a load's layout, the values
+  // keep the accumulator's (a loop-carried accumulator must not be
+  // converted in every iteration).
+  for (auto anchors : {isMmaAnchor, isAnchor}) {
+    func.walk([&](Operation *op) {
+      if (anchors(op))
+        for (Value result : op->getResults())
+          add(result, encodingOf(result));
+    });
+    while (!worklist.empty()) {
+      auto [value, encoding] = worklist.pop_back_val();
+      for (OpOperand &use : value.getUses())
+        propagateToUser(use, encoding);
+    }
   }
   rewrite(func);
 }
@@ -337,6 +352,73 @@ void Rematerializer::tryRematerialize(ConvertLayoutOp cvt) {
 }
 
 //===----------------------------------------------------------------------===//
+// Loop-carried values
+//===----------------------------------------------------------------------===//
+
+/// Whether every use of `arg` other than conversions to `encoding` only
+/// computes the value yielded in its place (as `p = addptr(p, step)` does).
+bool feedsOnlyItsUpdate(BlockArgument arg, Value yielded, Attribute encoding) {
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.omitBlockArguments = true;
+  options.filter = [&](Operation *op) { return op->getBlock() == arg.getOwner(); };
+  if (Operation *def = yielded.getDefiningOp(); def && def->getBlock() == arg.getOwner())
+    (void)getBackwardSlice(def, &slice, options);
+  for (Operation *user : arg.getUsers()) {
+    auto cvt = dyn_cast<ConvertLayoutOp>(user);
+    if ((cvt && encodingOf(cvt.getResult()) == encoding) || slice.contains(user))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// A loop-carried tensor that the loop body converts to one other layout
+/// (a pointer tensor to its load's coalesced layout) is carried in that
+/// layout instead: its initial value and its update are converted once
+/// (and then rematerialised), not the value in every iteration.
+void carryInConvertedLayout(tt::FuncOp func) {
+  SmallVector<scf::ForOp> loops;
+  func.walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+  for (scf::ForOp forOp : loops) {
+    auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
+      if (!isa<RankedTensorType>(arg.getType()))
+        continue;
+      Attribute target;
+      for (Operation *user : arg.getUsers())
+        if (auto cvt = dyn_cast<ConvertLayoutOp>(user))
+          target = target ? target : encodingOf(cvt.getResult());
+      Value yielded = yield.getOperand(i);
+      if (!target || !feedsOnlyItsUpdate(arg, yielded, target))
+        continue;
+      Type oldType = arg.getType(), newType = withEncoding(oldType, target);
+      OpBuilder b(forOp);
+      OpOperand &init = forOp.getInitArgsMutable()[i];
+      init.set(ConvertLayoutOp::create(b, forOp.getLoc(), newType, init.get()));
+      arg.setType(newType);
+      b.setInsertionPointToStart(forOp.getBody());
+      auto back = ConvertLayoutOp::create(b, forOp.getLoc(), oldType, arg);
+      for (OpOperand &use : llvm::make_early_inc_range(arg.getUses())) {
+        auto cvt = dyn_cast<ConvertLayoutOp>(use.getOwner());
+        if (cvt && cvt != back && encodingOf(cvt.getResult()) == target)
+          cvt.getResult().replaceAllUsesWith(arg);
+        else if (use.getOwner() != back)
+          use.set(back);
+      }
+      b.setInsertionPoint(yield);
+      yield->setOperand(i, ConvertLayoutOp::create(b, yield.getLoc(), newType, yielded));
+      Value result = forOp.getResult(i);
+      result.setType(newType);
+      b.setInsertionPointAfter(forOp);
+      auto out = ConvertLayoutOp::create(b, forOp.getLoc(), oldType, result);
+      result.replaceAllUsesExcept(out, out);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Clean-up
 //===----------------------------------------------------------------------===//
 
@@ -381,6 +463,8 @@ struct RemoveLayoutConversionsPass
       Propagation().run(func);
     if (failed(cleanUp(module)))
       return signalPassFailure();
+    for (auto func : module.getOps<tt::FuncOp>())
+      carryInConvertedLayout(func);
     Rematerializer remat;
     SmallVector<ConvertLayoutOp> converts;
     module.walk([&](ConvertLayoutOp cvt) { converts.push_back(cvt); });

@@ -7,14 +7,6 @@
 // TARGET: error: ttgir-convert-from-ttir: invalid target 'cuda' (expected cuda:<capability> or hip:<arch>)
 // WARPS: error: ttgir-convert-from-ttir: num-warps and threads-per-warp must be powers of two, num-ctas positive
 
-tt.func @dot(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
-  // expected-error @below {{'tt.dot' needs dot-operand layouts, which kiln's ttgir stage does not have yet}}
-  %d = tt.dot %a, %b, %c : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
-  tt.return
-}
-
-// -----
-
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // expected-error @below {{ttgir-convert-from-ttir: the module already has layouts (is it TTGIR?)}}
 module attributes {"ttg.num-warps" = 4 : i32} {

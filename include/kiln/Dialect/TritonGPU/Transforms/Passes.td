@@ -90,6 +90,55 @@ def OptimizeThreadLocality : Pass<"ttgir-optimize-thread-locality", "::mlir::Mod
   let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
 }
 
+def AccelerateMatmul : Pass<"ttgir-accelerate-matmul", "::mlir::ModuleOp"> {
+  let summary = "Put tt.dot on the tensor cores: wgmma on sm_90, mma.sync from sm_80";
+  let description = [{
+    Chooses, as Triton 3.6's tritongpu-accelerate-matmul does, the MMA
+    version of every `tt.dot` from the module's `ttg.target`: version 3
+    (wgmma) on sm_90 when the dot is rank 2, the warps come in groups of
+    four, M is a multiple of 64 and N of 8; otherwise version 2
+    (mma.sync) from sm_80 (sm_89 for fp8). Operand types: f16, bf16, fp8
+    (e4m3, e5m2), i8, and f32 with `inputPrecision = tf32`; ieee f32 and
+    f64 dots, and dots smaller than one instruction, keep their blocked
+    layout for the FMA lowering.
+
+    Version 3: instrShape [16, N, 256/bits] with the largest wgmma N that
+    divides the tile and fits the warps along N; warps go along M first
+    (all along M when the result feeds another dot, as in attention). B
+    is written to an `#ttg.nvmma_shared` buffer whose swizzle is the
+    largest of 128/64/32 bytes dividing its contiguous rows (K-major for
+    types other than 16-bit, which wgmma cannot transpose); A too, unless
+    it is computed in registers, then it is converted to the register
+    `#ttg.dot_op` layout. The dot becomes `ttng.warp_group_dot`.
+
+    Version 2: instrShape [16, 8]; warps split between M and N so that the
+    repetitions along both stay balanced (all along M, or N, with a chained
+    dot); operands are converted to `#ttg.dot_op` layouts with
+    kWidth = max(32 / bits, 1).
+
+    The accumulator is converted into the MMA layout and the result back,
+    for ttgir-remove-layout-conversions to propagate.
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect",
+                           "::kiln::ttng::TritonNvidiaGPUDialect"];
+}
+
+def FenceInsertion : Pass<"ttgir-fence-insertion", "::mlir::ModuleOp"> {
+  let summary = "Fence generic-proxy shared-memory writes before wgmma reads them";
+  let description = [{
+    wgmma reads shared memory through the async proxy, which does not see
+    what threads stored through the generic proxy (`st.shared`, cp.async)
+    until a `fence.proxy.async`. Like Triton 3.6's
+    triton-nvidia-gpu-fence-insertion, puts a `ttng.fence_async_shared`
+    right before every `ttng.warp_group_dot` one of whose shared operands
+    lives in a buffer that registers or cp.async write: a `ttg.local_alloc`
+    with an initial value, or one that `ttg.local_store` or
+    `ttg.async_copy_global_to_local` write (through views). Buffers only
+    TMA writes need no fence. Only for sm_90 modules.
+  }];
+  let dependentDialects = ["::kiln::ttng::TritonNvidiaGPUDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
   let summary = "Report the axis info of every op result as a remark";
   let description = [{

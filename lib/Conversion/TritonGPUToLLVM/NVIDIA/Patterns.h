@@ -1,0 +1,21 @@
+//===- Patterns.h - NVIDIA-only TTGIR-to-LLVM patterns ----------*- C++ -*-===//
+//
+// Lowerings of ops that exist only on NVIDIA GPUs (ttng, wgmma, ...), kept
+// in this folder so that the NVVM dialect's headers stay in few files.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_LIB_CONVERSION_TRITONGPUTOLLVM_NVIDIA_PATTERNS_H
+#define KILN_LIB_CONVERSION_TRITONGPUTOLLVM_NVIDIA_PATTERNS_H
+
+#include "../Lowering.h"
+
+namespace kiln::lowering {
+
+/// ttng.warp_group_dot, ttng.warp_group_dot_wait and ttng.fence_async_shared
+/// (sm_90a).
+void populateWGMMAPatterns(TypeConverter &converter, const Context &ctx,
+                           mlir::RewritePatternSet &patterns);
+
+} // namespace kiln::lowering
+
+#endif
