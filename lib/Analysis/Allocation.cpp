@@ -98,6 +98,22 @@ SmallVector<Value> aliasesOf(Value root) {
   return SmallVector<Value>(seen.begin(), seen.end());
 }
 
+/// Where an async copy `copy` into a buffer allocated in `home` has
+/// certainly landed: the first `ttg.async_wait {num = 0}` after it in its
+/// block or an enclosing one up to `home`, as the op of `home` containing
+/// it; null when none is found (the copy may land until `home` ends).
+Operation *landingPoint(Operation *copy, Block *home) {
+  for (Operation *at = copy; at;) {
+    for (Operation *op = at->getNextNode(); op; op = op->getNextNode())
+      if (auto wait = dyn_cast<ttg::AsyncWaitOp>(op); wait && wait.getNum() == 0)
+        return home->findAncestorOpInBlock(*op);
+    if (at->getBlock() == home)
+      return nullptr;
+    at = at->getParentOp();
+  }
+  return nullptr;
+}
+
 } // namespace
 
 SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx) {
@@ -122,9 +138,19 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
         buffer.alignment = std::max<int64_t>(buffer.alignment, align.getInt());
       Block *home = op->getBlock();
       for (Value alias : aliasesOf(op->getResult(0)))
-        for (Operation *user : alias.getUsers())
-          if (Operation *anchor = home->findAncestorOpInBlock(*user))
-            buffer.lastOp = std::max(buffer.lastOp, subtreeEnd[anchor]);
+        for (Operation *user : alias.getUsers()) {
+          Operation *anchor = home->findAncestorOpInBlock(*user);
+          if (!anchor)
+            continue;
+          buffer.lastOp = std::max(buffer.lastOp, subtreeEnd[anchor]);
+          // An async copy writes the buffer until it lands, after its last
+          // use perhaps.
+          if (isa<ttg::AsyncCopyGlobalToLocalOp>(user)) {
+            Operation *landed = landingPoint(user, home);
+            buffer.lastOp = std::max(buffer.lastOp, landed ? subtreeEnd[landed]
+                                                           : subtreeEnd[&home->back()]);
+          }
+        }
       result.buffers.push_back(buffer);
       return;
     }

@@ -3,9 +3,11 @@
 // A kernel's shared memory is one dynamic array; every buffer in it gets a
 // fixed offset at compile time. Two kinds of buffers exist: the explicit
 // ones of `ttg.local_alloc` (live from the allocation to the last use of
-// the descriptor or of a view of it) and the scratch of ops whose lowering
-// moves data between threads through shared memory (reduce across warps,
-// scan, layout conversions, ...), live only while the op runs. Buffers whose
+// the descriptor or of a view of it, and to the `ttg.async_wait {num = 0}`
+// after an async copy into it: the copy writes until it lands) and the
+// scratch of ops whose lowering moves data between threads through shared
+// memory (reduce across warps, scan, layout conversions, ...), live only
+// while the op runs. Buffers whose
 // lives do not overlap share bytes. The `llir.allocate-shared-memory` pass
 // records the result on the IR (`allocation.offset` on each owning op,
 // `ttg.shared` on the module), which is what the barrier pass and the

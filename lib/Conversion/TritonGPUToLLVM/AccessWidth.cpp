@@ -25,7 +25,7 @@ static unsigned pointeeBits(RankedTensorType ptrs) {
   return std::max(8u, pointee.getIntOrFloatBitWidth());
 }
 
-unsigned accessVectorWidth(const AxisInfoAnalysis &axes, Value ptr, Value mask) {
+unsigned accessVectorWidth(const AxisInfoAnalysis &axes, Value ptr, Value mask, unsigned ptrHint) {
   auto tensor = dyn_cast<RankedTensorType>(ptr.getType());
   if (!tensor)
     return 1;
@@ -45,7 +45,7 @@ unsigned accessVectorWidth(const AxisInfoAnalysis &axes, Value ptr, Value mask) 
     return 1;
   unsigned dim = step - first.begin();
   int64_t vec = layout::registerVectorWidth(*ll, dim, pointeeBits(tensor));
-  vec = std::min<int64_t>(vec, axes.getPtrAlignment(ptr, dim));
+  vec = std::min<int64_t>(vec, std::max(axes.getPtrAlignment(ptr, dim), ptrHint));
   if (mask)
     vec = std::min<int64_t>(vec, axes.getMaskAlignment(mask, dim));
   return unsigned(llvm::bit_floor(uint64_t(std::max<int64_t>(vec, 1))));

@@ -15,7 +15,11 @@ namespace kiln::lowering {
 /// registers: what the layout's register contiguity, the pointers'
 /// contiguity and alignment and the mask's constancy (from `axes`) all
 /// allow. 1 for a scalar access. Must run before the IR is converted.
-unsigned accessVectorWidth(const AxisInfoAnalysis &axes, mlir::Value ptr, mlir::Value mask);
+/// `ptrHint` is a contiguity of the pointers that the producer of the IR
+/// vouches for (ttg.async_copy_global_to_local's `contiguity`), used where
+/// it exceeds what the analysis proves.
+unsigned accessVectorWidth(const AxisInfoAnalysis &axes, mlir::Value ptr, mlir::Value mask,
+                           unsigned ptrHint = 1);
 
 } // namespace kiln::lowering
 

@@ -67,20 +67,20 @@ bool hasLibraryMath(Operation *op, const TargetInfo &target) {
   return !target.mathFunction(op->getName().getStringRef(), computed).empty();
 }
 
-/// Buffers of numbers of at least a byte in a swizzled shared layout (the
-/// encoding kiln's lowering reads; tokens of async copies are not lowered).
+/// Buffers of numbers of at least a byte in a swizzled or NVMMA shared
+/// layout (the encodings whose linear layouts kiln's lowering reads; fp4
+/// padding is not lowered).
 bool hasLocalMemoryLowering(Operation *op) {
   auto ok = [](Type type) {
     auto desc = dyn_cast<ttg::MemDescType>(type);
     if (!desc)
       return true;
     Type element = desc.getElementType();
-    return isa<ttg::SwizzledSharedEncodingAttr, ttg::NVMMASharedEncodingAttr>(desc.getEncoding()) &&
-           element.isIntOrFloat() &&
-           element.getIntOrFloatBitWidth() >= 8;
+    auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(desc.getEncoding());
+    return (isa<ttg::SwizzledSharedEncodingAttr>(desc.getEncoding()) ||
+            (nvmma && !nvmma.getFp4Padded())) &&
+           element.isIntOrFloat() && element.getIntOrFloatBitWidth() >= 8;
   };
-  if (auto load = dyn_cast<ttg::LocalLoadOp>(op); load && load.getToken())
-    return false;
   return llvm::all_of(op->getOperandTypes(), ok) && llvm::all_of(op->getResultTypes(), ok);
 }
 
@@ -107,8 +107,13 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
   if (isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
           ttg::MemDescIndexOp>(op))
     return hasLocalMemoryLowering(op);
-  if (isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp, ttng::FenceAsyncSharedOp>(op))
+  if (isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp>(op))
     return target.hasWGMMA();
+  if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op))
+    return isPlainAccess(copy.getSrc(), copy.getResult().getType().getElementType()) &&
+           hasLocalMemoryLowering(op);
+  if (isa<ttg::AsyncCommitGroupOp, ttg::AsyncWaitOp, ttng::FenceAsyncSharedOp>(op))
+    return true;
   if (isa<ttg::ConvertLayoutOp, tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
           tt::UnsplatOp, tt::GatherOp>(op))
     return true;
@@ -206,7 +211,8 @@ struct ConvertTritonGPUToLLVM
         return WalkResult::skip();
       }
       if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
-          failed(lowering::checkAtomicLowering(op, *target)))
+          failed(lowering::checkAtomicLowering(op, *target)) ||
+          failed(lowering::checkAsyncLowering(op, *target)))
         ok = false;
       else if (isa<tt::ReduceOp, tt::ScanOp>(op) && failed(lowering::checkAxisPlan(op, warpSize)))
         ok = false;
@@ -227,7 +233,16 @@ struct ConvertTritonGPUToLLVM
         lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, store.getPtr(), store.getMask());
       else if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op))
         lctx.vectorWidths[op] = lowering::accessVectorWidth(axes, rmw.getPtr(), rmw.getMask());
+      else if (isa<ttg::AsyncCopyGlobalToLocalOp>(op)) {
+        FailureOr<unsigned> width = lowering::asyncCopyVectorWidth(op, axes);
+        if (failed(width))
+          ok = false;
+        else
+          lctx.vectorWidths[op] = *width;
+      }
     });
+    if (!ok)
+      return signalPassFailure();
 
     declareSharedMemory(module);
 
@@ -236,6 +251,7 @@ struct ConvertTritonGPUToLLVM
     llvmTarget.addLegalDialect("nvvm");
     llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect, arith::ArithDialect,
                                  math::MathDialect, gpu::GPUDialect>();
+    llvmTarget.addIllegalDialect("ttng");
     RewritePatternSet patterns(ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, llvmTarget);
     lowering::populateFuncPatterns(converter, lctx, patterns);
@@ -258,6 +274,7 @@ struct ConvertTritonGPUToLLVM
     lowering::populateScanPatterns(converter, lctx, patterns);
     if (target->hasWGMMA())
       lowering::populateWGMMAPatterns(converter, lctx, patterns);
+    lowering::populateAsyncCopyPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <limits>
@@ -31,23 +32,35 @@ struct Range {
 };
 constexpr Range kAll{0, std::numeric_limits<int64_t>::max()};
 
-/// The shared memory read and written since the last barrier.
+void addRanges(SmallVector<Range> &to, ArrayRef<Range> from) {
+  for (const Range &r : from)
+    if (!llvm::is_contained(to, r))
+      to.push_back(r);
+  llvm::sort(to);
+}
+
+/// The shared memory read and written since the last barrier, and the
+/// buffers of asynchronous copies still in flight. An async copy's write
+/// lands at the async_wait that covers its group: only there does it
+/// become a pending write that other threads' reads must be fenced from
+/// (a barrier does not complete a copy, so it leaves those in flight).
 struct Pending {
   SmallVector<Range> reads, writes;
+  /// Async copies not yet in a commit group, and those in one.
+  SmallVector<Range> uncommitted, committed;
 
   bool empty() const { return reads.empty() && writes.empty(); }
   void clear() { reads.clear(), writes.clear(); }
   void merge(const Pending &o) {
-    auto add = [](SmallVector<Range> &to, ArrayRef<Range> from) {
-      for (const Range &r : from)
-        if (!llvm::is_contained(to, r))
-          to.push_back(r);
-      llvm::sort(to);
-    };
-    add(reads, o.reads);
-    add(writes, o.writes);
+    addRanges(reads, o.reads);
+    addRanges(writes, o.writes);
+    addRanges(uncommitted, o.uncommitted);
+    addRanges(committed, o.committed);
   }
-  bool operator==(const Pending &o) const { return reads == o.reads && writes == o.writes; }
+  bool operator==(const Pending &o) const {
+    return reads == o.reads && writes == o.writes && uncommitted == o.uncommitted &&
+           committed == o.committed;
+  }
   static bool anyOverlap(ArrayRef<Range> a, ArrayRef<Range> b) {
     return llvm::any_of(a, [&](const Range &x) {
       return llvm::any_of(b, [&](const Range &y) { return x.overlaps(y); });
@@ -70,6 +83,8 @@ public:
         state.clear();
         continue;
       }
+      if (visitAsync(&op, state))
+        continue;
       Pending effects = effectsOf(&op);
       if (!effects.empty()) {
         if (state.racesWith(effects)) {
@@ -86,6 +101,38 @@ public:
   }
 
 private:
+  /// The async-copy ops; false for any other op.
+  bool visitAsync(Operation *op, Pending &state) {
+    if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
+      // Its write may land as soon as it is issued: other threads must be
+      // done with the bytes (WAR, WAW) before. Two copies never need a
+      // barrier between them: it would not order their landing.
+      Pending issue;
+      issue.writes.push_back(rangeOf(copy.getResult()));
+      if (state.racesWith(issue)) {
+        OpBuilder b(op);
+        gpu::BarrierOp::create(b, op->getLoc());
+        state.clear();
+      }
+      addRanges(state.uncommitted, issue.writes);
+      return true;
+    }
+    if (isa<ttg::AsyncCommitGroupOp>(op)) {
+      addRanges(state.committed, state.uncommitted);
+      state.uncommitted.clear();
+      return true;
+    }
+    if (auto wait = dyn_cast<ttg::AsyncWaitOp>(op)) {
+      // Any committed group may complete here; with num = 0 all do. Groups
+      // left in flight may complete at a later wait, so they stay.
+      addRanges(state.writes, state.committed);
+      if (wait.getNum() == 0)
+        state.committed.clear();
+      return true;
+    }
+    return false;
+  }
+
   Pending visitRegions(Operation *op, Pending state) {
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
       Pending out = visitBlock(ifOp.getThenRegion().front(), state);
@@ -112,15 +159,29 @@ private:
     }
   }
 
-  /// The buffer a descriptor views, traced through views and loop-carried
-  /// values; the whole of shared memory when it cannot be traced.
+  static int64_t viewBytes(Value desc) {
+    auto type = cast<ttg::MemDescType>(desc.getType());
+    int64_t elements = 1;
+    for (int64_t d : type.getShape())
+      elements *= d;
+    return (elements * type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+  }
+
+  /// The bytes a descriptor views, traced through views and loop-carried
+  /// values: the buffer of a constant index into a multi-buffered
+  /// allocation, the whole allocation when an index is not constant (or a
+  /// loop carries the view), the whole of shared memory when the buffer
+  /// cannot be traced.
   Range rangeOf(Value desc) {
+    std::optional<int64_t> inner = 0; // the view's offset in its allocation
+    int64_t bytes = viewBytes(desc);
     for (unsigned depth = 0; depth < 64; ++depth) {
       if (auto arg = dyn_cast<BlockArgument>(desc)) {
         auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
         if (!forOp || arg.getArgNumber() == 0)
           return kAll;
         desc = forOp.getInitArgs()[arg.getArgNumber() - 1];
+        inner.reset();
         continue;
       }
       Operation *def = desc.getDefiningOp();
@@ -128,9 +189,16 @@ private:
         auto offset = alloc->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr);
         if (!offset)
           return kAll;
+        if (inner)
+          return {offset.getInt() + *inner, offset.getInt() + *inner + bytes};
         return {offset.getInt(), offset.getInt() + localAllocBytes(alloc)};
       }
       if (auto index = dyn_cast<ttg::MemDescIndexOp>(def)) {
+        APInt i;
+        if (inner && matchPattern(index.getIndex(), m_ConstantInt(&i)))
+          *inner += i.getSExtValue() * viewBytes(index.getResult());
+        else
+          inner.reset();
         desc = index.getSrc();
         continue;
       }

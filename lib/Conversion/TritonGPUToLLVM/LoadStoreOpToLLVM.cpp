@@ -160,7 +160,7 @@ struct StoreLowering : OpConversionPattern<tt::StoreOp> {
     // free in the layout (it holds a copy of an element another one holds)
     // stores nothing, and a scalar is stored by thread 0 alone.
     uint64_t copies = ll ? ll->getFreeVariableMask(layout::kRegister) : 0;
-    Value holder = ownerPredicate(rewriter, loc, ll);
+    Value holder = ownerPredicate(rewriter, loc, ctx, ll ? &*ll : nullptr);
     Operands o = unpackAll(rewriter, loc, bool(tensor), adaptor.getPtr(), adaptor.getMask(),
                            adaptor.getValue());
     if (holder && !isVolatile) {
@@ -196,30 +196,6 @@ struct StoreLowering : OpConversionPattern<tt::StoreOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  /// True on the threads that own their elements (their free lane and warp
-  /// bits are 0); null when every thread does.
-  Value ownerPredicate(OpBuilder &b, Location loc,
-                       const std::optional<layout::LinearLayout> &ll) const {
-    // A scalar: every thread holds it.
-    uint64_t laneFree = ll ? ll->getFreeVariableMask(layout::kLane) : ctx.warpSize - 1;
-    uint64_t warpFree = ll ? ll->getFreeVariableMask(layout::kWarp) : ctx.numWarps - 1;
-    if (!laneFree && !warpFree)
-      return Value();
-    auto [lane, warp] = laneAndWarp(b, loc, ctx);
-    auto isZero = [&](Value v, uint64_t bits) -> Value {
-      Value masked = LLVM::AndOp::create(b, loc, v, i32Constant(b, loc, int64_t(bits)));
-      return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, masked, i32Constant(b, loc, 0));
-    };
-    Value pred;
-    if (laneFree)
-      pred = isZero(lane, laneFree);
-    if (warpFree) {
-      Value w = isZero(warp, warpFree);
-      pred = pred ? Value(LLVM::AndOp::create(b, loc, pred, w)) : w;
-    }
-    return pred;
-  }
-
   const Context &ctx;
 };
 

@@ -21,9 +21,9 @@ namespace layout = kiln::layout;
 using kiln::layout::LinearLayout;
 
 namespace kiln::lowering {
-namespace {
 
-FailureOr<LinearLayout> sharedLayoutOf(Operation *op, ttg::MemDescType type) {
+FailureOr<LinearLayout> sharedLayoutOf(Operation *op, Type memdesc) {
+  auto type = cast<ttg::MemDescType>(memdesc);
   auto encoding = dyn_cast_or_null<ttg::LayoutEncodingInterface>(type.getEncoding());
   if (!encoding || encoding.getRank() != type.getShape().size())
     return op->emitError() << "op '" << op->getName()
@@ -35,6 +35,8 @@ FailureOr<LinearLayout> sharedLayoutOf(Operation *op, ttg::MemDescType type) {
                            << "' cannot be lowered to LLVM: " << llvm::toString(ll.takeError());
   return *ll;
 }
+
+namespace {
 
 FailureOr<SharedAccessPlan> planFor(Operation *op, RankedTensorType tensor,
                                     ttg::MemDescType buffer) {

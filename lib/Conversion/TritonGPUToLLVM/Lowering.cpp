@@ -16,6 +16,8 @@ TypeConverter::TypeConverter(MLIRContext *ctx, const LowerToLLVMOptions &options
     return LLVM::LLVMPointerType::get(ctx, type.getAddressSpace());
   });
   addConversion([ctx](ttg::MemDescType) -> Type { return LLVM::LLVMPointerType::get(ctx, 3); });
+  // Async tokens only order ops; they carry no data.
+  addConversion([ctx](ttg::AsyncTokenType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     if (!isa_and_nonnull<ttg::DistributedEncodingInterface>(type.getEncoding()))
       return std::nullopt;
@@ -182,6 +184,28 @@ SmallVector<SmallVector<Value>> registerCoordinates(OpBuilder &b, Location loc,
     coords.push_back(std::move(c));
   }
   return coords;
+}
+
+Value ownerPredicate(OpBuilder &b, Location loc, const Context &ctx,
+                     const layout::LinearLayout *ll) {
+  // A scalar: every thread holds it.
+  uint64_t laneFree = ll ? ll->getFreeVariableMask(layout::kLane) : ctx.warpSize - 1;
+  uint64_t warpFree = ll ? ll->getFreeVariableMask(layout::kWarp) : ctx.numWarps - 1;
+  if (!laneFree && !warpFree)
+    return Value();
+  auto [lane, warp] = laneAndWarp(b, loc, ctx);
+  auto isZero = [&](Value v, uint64_t bits) -> Value {
+    Value masked = LLVM::AndOp::create(b, loc, v, i32Constant(b, loc, int64_t(bits)));
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, masked, i32Constant(b, loc, 0));
+  };
+  Value pred;
+  if (laneFree)
+    pred = isZero(lane, laneFree);
+  if (warpFree) {
+    Value w = isZero(warp, warpFree);
+    pred = pred ? Value(LLVM::AndOp::create(b, loc, pred, w)) : w;
+  }
+  return pred;
 }
 
 } // namespace kiln::lowering

@@ -15,6 +15,10 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+namespace kiln {
+class AxisInfoAnalysis;
+} // namespace kiln
+
 namespace kiln::lowering {
 
 /// tt pointers become LLVM pointers of the same address space; tensors with
@@ -69,6 +73,13 @@ llvm::SmallVector<llvm::SmallVector<mlir::Value>>
 registerCoordinates(mlir::OpBuilder &b, mlir::Location loc, const layout::LinearLayout &ll,
                     const Context &ctx);
 
+/// True on the threads that own their elements of a tensor in layout `ll`
+/// (its free lane and warp bits are 0; null `ll`: a scalar, owned by
+/// thread 0), so that each element is written once; null when every
+/// thread does.
+mlir::Value ownerPredicate(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx,
+                           const layout::LinearLayout *ll);
+
 /// The name of the kernel's dynamic shared-memory array, as in Triton.
 inline constexpr llvm::StringLiteral kSharedMemoryGlobal = "global_smem";
 
@@ -111,6 +122,19 @@ void populateAtomicPatterns(TypeConverter &converter, const Context &ctx,
                             mlir::RewritePatternSet &patterns);
 void populateHistogramPatterns(TypeConverter &converter, const Context &ctx,
                                mlir::RewritePatternSet &patterns);
+void populateAsyncCopyPatterns(TypeConverter &converter, const Context &ctx,
+                               mlir::RewritePatternSet &patterns);
+
+/// A located error when an async copy or fence cannot be lowered for the
+/// target (checked before anything is converted).
+mlir::LogicalResult checkAsyncLowering(mlir::Operation *op, const TargetInfo &target);
+
+/// The elements each cp.async of ttg.async_copy_global_to_local `op`
+/// moves: what the shared layout, the pointers' contiguity (`axes` and the
+/// op's `contiguity`), the mask and the 16-byte limit allow. A located
+/// error when that is under 4 bytes. Must run before the IR is converted.
+mlir::FailureOr<unsigned> asyncCopyVectorWidth(mlir::Operation *op,
+                                               const AxisInfoAnalysis &axes);
 
 /// A located error when an atomic's kind and element type have no
 /// instruction on the target (checked before anything is converted).

@@ -41,21 +41,6 @@ Type vectorOf(Type element, unsigned n) {
   return n == 1 ? element : Type(VectorType::get({int64_t(n)}, element));
 }
 
-Value addressOf(OpBuilder &b, Location loc, Value base, Type stored, Value threadOff,
-                const SharedAccessPlan &plan, int64_t offset) {
-  // Bits the thread part may set must be XORed in; the others are added,
-  // so that they fold into the instruction's immediate offset.
-  int64_t xorPart = offset & plan.threadMask, addPart = offset & ~plan.threadMask;
-  Value dynamic = threadOff;
-  if (xorPart)
-    dynamic = LLVM::XOrOp::create(b, loc, dynamic, i32Constant(b, loc, xorPart));
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value p = LLVM::GEPOp::create(b, loc, ptr, stored, base, ValueRange{dynamic});
-  if (addPart)
-    p = LLVM::GEPOp::create(b, loc, ptr, stored, p, ArrayRef<LLVM::GEPArg>{int32_t(addPart)});
-  return p;
-}
-
 unsigned storedBytes(Type stored) { return std::max(1u, stored.getIntOrFloatBitWidth() / 8); }
 
 } // namespace
@@ -126,6 +111,22 @@ Value fromStored(OpBuilder &b, Location loc, Value v, Type elemType) {
   return v;
 }
 
+Value accessAddress(OpBuilder &b, Location loc, Value base, Type elemType, Value threadOff,
+                    const SharedAccessPlan &plan, int64_t offset) {
+  Type stored = storedType(elemType);
+  // Bits the thread part may set must be XORed in; the others are added,
+  // so that they fold into the instruction's immediate offset.
+  int64_t xorPart = offset & plan.threadMask, addPart = offset & ~plan.threadMask;
+  Value dynamic = threadOff;
+  if (xorPart)
+    dynamic = LLVM::XOrOp::create(b, loc, dynamic, i32Constant(b, loc, xorPart));
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value p = LLVM::GEPOp::create(b, loc, ptr, stored, base, ValueRange{dynamic});
+  if (addPart)
+    p = LLVM::GEPOp::create(b, loc, ptr, stored, p, ArrayRef<LLVM::GEPArg>{int32_t(addPart)});
+  return p;
+}
+
 Value elementAddress(OpBuilder &b, Location loc, Value base, Type elemType, Value elements) {
   auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   return LLVM::GEPOp::create(b, loc, ptr, storedType(elemType), base, ValueRange{elements});
@@ -147,7 +148,7 @@ void storeShared(OpBuilder &b, Location loc, Value base, Value threadOff,
         v = LLVM::InsertElementOp::create(b, loc, v, toStored(b, loc, values[regs[0]]),
                                           i32Constant(b, loc, slot));
     }
-    Value p = addressOf(b, loc, base, stored, threadOff, plan, a.offset);
+    Value p = accessAddress(b, loc, base, elemType, threadOff, plan, a.offset);
     LLVM::StoreOp::create(b, loc, v, p, storedBytes(stored) * plan.vector);
   }
 }
@@ -160,7 +161,7 @@ void loadShared(OpBuilder &b, Location loc, Value base, Value threadOff,
   for (const SharedAccessPlan::Access &a : plan.accesses) {
     if (a.round != round)
       continue;
-    Value p = addressOf(b, loc, base, stored, threadOff, plan, a.offset);
+    Value p = accessAddress(b, loc, base, elemType, threadOff, plan, a.offset);
     Value v = LLVM::LoadOp::create(b, loc, type, p, storedBytes(stored) * plan.vector);
     for (auto [slot, regs] : llvm::enumerate(a.registers)) {
       Value element = plan.vector == 1 ? v

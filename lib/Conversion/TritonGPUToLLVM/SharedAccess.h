@@ -32,6 +32,11 @@ struct SharedAccessPlan {
   llvm::SmallVector<Access> accesses;
 };
 
+/// The shared layout (offset -> element) of the buffer type `memdesc`
+/// (a ttg.memdesc) that `op` accesses; a located error when its encoding
+/// has none.
+mlir::FailureOr<layout::LinearLayout> sharedLayoutOf(mlir::Operation *op, mlir::Type memdesc);
+
 /// How the registers of `regs` reach `shared`: the widest vector up to
 /// `maxVector` elements whose slots never depend on the thread and that
 /// each thread fills completely. Fails when `shared` lacks an element of
@@ -43,6 +48,12 @@ mlir::FailureOr<SharedAccessPlan> planSharedAccess(const layout::LinearLayout &r
 /// The thread's part of every offset (i32 elements).
 mlir::Value threadOffset(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx,
                          const SharedAccessPlan &plan);
+
+/// The address of access `offset` (a SharedAccessPlan::Access's) of this
+/// thread in the buffer at `base` of LLVM elements `elemType`.
+mlir::Value accessAddress(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                          mlir::Type elemType, mlir::Value threadOff,
+                          const SharedAccessPlan &plan, int64_t offset);
 
 /// Stores `values` (one per register, LLVM element type `elemType`) with
 /// the accesses of round `round`.

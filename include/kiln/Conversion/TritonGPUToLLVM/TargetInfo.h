@@ -104,6 +104,27 @@ public:
                            mlir::Value value, CacheHints hints,
                            mlir::Value pred = {}) const = 0;
 
+  // Asynchronous copies from global to shared memory (ttg.async_copy_*).
+
+  /// Why the target cannot copy asynchronously into shared memory, or
+  /// empty when it can.
+  virtual std::string asyncCopyUnsupported() const = 0;
+  /// Starts copying `bytes` (4, 8 or 16) from global `src` to shared `dst`.
+  /// Where the i1 `pred` is false nothing is read and `dst` is zero-filled.
+  virtual void asyncCopy(mlir::OpBuilder &b, mlir::Location loc, mlir::Value dst, mlir::Value src,
+                         unsigned bytes, mlir::Value pred = {}) const = 0;
+  /// Closes the group of this thread's copies started so far.
+  virtual void asyncCommitGroup(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// Waits until at most `pending` of this thread's groups are in flight.
+  virtual void asyncWaitGroup(mlir::OpBuilder &b, mlir::Location loc,
+                              unsigned pending) const = 0;
+  /// Why the target has no fence between generic and async-proxy shared
+  /// memory accesses, or empty.
+  virtual std::string asyncProxyFenceUnsupported() const = 0;
+  /// Orders this thread's earlier shared-memory accesses before later ones
+  /// of the async proxy (wgmma, TMA), in the CTA or the whole cluster.
+  virtual void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc, bool cluster) const = 0;
+
   // Debugging.
 
   /// printf of the NUL-terminated format at generic pointer `format` with

@@ -11,8 +11,7 @@
 
 namespace kiln::lowering {
 
-/// ttng.warp_group_dot, ttng.warp_group_dot_wait and ttng.fence_async_shared
-/// (sm_90a).
+/// ttng.warp_group_dot and ttng.warp_group_dot_wait (sm_90a).
 void populateWGMMAPatterns(TypeConverter &converter, const Context &ctx,
                            mlir::RewritePatternSet &patterns);
 

@@ -451,6 +451,45 @@ public:
     ptx(b, loc, Type(), text, constraints, args, /*sideEffects=*/true);
   }
 
+  std::string asyncCopyUnsupported() const override {
+    return cc >= 80 ? "" : "cp.async needs sm_80";
+  }
+
+  void asyncCopy(OpBuilder &b, Location loc, Value dst, Value src, unsigned bytes,
+                 Value pred) const override {
+    // A false predicate reads 0 bytes (cp.async's src-size), which fills
+    // the destination with zeros.
+    Value srcBytes;
+    if (pred)
+      srcBytes = LLVM::SelectOp::create(b, loc, pred, constI32(b, loc, int32_t(bytes)),
+                                        constI32(b, loc, 0));
+    // As Triton: only 16-byte copies may bypass L1 (.cg); the rest cache
+    // at all levels (.ca).
+    auto modifier = bytes == 16 ? NVVM::LoadCacheModifierKind::CG : NVVM::LoadCacheModifierKind::CA;
+    NVVM::CpAsyncOp::create(b, loc, dst, src, b.getI32IntegerAttr(int32_t(bytes)),
+                            NVVM::LoadCacheModifierKindAttr::get(b.getContext(), modifier),
+                            srcBytes);
+  }
+
+  void asyncCommitGroup(OpBuilder &b, Location loc) const override {
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+  }
+
+  void asyncWaitGroup(OpBuilder &b, Location loc, unsigned pending) const override {
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(int32_t(pending)));
+  }
+
+  std::string asyncProxyFenceUnsupported() const override {
+    return cc >= 90 ? "" : "fence.proxy.async needs sm_90";
+  }
+
+  void fenceAsyncShared(OpBuilder &b, Location loc, bool cluster) const override {
+    MLIRContext *ctx = b.getContext();
+    auto space = cluster ? NVVM::SharedSpace::shared_cluster : NVVM::SharedSpace::shared_cta;
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+                               NVVM::SharedSpaceAttr::get(ctx, space));
+  }
+
   void printf(OpBuilder &b, Location loc, Value format, ValueRange args) const override {
     MLIRContext *ctx = b.getContext();
     auto ptrType = LLVM::LLVMPointerType::get(ctx);

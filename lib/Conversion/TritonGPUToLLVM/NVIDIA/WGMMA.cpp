@@ -331,28 +331,12 @@ struct WarpGroupDotWaitLowering : OpConversionPattern<ttng::WarpGroupDotWaitOp> 
   }
 };
 
-/// fence.proxy.async.shared::{cta,cluster}: generic-proxy writes to shared
-/// memory become visible to the async proxy (wgmma, TMA).
-struct FenceAsyncSharedLowering : OpConversionPattern<ttng::FenceAsyncSharedOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(ttng::FenceAsyncSharedOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    auto space = NVVM::SharedSpaceAttr::get(
-        getContext(), op.getBCluster() ? NVVM::SharedSpace::shared_cluster
-                                       : NVVM::SharedSpace::shared_cta);
-    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
-        op, NVVM::ProxyKindAttr::get(getContext(), NVVM::ProxyKind::async_shared), space);
-    return success();
-  }
-};
-
 } // namespace
 
 void populateWGMMAPatterns(TypeConverter &converter, const Context &ctx,
                            RewritePatternSet &patterns) {
   patterns.add<WarpGroupDotLowering>(converter, ctx);
-  patterns.add<WarpGroupDotWaitLowering, FenceAsyncSharedLowering>(converter,
-                                                                   &converter.getContext());
+  patterns.add<WarpGroupDotWaitLowering>(converter, &converter.getContext());
 }
 
 } // namespace kiln::lowering
