@@ -63,7 +63,8 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
             (std::vector<std::string>{"b.first", "a.first", "ttgir.convert-from-ttir",
                                       "ttgir.coalesce", "ttgir.remove-layout-conversions",
                                       "ttgir.optimize-thread-locality", "ttgir.cse", "ttgir.licm",
-                                      "ttgir.canonicalize", "ttgir.symbol-dce", "a.last"}));
+                                      "ttgir.canonicalize", "ttgir.pipeline", "ttgir.symbol-dce",
+                                      "a.last"}));
   const PassEntry &replaced = pipeline->findStage("ttir")->entries[8];
   EXPECT_EQ(replaced.owner, "b");
   EXPECT_EQ(replaced.placement, "replace ttir.cse");
