@@ -634,6 +634,8 @@ struct PipelinePass : public ttg::impl::PipelineBase<PipelinePass> {
     });
     if (failed)
       return signalPassFailure();
+    if (loops.empty())
+      return;
     // Every plan is made from the unchanged module's axis info.
     AxisInfoAnalysis axes(module);
     std::vector<LoopPlan> plans;
