@@ -71,8 +71,9 @@ PassEntry coreWithOptions(StringRef id,
 /// The part of Triton's make_ttgir that kernels without dots need, in
 /// Triton's order: layouts, coalescing, conversion removal, then the
 /// clean-ups (Triton's loop-aware CSE and its LICM of the sm_80/sm_90
-/// branch are upstream CSE and LICM here).
-Stage ttgirStage() {
+/// branch are upstream CSE and LICM here), and on targets with cp.async
+/// the software pipelining of dot loops.
+Stage ttgirStage(const Target &target) {
   Stage stage;
   stage.name = "ttgir";
   stage.entries = {
@@ -94,9 +95,16 @@ Stage ttgirStage() {
       core("ttgir.cse", [] { return mlir::createCSEPass(); }),
       core("ttgir.licm", [] { return mlir::createLoopInvariantCodeMotionPass(); }),
       core("ttgir.canonicalize", [] { return mlir::createCanonicalizerPass(); }),
-      core("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }),
-      core("ttgir.fence-insertion", [] { return ttg::createFenceInsertion(); }),
   };
+  if (target.backend() == "nvidia" && target.capability() >= 80)
+    stage.entries.push_back(coreWithOptions("ttgir.pipeline", [](const CompileOptions &options) {
+      ttg::PipelineOptions pass;
+      pass.numStages = options.numStages;
+      return ttg::createPipeline(pass);
+    }));
+  stage.entries.push_back(core("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }));
+  if (target.backend() == "nvidia" && target.capability() >= 90)
+    stage.entries.push_back(core("ttgir.fence-insertion", [] { return ttg::createFenceInsertion(); }));
   return stage;
 }
 
@@ -167,7 +175,7 @@ Error nvidiaCubin(Artifact &artifact, const CompileOptions &options) {
 Expected<std::vector<Stage>> coreStages(const CompileOptions &options) {
   std::vector<Stage> stages;
   stages.push_back(ttirStage(options.target));
-  stages.push_back(ttgirStage());
+  stages.push_back(ttgirStage(options.target));
   if (options.target.backend() == "nvidia") {
     // Triton's make_llir, as far as kiln lowers it so far (NVIDIA only: the
     // AMD target info does not exist yet).

@@ -64,8 +64,8 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
                                       "ttgir.coalesce", "ttgir.remove-layout-conversions",
                                       "ttgir.optimize-thread-locality", "ttgir.accelerate-matmul",
                                       "ttgir.remove-layout-conversions-after-matmul", "ttgir.cse",
-                                      "ttgir.licm", "ttgir.canonicalize", "ttgir.symbol-dce",
-                                      "ttgir.fence-insertion", "a.last"}));
+                                      "ttgir.licm", "ttgir.canonicalize", "ttgir.pipeline",
+                                      "ttgir.symbol-dce", "ttgir.fence-insertion", "a.last"}));
   const PassEntry &replaced = pipeline->findStage("ttir")->entries[8];
   EXPECT_EQ(replaced.owner, "b");
   EXPECT_EQ(replaced.placement, "replace ttir.cse");

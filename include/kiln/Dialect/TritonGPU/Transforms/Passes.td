@@ -139,6 +139,55 @@ def FenceInsertion : Pass<"ttgir-fence-insertion", "::mlir::ModuleOp"> {
   let dependentDialects = ["::kiln::ttng::TritonNvidiaGPUDialect"];
 }
 
+def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Software-pipeline the global loads of dot loops with cp.async";
+  let description = [{
+    For every `scf.for` whose body holds a dot (`tt.dot`, or
+    `ttng.warp_group_dot`) fed by `tt.load`s of the same body (through a
+    `ttg.local_alloc`, or a `ttg.convert_layout` to a `#ttg.dot_op`
+    layout), the loads that can be asynchronous become
+    `ttg.async_copy_global_to_local` into a ring of `num-stages` buffers
+    allocated before the loop (a loop's `tt.num_stages` attribute overrides
+    the option; 1 or less leaves the loop alone):
+
+    - the first `num-stages - 1` iterations' copies are issued before the
+      loop, iteration `i + num-stages - 1`'s at the end of iteration `i`,
+      each iteration's as one commit group, predicated off (zero-filled)
+      past the trip count;
+    - iteration `i` waits (`ttg.async_wait {num = num-stages - 2}`) for its
+      own group and reads slot `i mod num-stages` through
+      `ttg.memdesc_index`: a wgmma reads the slot itself, a dot operand in
+      registers comes from `ttg.local_load` (the ring then has the
+      `#ttg.swizzled_shared` layout Triton gives mma operands);
+    - the address computation of the copies (pure ops of the body and the
+      loop-carried values they depend on) is recomputed one iteration
+      group ahead; a carried value needed only for the copies is carried in
+      its advanced form alone;
+    - `ttng.warp_group_dot` becomes asynchronous with a
+      `ttng.warp_group_dot_wait` after it: `pendings = 1` when the dot is
+      the loop's only one, reads only ring slots or loop invariants and its
+      result feeds only the next iteration's accumulator (the copies of
+      iteration `i` overwrite the slot read by iteration `i - 1`, whose dot
+      that wait retired), otherwise 0; a `ttng.fence_async_shared` orders
+      the copies before a wgmma that reads them.
+
+    A load stays synchronous when its threads move fewer than 4 contiguous
+    bytes each (axis info and layout), when its `other` is not zero
+    (cp.async fills masked elements with zero), when it is volatile or
+    through a block pointer, when it has users other than those above, or
+    when its address depends on anything but pure ops of the body, the
+    induction variable, loop-carried values and loop invariants. Targets
+    below sm_80 (from `ttg.target`) are left alone.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int", "3",
+           "Buffers per pipelined load (the kernel's num_stages)">,
+  ];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect",
+                           "::kiln::ttng::TritonNvidiaGPUDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
   let summary = "Report the axis info of every op result as a remark";
   let description = [{
