@@ -71,8 +71,10 @@ PassEntry coreWithOptions(StringRef id,
 /// The part of Triton's make_ttgir that kernels without dots need, in
 /// Triton's order: layouts, coalescing, conversion removal, then the
 /// clean-ups (Triton's loop-aware CSE and its LICM of the sm_80/sm_90
-/// branch are upstream CSE and LICM here).
-Stage ttgirStage() {
+/// branch are upstream CSE and LICM here). With TMA, descriptor blocks get
+/// their shared layout and descriptor loads and stores become TMA copies
+/// (Triton's optimize-descriptor-encoding and tma-lowering).
+Stage ttgirStage(const Target &target) {
   Stage stage;
   stage.name = "ttgir";
   stage.entries = {
@@ -88,11 +90,20 @@ Stage ttgirStage() {
       core("ttgir.coalesce", [] { return ttg::createCoalesce(); }),
       core("ttgir.remove-layout-conversions", [] { return ttg::createRemoveLayoutConversions(); }),
       core("ttgir.optimize-thread-locality", [] { return ttg::createOptimizeThreadLocality(); }),
+  };
+  if (hasTMA(target)) {
+    stage.entries.push_back(core("ttgir.optimize-descriptor-encoding",
+                                 [] { return ttg::createOptimizeDescriptorEncoding(); }));
+    stage.entries.push_back(core("ttgir.tma-lowering", [] { return ttg::createTMALowering(); }));
+  }
+  std::vector<PassEntry> rest = {
       core("ttgir.cse", [] { return mlir::createCSEPass(); }),
       core("ttgir.licm", [] { return mlir::createLoopInvariantCodeMotionPass(); }),
       core("ttgir.canonicalize", [] { return mlir::createCanonicalizerPass(); }),
       core("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }),
   };
+  for (PassEntry &entry : rest)
+    stage.entries.push_back(std::move(entry));
   return stage;
 }
 
@@ -163,7 +174,7 @@ Error nvidiaCubin(Artifact &artifact, const CompileOptions &options) {
 Expected<std::vector<Stage>> coreStages(const CompileOptions &options) {
   std::vector<Stage> stages;
   stages.push_back(ttirStage(options.target));
-  stages.push_back(ttgirStage());
+  stages.push_back(ttgirStage(options.target));
   if (options.target.backend() == "nvidia") {
     // Triton's make_llir, as far as kiln lowers it so far (NVIDIA only: the
     // AMD target info does not exist yet).

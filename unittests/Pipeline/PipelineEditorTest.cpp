@@ -62,8 +62,10 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
   EXPECT_EQ(ids(*pipeline, "ttgir"),
             (std::vector<std::string>{"b.first", "a.first", "ttgir.convert-from-ttir",
                                       "ttgir.coalesce", "ttgir.remove-layout-conversions",
-                                      "ttgir.optimize-thread-locality", "ttgir.cse", "ttgir.licm",
-                                      "ttgir.canonicalize", "ttgir.symbol-dce", "a.last"}));
+                                      "ttgir.optimize-thread-locality",
+                                      "ttgir.optimize-descriptor-encoding", "ttgir.tma-lowering",
+                                      "ttgir.cse", "ttgir.licm", "ttgir.canonicalize",
+                                      "ttgir.symbol-dce", "a.last"}));
   const PassEntry &replaced = pipeline->findStage("ttir")->entries[8];
   EXPECT_EQ(replaced.owner, "b");
   EXPECT_EQ(replaced.placement, "replace ttir.cse");

@@ -14,6 +14,7 @@
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Layout/Queries.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -65,15 +66,17 @@ bool hasLibraryMath(Operation *op, const TargetInfo &target) {
   return !target.mathFunction(op->getName().getStringRef(), computed).empty();
 }
 
-/// Buffers of numbers of at least a byte in a swizzled shared layout (the
-/// encoding kiln's lowering reads; tokens of async copies are not lowered).
+/// Buffers of numbers of at least a byte in a swizzled or nvmma shared
+/// layout (the encodings kiln's lowering reads; tokens of async copies are
+/// not lowered).
 bool hasLocalMemoryLowering(Operation *op) {
   auto ok = [](Type type) {
     auto desc = dyn_cast<ttg::MemDescType>(type);
     if (!desc)
       return true;
     Type element = desc.getElementType();
-    return isa<ttg::SwizzledSharedEncodingAttr>(desc.getEncoding()) && element.isIntOrFloat() &&
+    return isa<ttg::SwizzledSharedEncodingAttr, ttg::NVMMASharedEncodingAttr>(desc.getEncoding()) &&
+           element.isIntOrFloat() &&
            element.getIntOrFloatBitWidth() >= 8;
   };
   if (auto load = dyn_cast<ttg::LocalLoadOp>(op); load && load.getToken())
@@ -104,6 +107,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
   if (isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
           ttg::MemDescIndexOp>(op))
     return hasLocalMemoryLowering(op);
+  if (lowering::isTMAOp(op)) // what the target lacks: checkTMALowering
+    return true;
   if (isa<ttg::ConvertLayoutOp, tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
           tt::UnsplatOp, tt::GatherOp>(op))
     return true;
@@ -201,7 +206,8 @@ struct ConvertTritonGPUToLLVM
         return WalkResult::skip();
       }
       if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
-          failed(lowering::checkAtomicLowering(op, *target)))
+          failed(lowering::checkAtomicLowering(op, *target)) ||
+          failed(lowering::checkTMALowering(op, *target)))
         ok = false;
       else if (isa<tt::ReduceOp, tt::ScanOp>(op) && failed(lowering::checkAxisPlan(op, warpSize)))
         ok = false;
@@ -229,7 +235,8 @@ struct ConvertTritonGPUToLLVM
     ConversionTarget llvmTarget(*ctx);
     llvmTarget.addLegalDialect<LLVM::LLVMDialect>();
     llvmTarget.addLegalDialect("nvvm");
-    llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect, arith::ArithDialect,
+    llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect,
+                                 ttng::TritonNvidiaGPUDialect, arith::ArithDialect,
                                  math::MathDialect, gpu::GPUDialect>();
     RewritePatternSet patterns(ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, llvmTarget);
@@ -251,6 +258,7 @@ struct ConvertTritonGPUToLLVM
     lowering::populateHistogramPatterns(converter, lctx, patterns);
     lowering::populateReducePatterns(converter, lctx, patterns);
     lowering::populateScanPatterns(converter, lctx, patterns);
+    lowering::populateTMAPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))
