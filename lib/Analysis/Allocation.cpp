@@ -134,6 +134,11 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
   func->walk([&](Operation *op) {
     if (isa<ttg::LocalAllocOp>(op)) {
       SharedBuffer buffer{op, localAllocBytes(op), kDefaultAlignment, index[op], index[op]};
+      // An nvmma_shared buffer's swizzle repeats every 8 rows of the swizzle
+      // span; TMA and wgmma compute it from the address, so it starts there.
+      auto type = cast<ttg::MemDescType>(op->getResult(0).getType());
+      if (auto nvmma = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(type.getEncoding()))
+        buffer.alignment = std::max<int64_t>(buffer.alignment, 8 * nvmma.getSwizzlingByteWidth());
       if (auto align = op->getAttrOfType<IntegerAttr>("alignment"))
         buffer.alignment = std::max<int64_t>(buffer.alignment, align.getInt());
       Block *home = op->getBlock();

@@ -71,8 +71,10 @@ PassEntry coreWithOptions(StringRef id,
 /// The part of Triton's make_ttgir that kernels without dots need, in
 /// Triton's order: layouts, coalescing, conversion removal, then the
 /// clean-ups (Triton's loop-aware CSE and its LICM of the sm_80/sm_90
-/// branch are upstream CSE and LICM here), and on targets with cp.async
-/// the software pipelining of dot loops.
+/// branch are upstream CSE and LICM here). With TMA, descriptor blocks get
+/// their shared layout and descriptor loads and stores become TMA copies
+/// (Triton's optimize-descriptor-encoding and tma-lowering); on targets with
+/// cp.async, dot loops are software-pipelined.
 Stage ttgirStage(const Target &target) {
   Stage stage;
   stage.name = "ttgir";
@@ -92,10 +94,19 @@ Stage ttgirStage(const Target &target) {
       core("ttgir.accelerate-matmul", [] { return ttg::createAccelerateMatmul(); }),
       core("ttgir.remove-layout-conversions-after-matmul",
            [] { return ttg::createRemoveLayoutConversions(); }),
+  };
+  if (hasTMA(target)) {
+    stage.entries.push_back(core("ttgir.optimize-descriptor-encoding",
+                                 [] { return ttg::createOptimizeDescriptorEncoding(); }));
+    stage.entries.push_back(core("ttgir.tma-lowering", [] { return ttg::createTMALowering(); }));
+  }
+  std::vector<PassEntry> rest = {
       core("ttgir.cse", [] { return mlir::createCSEPass(); }),
       core("ttgir.licm", [] { return mlir::createLoopInvariantCodeMotionPass(); }),
       core("ttgir.canonicalize", [] { return mlir::createCanonicalizerPass(); }),
   };
+  for (PassEntry &entry : rest)
+    stage.entries.push_back(std::move(entry));
   if (target.backend() == "nvidia" && target.capability() >= 80)
     stage.entries.push_back(coreWithOptions("ttgir.pipeline", [](const CompileOptions &options) {
       ttg::PipelineOptions pass;
@@ -103,7 +114,7 @@ Stage ttgirStage(const Target &target) {
       return ttg::createPipeline(pass);
     }));
   stage.entries.push_back(core("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }));
-  if (target.backend() == "nvidia" && target.capability() >= 90)
+  if (hasTMA(target))
     stage.entries.push_back(core("ttgir.fence-insertion", [] { return ttg::createFenceInsertion(); }));
   return stage;
 }

@@ -59,6 +59,9 @@ llvm::Expected<const CudaDriver *> CudaDriver::load(const std::string &library) 
   resolve(d.cuEventElapsedTime, "cuEventElapsedTime");
   resolve(d.cuGetErrorName, "cuGetErrorName");
   resolve(d.cuGetErrorString, "cuGetErrorString");
+  // Optional: only kernels with tensor descriptors need it.
+  d.cuTensorMapEncodeTiled = reinterpret_cast<decltype(d.cuTensorMapEncodeTiled)>(
+      dlsym(handle, "cuTensorMapEncodeTiled"));
   if (!missing.empty()) {
     dlclose(handle);
     return llvm::createStringError("the CUDA driver " + library + " has no " + missing +

@@ -31,9 +31,12 @@ std::vector<void *> KernelParams::pointers() {
 
 llvm::Expected<KernelParams> packParams(const interp::RunSpec &spec,
                                         llvm::ArrayRef<uint64_t> deviceAddress,
-                                        uint64_t globalScratch, uint64_t profileScratch) {
+                                        uint64_t globalScratch, uint64_t profileScratch,
+                                        const KernelMetadata &meta,
+                                        const TensorMapEncoder &encode) {
   using interp::ArgKind;
   KernelParams params;
+  size_t descriptors = 0;
   for (size_t i = 0; i < spec.args.size(); ++i) {
     const interp::ArgSpec &a = spec.args[i];
     switch (a.kind) {
@@ -49,10 +52,35 @@ llvm::Expected<KernelParams> packParams(const interp::RunSpec &spec,
             bytesOf(interp::Tensor::scalarFloat(a.dtype, a.floatValue).bitsAt(0), size));
       break;
     }
-    case ArgKind::TensorDescriptor:
-      return error("argument '" + a.name +
-                   "': tensor descriptors are not supported on the GPU yet (they need "
-                   "TMA descriptors)");
+    case ArgKind::TensorDescriptor: {
+      if (descriptors >= meta.tensorDescs.size())
+        return error("argument '" + a.name +
+                     "': the kernel's metadata has no tensordesc_meta entry for this tensor "
+                     "descriptor (TMA descriptors need a kernel compiled for cuda:90 or later)");
+      llvm::Expected<TensorMapRequest> request =
+          planTensorMap(a, meta.tensorDescs[descriptors++], deviceAddress[i]);
+      if (!request)
+        return request.takeError();
+      TensorMapBytes map{};
+      if (encode) {
+        llvm::Expected<TensorMapBytes> encoded = encode(*request);
+        if (!encoded)
+          return error("argument '" + a.name + "': " + llvm::toString(encoded.takeError()));
+        map = *encoded;
+      }
+      params.values.emplace_back(map.begin(), map.end());
+      for (int64_t d : a.shape)
+        params.values.push_back(bytesOf(int32_t(d), 4));
+      int64_t stride = 1;
+      std::vector<std::vector<uint8_t>> strides;
+      for (size_t d = a.shape.size(); d-- > 0;) {
+        strides.insert(strides.begin(), bytesOf(stride, 8));
+        stride *= a.shape[d];
+      }
+      for (std::vector<uint8_t> &s : strides)
+        params.values.push_back(std::move(s));
+      break;
+    }
     }
   }
   params.values.push_back(bytesOf(globalScratch, 8));
@@ -197,7 +225,22 @@ llvm::Expected<CudaRunResult> runOnCuda(const interp::RunSpec &spec, interp::Lau
     scratch[s] = *p;
   }
 
-  llvm::Expected<KernelParams> params = packParams(spec, address, scratch[0], scratch[1]);
+  // The CUtensorMap is encoded on the host; it travels as a parameter.
+  TensorMapEncoder encode = [&](const TensorMapRequest &r) -> llvm::Expected<TensorMapBytes> {
+    if (!cu.cuTensorMapEncodeTiled)
+      return error("the CUDA driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12)");
+    alignas(64) TensorMapBytes map{};
+    if (llvm::Error e = cu.check(cu.cuTensorMapEncodeTiled(
+                                     map.data(), r.dataType, r.rank,
+                                     reinterpret_cast<void *>(r.address), r.globalDim,
+                                     r.globalStrides, r.boxDim, r.elementStrides, r.interleave,
+                                     r.swizzle, r.l2Promotion, r.oobFill),
+                                 "encoding its TMA descriptor (cuTensorMapEncodeTiled)"))
+      return std::move(e);
+    return map;
+  };
+  llvm::Expected<KernelParams> params =
+      packParams(spec, address, scratch[0], scratch[1], meta, encode);
   if (!params)
     return params.takeError();
   std::vector<void *> paramPointers = params->pointers();
@@ -270,7 +313,7 @@ llvm::Expected<unsigned> runCaseOnCuda(const interp::RunSpec &spec, const Compil
                  "' but the kernel image's metadata names '" + kernel.metadata.name + "'");
   // An argument the GPU cannot take fails here, before the GPU is reached.
   if (llvm::Expected<KernelParams> p =
-          packParams(spec, std::vector<uint64_t>(spec.args.size()), 0, 0);
+          packParams(spec, std::vector<uint64_t>(spec.args.size()), 0, 0, kernel.metadata);
       !p)
     return error(spec.path + ": " + llvm::toString(p.takeError()));
   llvm::Expected<interp::Launch> launch = interp::prepareBuffers(spec, options.memoryLimit);

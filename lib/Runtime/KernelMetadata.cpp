@@ -62,6 +62,35 @@ llvm::Expected<KernelMetadata> parseKernelMetadata(llvm::StringRef text, llvm::S
   if (m.numCtas != 1)
     return error(where + ": \"num_ctas\" is " + llvm::Twine(m.numCtas) +
                  ": kiln launches single-CTA kernels only (no thread-block clusters yet)");
+  if (const json::Value *descs = o->get("tensordesc_meta")) {
+    const json::Array *list = descs->getAsArray();
+    if (!list && descs->kind() != json::Value::Null)
+      return error(where + ": \"tensordesc_meta\" must be a list");
+    for (const json::Value &v : list ? *list : json::Array()) {
+      const json::Object *d = v.getAsObject();
+      auto field = [&](const char *key) -> std::optional<int64_t> {
+        return d ? d->getInteger(key) : std::nullopt;
+      };
+      const json::Array *block = d ? d->getArray("block_size") : nullptr;
+      std::optional<int64_t> swizzle = field("swizzle"), size = field("elem_size"),
+                             type = field("elem_type");
+      if (!swizzle || !size || !type || !block)
+        return error(where + ": each \"tensordesc_meta\" entry needs integer \"swizzle\", "
+                             "\"elem_size\", \"elem_type\" and a \"block_size\" list");
+      TensorDescMeta meta;
+      meta.swizzle = int(*swizzle);
+      meta.elemSize = int(*size);
+      meta.elemType = int(*type);
+      meta.fp4Padded = d->getBoolean("fp4_padded").value_or(false);
+      for (const json::Value &b : *block) {
+        std::optional<int64_t> n = b.getAsInteger();
+        if (!n)
+          return error(where + ": \"block_size\" must list integers");
+        meta.blockSize.push_back(*n);
+      }
+      m.tensorDescs.push_back(std::move(meta));
+    }
+  }
   if (const json::Object *t = o->getObject("target"))
     if (std::optional<int64_t> arch = t->getInteger("arch"))
       m.arch = int(*arch);

@@ -13,6 +13,17 @@ namespace {
 
 constexpr StringLiteral kCommentTag = "kiln.metadata: ";
 
+json::Array tensorDescMeta(const KernelMetadata &m) {
+  json::Array out;
+  for (const TensorDescMeta &d : m.tensorDescs)
+    out.push_back(json::Object{{"swizzle", d.swizzle},
+                               {"elem_size", d.elemSize},
+                               {"elem_type", d.elemType},
+                               {"block_size", json::Array(d.blockSize)},
+                               {"fp4_padded", d.fp4Padded}});
+  return out;
+}
+
 /// The fields every form shares, under Triton's key names.
 json::Object fields(const KernelMetadata &m) {
   return json::Object{
@@ -27,6 +38,7 @@ json::Object fields(const KernelMetadata &m) {
       {"profile_scratch_size", m.profileScratchSize},
       {"profile_scratch_align", m.profileScratchAlign},
       {"ptx_version", m.ptxVersion},
+      {"tensordesc_meta", tensorDescMeta(m)},
   };
 }
 
@@ -50,7 +62,6 @@ std::string KernelMetadata::toJSON(const CompileOptions &options) const {
   object["cluster_dims"] = json::Array{1, 1, 1};
   object["launch_cooperative_grid"] = false;
   object["launch_pdl"] = false;
-  object["tensordesc_meta"] = json::Array{};
   return print(std::move(object)) + "\n";
 }
 
@@ -95,6 +106,22 @@ std::optional<KernelMetadata> KernelMetadata::fromComment(StringRef text) {
   integer("profile_scratch_size", m.profileScratchSize);
   integer("profile_scratch_align", m.profileScratchAlign);
   integer("ptx_version", m.ptxVersion);
+  if (const json::Array *descs = object->getArray("tensordesc_meta")) {
+    for (const json::Value &v : *descs) {
+      const json::Object *d = v.getAsObject();
+      if (!d)
+        return std::nullopt;
+      TensorDescMeta meta;
+      meta.swizzle = int(d->getInteger("swizzle").value_or(0));
+      meta.elemSize = int(d->getInteger("elem_size").value_or(0));
+      meta.elemType = int(d->getInteger("elem_type").value_or(0));
+      meta.fp4Padded = d->getBoolean("fp4_padded").value_or(false);
+      if (const json::Array *block = d->getArray("block_size"))
+        for (const json::Value &b : *block)
+          meta.blockSize.push_back(b.getAsInteger().value_or(0));
+      m.tensorDescs.push_back(std::move(meta));
+    }
+  }
   if (!m.known())
     return std::nullopt;
   return m;

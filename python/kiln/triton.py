@@ -214,6 +214,9 @@ class _Compile:
 def _fill_metadata(stage, kiln, metadata):
     # The keys each of Triton's own stages writes, from kiln's JSON.
     if stage == "ttgir":
+        # Per TMA descriptor argument (cuda:90+): swizzle, elem_size,
+        # elem_type, block_size, fp4_padded, from which Triton's launcher
+        # encodes the CUtensorMap it passes by value.
         metadata["tensordesc_meta"] = kiln.get("tensordesc_meta", [])
     elif stage == "llir":
         for key, default in (("num_warps", None), ("shared", 0), ("tmem_size", 0),

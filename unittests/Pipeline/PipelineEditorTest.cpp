@@ -63,9 +63,11 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
             (std::vector<std::string>{"b.first", "a.first", "ttgir.convert-from-ttir",
                                       "ttgir.coalesce", "ttgir.remove-layout-conversions",
                                       "ttgir.optimize-thread-locality", "ttgir.accelerate-matmul",
-                                      "ttgir.remove-layout-conversions-after-matmul", "ttgir.cse",
-                                      "ttgir.licm", "ttgir.canonicalize", "ttgir.pipeline",
-                                      "ttgir.symbol-dce", "ttgir.fence-insertion", "a.last"}));
+                                      "ttgir.remove-layout-conversions-after-matmul",
+                                      "ttgir.optimize-descriptor-encoding", "ttgir.tma-lowering",
+                                      "ttgir.cse", "ttgir.licm", "ttgir.canonicalize",
+                                      "ttgir.pipeline", "ttgir.symbol-dce", "ttgir.fence-insertion",
+                                      "a.last"}));
   const PassEntry &replaced = pipeline->findStage("ttir")->entries[8];
   EXPECT_EQ(replaced.owner, "b");
   EXPECT_EQ(replaced.placement, "replace ttir.cse");

@@ -103,14 +103,128 @@ TEST(KernelParams, TritonOrderThenHiddenPointers) {
   EXPECT_EQ(pointers[1], params->values[1].data());
 }
 
-TEST(KernelParams, TensorDescriptorsAreRefused) {
+TEST(KernelParams, TensorDescriptorsNeedTheKernelsTMAMetadata) {
   interp::RunSpec spec = specOf(
       R"({"name": "d", "kind": "tensor_descriptor", "dtype": "f16", "shape": [8, 8]})");
   uint64_t addresses[] = {0x1000};
   auto params = runtime::packParams(spec, addresses, 0, 0);
   ASSERT_FALSE(bool(params));
-  EXPECT_NE(errorOf(params.takeError()).find("argument 'd': tensor descriptors are not supported"),
+  EXPECT_NE(errorOf(params.takeError())
+                .find("argument 'd': the kernel's metadata has no tensordesc_meta entry"),
             std::string::npos);
+}
+
+TEST(KernelMetadata, ReadsTensordescMeta) {
+  auto m = runtime::parseKernelMetadata(
+      R"({"name": "k", "tensordesc_meta": [{"swizzle": 3, "elem_size": 2, "elem_type": 6,
+          "block_size": [128, 64], "fp4_padded": false}]})",
+      "k.json");
+  ASSERT_TRUE(bool(m)) << errorOf(m.takeError());
+  ASSERT_EQ(m->tensorDescs.size(), 1u);
+  EXPECT_EQ(m->tensorDescs[0].swizzle, 3);
+  EXPECT_EQ(m->tensorDescs[0].elemSize, 2);
+  EXPECT_EQ(m->tensorDescs[0].elemType, 6);
+  EXPECT_EQ(m->tensorDescs[0].blockSize, (std::vector<int64_t>{128, 64}));
+  auto bad = runtime::parseKernelMetadata(R"({"name": "k", "tensordesc_meta": [{"swizzle": 3}]})",
+                                          "k.json");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(errorOf(bad.takeError()).find("each \"tensordesc_meta\" entry needs"),
+            std::string::npos);
+}
+
+/// The corpus's matmul_tma_persistent: A is [M, K] f16 in 128x64 blocks.
+runtime::KernelMetadata tmaMeta(int swizzle, std::vector<int64_t> box) {
+  runtime::KernelMetadata meta;
+  meta.name = "k";
+  meta.tensorDescs.push_back({swizzle, 2, /*f16*/ 6, std::move(box), false});
+  return meta;
+}
+
+TEST(KernelParams, TensorDescriptorIsItsMapThenShapeAndStrides) {
+  interp::RunSpec spec = specOf(R"(
+    {"name": "a", "kind": "tensor_descriptor", "dtype": "f16", "shape": [512, 320],
+     "block": [128, 64]},
+    {"name": "m", "kind": "scalar", "dtype": "i32", "value": 512})");
+  uint64_t addresses[] = {0x7f0000010000, 0};
+  std::vector<runtime::TensorMapRequest> seen;
+  runtime::TensorMapEncoder encode = [&](const runtime::TensorMapRequest &r) {
+    seen.push_back(r);
+    runtime::TensorMapBytes map;
+    for (unsigned i = 0; i < map.size(); ++i)
+      map[i] = uint8_t(i + 1);
+    return llvm::Expected<runtime::TensorMapBytes>(map);
+  };
+  auto params = runtime::packParams(spec, addresses, 0, 0, tmaMeta(3, {128, 64}), encode);
+  ASSERT_TRUE(bool(params)) << errorOf(params.takeError());
+  // The map, 2 shape i32s, 2 stride i64s, m, then the 2 scratch pointers.
+  ASSERT_EQ(params->values.size(), 8u);
+  ASSERT_EQ(params->values[0].size(), 128u);
+  EXPECT_EQ(params->values[0][0], 1);
+  EXPECT_EQ(params->values[0][127], 128);
+  EXPECT_EQ(read<int32_t>(params->values[1]), 512);
+  EXPECT_EQ(read<int32_t>(params->values[2]), 320);
+  EXPECT_EQ(read<int64_t>(params->values[3]), 320);
+  EXPECT_EQ(read<int64_t>(params->values[4]), 1);
+  EXPECT_EQ(read<int32_t>(params->values[5]), 512);
+  // The encode call: innermost dimension first, byte strides of the outer
+  // dimensions, the box, 128-byte swizzle, L2 promotion 128 B, zero fill.
+  ASSERT_EQ(seen.size(), 1u);
+  const runtime::TensorMapRequest &r = seen[0];
+  EXPECT_EQ(r.dataType, 6); // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+  EXPECT_EQ(r.rank, 2u);
+  EXPECT_EQ(r.address, 0x7f0000010000u);
+  EXPECT_EQ(r.globalDim[0], 320u);
+  EXPECT_EQ(r.globalDim[1], 512u);
+  EXPECT_EQ(r.globalStrides[0], 640u);
+  EXPECT_EQ(r.boxDim[0], 64u);
+  EXPECT_EQ(r.boxDim[1], 128u);
+  EXPECT_EQ(r.elementStrides[0], 1u);
+  EXPECT_EQ(r.swizzle, 3);
+  EXPECT_EQ(r.interleave, 0);
+  EXPECT_EQ(r.l2Promotion, 2);
+  EXPECT_EQ(r.oobFill, 0);
+  // Without an encoder the parameters are checked and the map left zero.
+  auto checked = runtime::packParams(spec, addresses, 0, 0, tmaMeta(3, {128, 64}));
+  ASSERT_TRUE(bool(checked)) << errorOf(checked.takeError());
+  EXPECT_EQ(checked->values[0], std::vector<uint8_t>(128, 0));
+}
+
+TEST(TensorMap, BadShapesBlocksAndAlignments) {
+  auto err = [](const char *arg, runtime::KernelMetadata meta, uint64_t address = 0x1000) {
+    interp::RunSpec spec = specOf(arg);
+    uint64_t addresses[] = {address};
+    auto p = runtime::packParams(spec, addresses, 0, 0, meta);
+    return p ? std::string("packed") : errorOf(p.takeError());
+  };
+  const char *a = R"({"name": "a", "kind": "tensor_descriptor", "dtype": "f16",
+                      "shape": [64, 64], "block": [64, 64]})";
+  EXPECT_EQ(err(a, tmaMeta(3, {64, 64})), "packed");
+  EXPECT_EQ(err(a, tmaMeta(3, {64, 64}), 0x1008), "argument 'a': TMA needs a 16-byte aligned tensor");
+  EXPECT_EQ(err(a, tmaMeta(3, {64})),
+            "argument 'a': the kernel's TMA box has 1 dimensions but the tensor has 2");
+  EXPECT_EQ(err(a, tmaMeta(3, {48, 64})),
+            "argument 'a': the block's dimension 0 (64) is not a multiple of the kernel's TMA "
+            "box (48)");
+  EXPECT_EQ(err(a, tmaMeta(2, {64, 64})),
+            "argument 'a': the TMA box's rows (128 bytes) exceed the 64-byte swizzle");
+  EXPECT_EQ(err(R"({"name": "a", "kind": "tensor_descriptor", "dtype": "f16", "shape": [8, 7]})",
+                tmaMeta(0, {8, 8})),
+            "argument 'a': TMA needs 16-byte multiples as strides; dimension 0 has a stride of "
+            "14 bytes");
+  EXPECT_EQ(err(R"({"name": "a", "kind": "tensor_descriptor", "dtype": "f32", "shape": [64, 64]})",
+                tmaMeta(3, {64, 64})),
+            "argument 'a': the kernel reads 2-byte elements but the argument's dtype has 4");
+  EXPECT_EQ(err(R"({"name": "a", "kind": "tensor_descriptor", "dtype": "f16", "shape": [512, 512]})",
+                tmaMeta(0, {512, 8})),
+            "argument 'a': the kernel's TMA box dimension 0 (512) is outside 1..256");
+}
+
+TEST(TensorMap, HostDataTypes) {
+  EXPECT_EQ(runtime::hostTensorMapDataType(6), 6);  // f16
+  EXPECT_EQ(runtime::hostTensorMapDataType(10), 9); // bf16
+  EXPECT_EQ(runtime::hostTensorMapDataType(9), 8);  // f64
+  EXPECT_EQ(runtime::hostTensorMapDataType(8), 10); // f32, flushing denormals
+  EXPECT_EQ(runtime::hostTensorMapDataType(0), 0);  // u8
 }
 
 TEST(Scratch, SizePerProgramTimesPrograms) {

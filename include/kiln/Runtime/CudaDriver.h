@@ -66,6 +66,12 @@ struct CudaDriver {
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  /// Null on drivers older than CUDA 12 (no TMA); the enums as ints.
+  CUresult (*cuTensorMapEncodeTiled)(void *map, int dataType, uint32_t rank, void *address,
+                                     const uint64_t *globalDim, const uint64_t *globalStrides,
+                                     const uint32_t *boxDim, const uint32_t *elementStrides,
+                                     int interleave, int swizzle, int l2Promotion,
+                                     int oobFill) = nullptr;
 
   /// The driver library: $KILN_CUDA_DRIVER when set (another install, or a
   /// test), else libcuda.so.1.

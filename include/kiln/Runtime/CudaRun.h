@@ -13,6 +13,9 @@
 
 #include "kiln/Interpreter/RunSpec.h"
 #include "kiln/Runtime/KernelMetadata.h"
+#include "kiln/Runtime/TensorMap.h"
+
+#include <functional>
 
 #include <vector>
 
@@ -25,11 +28,20 @@ struct KernelParams {
   std::vector<void *> pointers();
 };
 
+/// Encodes one CUtensorMap (the driver's cuTensorMapEncodeTiled).
+using TensorMapEncoder = std::function<llvm::Expected<TensorMapBytes>(const TensorMapRequest &)>;
+
 /// Packs `spec`'s arguments: `deviceAddress[i]` is argument i's buffer on
-/// the device (unused for scalars), then the two scratch pointers.
+/// the device (unused for scalars), then the two scratch pointers. A tensor
+/// descriptor argument (the n-th) is its CUtensorMap, planned from
+/// `meta.tensorDescs[n]` and made by `encode` (without one, zeros: the
+/// parameters are only checked), then its shape as i32s and its row-major
+/// strides as i64s.
 llvm::Expected<KernelParams> packParams(const interp::RunSpec &spec,
                                         llvm::ArrayRef<uint64_t> deviceAddress,
-                                        uint64_t globalScratch, uint64_t profileScratch);
+                                        uint64_t globalScratch, uint64_t profileScratch,
+                                        const KernelMetadata &meta = {},
+                                        const TensorMapEncoder &encode = nullptr);
 
 /// Bytes of a scratch buffer for `grid` (0: none is allocated).
 uint64_t scratchBytes(int64_t perProgram, const std::array<int64_t, 3> &grid, int numCtas);

@@ -13,8 +13,19 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kiln::runtime {
+
+/// One `tensordesc_meta` entry: how to encode the CUtensorMap of a tensor
+/// descriptor argument (the kernel's descriptor arguments, in order).
+struct TensorDescMeta {
+  int swizzle = 0;  ///< CUtensorMapSwizzle: 0 none, 1 32 B, 2 64 B, 3 128 B
+  int elemSize = 0; ///< bytes
+  int elemType = 0; ///< Triton's (device) numbering of tensor-map element types
+  std::vector<int64_t> blockSize; ///< the TMA box, outermost first
+  bool fp4Padded = false;
+};
 
 struct KernelMetadata {
   std::string name;              ///< the .entry to launch
@@ -26,6 +37,7 @@ struct KernelMetadata {
   int64_t profileScratchSize = 0;
   int64_t profileScratchAlign = 1;
   std::optional<int> arch;       ///< target.arch, when given (90)
+  std::vector<TensorDescMeta> tensorDescs; ///< `tensordesc_meta`
 };
 
 /// Parses Triton's metadata JSON; `where` names it in errors.

@@ -18,8 +18,23 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kiln {
+
+/// What the launcher needs to encode the CUtensorMap of one tensor
+/// descriptor argument (Triton 3.6's `tensordesc_meta` entries).
+struct TensorDescMeta {
+  int swizzle = 0;  ///< CUtensorMapSwizzle (0 none .. 3 128 B)
+  int elemSize = 0; ///< bytes
+  int elemType = 0; ///< Triton's (device) tensor-map element type number
+  std::vector<int64_t> blockSize; ///< the TMA box, outermost first
+  bool fp4Padded = false;
+  bool operator==(const TensorDescMeta &o) const {
+    return swizzle == o.swizzle && elemSize == o.elemSize && elemType == o.elemType &&
+           blockSize == o.blockSize && fp4Padded == o.fp4Padded;
+  }
+};
 
 struct KernelMetadata {
   std::string name;  ///< the `.entry` name
@@ -33,6 +48,9 @@ struct KernelMetadata {
   int64_t profileScratchSize = 0;
   int64_t profileScratchAlign = 1;
   int ptxVersion = 0; ///< e.g. 90 for PTX ISA 9.0; 0 before the ptx stage
+  /// One entry per `!tt.tensordesc` kernel argument passed as a TMA
+  /// descriptor (cuda:90 and later), in argument order.
+  std::vector<TensorDescMeta> tensorDescs;
 
   /// False until a stage has filled it in.
   bool known() const { return numWarps > 0; }

@@ -105,8 +105,10 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
   if (isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
-          ttg::MemDescIndexOp>(op))
+          ttg::MemDescIndexOp, ttg::MemDescTransOp>(op))
     return hasLocalMemoryLowering(op);
+  if (lowering::isTMAOp(op)) // what the target lacks: checkTMALowering
+    return true;
   if (isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp>(op))
     return target.hasWGMMA();
   if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op))
@@ -212,7 +214,8 @@ struct ConvertTritonGPUToLLVM
       }
       if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
           failed(lowering::checkAtomicLowering(op, *target)) ||
-          failed(lowering::checkAsyncLowering(op, *target)))
+          failed(lowering::checkAsyncLowering(op, *target)) ||
+          failed(lowering::checkTMALowering(op, *target)))
         ok = false;
       else if (isa<tt::ReduceOp, tt::ScanOp>(op) && failed(lowering::checkAxisPlan(op, warpSize)))
         ok = false;
@@ -249,7 +252,8 @@ struct ConvertTritonGPUToLLVM
     ConversionTarget llvmTarget(*ctx);
     llvmTarget.addLegalDialect<LLVM::LLVMDialect>();
     llvmTarget.addLegalDialect("nvvm");
-    llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect, arith::ArithDialect,
+    llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect,
+                                 ttng::TritonNvidiaGPUDialect, arith::ArithDialect,
                                  math::MathDialect, gpu::GPUDialect>();
     llvmTarget.addIllegalDialect("ttng");
     RewritePatternSet patterns(ctx);
@@ -275,6 +279,7 @@ struct ConvertTritonGPUToLLVM
     if (target->hasWGMMA())
       lowering::populateWGMMAPatterns(converter, lctx, patterns);
     lowering::populateAsyncCopyPatterns(converter, lctx, patterns);
+    lowering::populateTMAPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))

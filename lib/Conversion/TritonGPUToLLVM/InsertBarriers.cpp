@@ -1,7 +1,18 @@
 //===- InsertBarriers.cpp - barriers between racing shared accesses -------===//
+//
+// mbarriers and TMA: an mbarrier's arrivals and waits are meant to race
+// (only its init and inval are plain writes), and a TMA load's write to its
+// buffer is ordered by the waits on its mbarrier, not by bar.sync, so it
+// only waits for the accesses before it (a generic read of the buffer
+// before a TMA overwrites it needs the barrier). A TMA store reads through
+// the async proxy: after generic writes it needs fence.proxy.async in every
+// thread, then the barrier.
+//
+//===----------------------------------------------------------------------===//
 #include "kiln/Analysis/Allocation.h"
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -48,8 +59,13 @@ struct Pending {
   SmallVector<Range> reads, writes;
   /// Async copies not yet in a commit group, and those in one.
   SmallVector<Range> uncommitted, committed;
+  /// Of an op's own effects only: writes completed through an mbarrier,
+  /// which wait for what is pending but are never pending themselves.
+  SmallVector<Range> asyncWrites;
+  /// The op reads through the async proxy (a TMA store).
+  bool asyncRead = false;
 
-  bool empty() const { return reads.empty() && writes.empty(); }
+  bool empty() const { return reads.empty() && writes.empty() && asyncWrites.empty(); }
   void clear() { reads.clear(), writes.clear(); }
   void merge(const Pending &o) {
     addRanges(reads, o.reads);
@@ -69,7 +85,8 @@ struct Pending {
   /// Whether an op doing `next` must wait for what is pending.
   bool racesWith(const Pending &next) const {
     return anyOverlap(next.writes, reads) || anyOverlap(next.writes, writes) ||
-           anyOverlap(next.reads, writes);
+           anyOverlap(next.reads, writes) || anyOverlap(next.asyncWrites, reads) ||
+           anyOverlap(next.asyncWrites, writes);
   }
 };
 
@@ -89,6 +106,9 @@ public:
       if (!effects.empty()) {
         if (state.racesWith(effects)) {
           OpBuilder b(&op);
+          if (effects.asyncRead && Pending::anyOverlap(effects.reads, state.writes) &&
+              !isa_and_nonnull<ttng::FenceAsyncSharedOp>(op.getPrevNode()))
+            ttng::FenceAsyncSharedOp::create(b, op.getLoc(), /*bCluster=*/false);
           gpu::BarrierOp::create(b, op.getLoc());
           state.clear();
         }
@@ -222,8 +242,30 @@ private:
       p.reads.push_back(rangeOf(load.getSrc()));
       return p;
     }
-    if (isa<ttg::LocalDeallocOp>(op))
+    if (isa<ttg::LocalDeallocOp, ttng::TMAStoreWaitOp>(op))
       return p;
+    if (isa<ttng::InitBarrierOp, ttng::InvalBarrierOp>(op)) {
+      p.writes.push_back(rangeOf(op->getOperand(0)));
+      return p;
+    }
+    if (auto expect = dyn_cast<ttng::BarrierExpectOp>(op)) {
+      p.reads.push_back(rangeOf(expect.getAlloc()));
+      return p;
+    }
+    if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op)) {
+      p.reads.push_back(rangeOf(wait.getAlloc()));
+      return p;
+    }
+    if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
+      p.reads.push_back(rangeOf(load.getBarrier()));
+      p.asyncWrites.push_back(rangeOf(load.getResult()));
+      return p;
+    }
+    if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op)) {
+      p.reads.push_back(rangeOf(store.getSrc()));
+      p.asyncRead = true;
+      return p;
+    }
     if (auto offset = op->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr)) {
       Range r{offset.getInt(), offset.getInt() + std::max<int64_t>(1, scratchBytes(op, ctx))};
       p.reads.push_back(r);

@@ -149,12 +149,24 @@ struct MemDescIndexLowering : OpConversionPattern<ttg::MemDescIndexOp> {
   }
 };
 
+/// A transposed view reads the same bytes: its type's layout is the
+/// transposed one, the address is unchanged.
+struct MemDescTransLowering : OpConversionPattern<ttg::MemDescTransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::MemDescTransOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 } // namespace
 
 void populateLocalMemoryPatterns(TypeConverter &converter, const Context &ctx,
                                  RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering>(converter, ctx);
-  patterns.add<LocalDeallocLowering, MemDescIndexLowering>(converter, &converter.getContext());
+  patterns.add<LocalDeallocLowering, MemDescIndexLowering, MemDescTransLowering>(
+      converter, &converter.getContext());
 }
 
 } // namespace kiln::lowering

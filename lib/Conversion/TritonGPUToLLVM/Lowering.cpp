@@ -18,6 +18,9 @@ TypeConverter::TypeConverter(MLIRContext *ctx, const LowerToLLVMOptions &options
   addConversion([ctx](ttg::MemDescType) -> Type { return LLVM::LLVMPointerType::get(ctx, 3); });
   // Async tokens only order ops; they carry no data.
   addConversion([ctx](ttg::AsyncTokenType) -> Type { return IntegerType::get(ctx, 32); });
+  // The generic address of the descriptor's CUtensorMap (a kernel's
+  // descriptor parameter is the map itself, by value; FuncOpToLLVM.cpp).
+  addConversion([ctx](tt::TensorDescType) -> Type { return LLVM::LLVMPointerType::get(ctx, 0); });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     if (!isa_and_nonnull<ttg::DistributedEncodingInterface>(type.getEncoding()))
       return std::nullopt;

@@ -136,6 +136,15 @@ mlir::LogicalResult checkAsyncLowering(mlir::Operation *op, const TargetInfo &ta
 mlir::FailureOr<unsigned> asyncCopyVectorWidth(mlir::Operation *op,
                                                const AxisInfoAnalysis &axes);
 
+void populateTMAPatterns(TypeConverter &converter, const Context &ctx,
+                         mlir::RewritePatternSet &patterns);
+
+/// The ttng mbarrier and TMA ops TMAOpToLLVM.cpp lowers.
+bool isTMAOp(mlir::Operation *op);
+/// A located error when a TMA op, or a kernel's descriptor argument, has
+/// no lowering on the target (checked before anything is converted).
+mlir::LogicalResult checkTMALowering(mlir::Operation *op, const TargetInfo &target);
+
 /// A located error when an atomic's kind and element type have no
 /// instruction on the target (checked before anything is converted).
 mlir::LogicalResult checkAtomicLowering(mlir::Operation *op, const TargetInfo &target);

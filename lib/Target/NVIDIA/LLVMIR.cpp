@@ -89,6 +89,28 @@ void readMetadata(mlir::ModuleOp module, const CompileOptions &options, KernelMe
   m.globalScratchAlign = get("ttg.global_scratch_memory_alignment", 1);
   m.profileScratchSize = get("ttg.profile_scratch_memory_size", 0);
   m.profileScratchAlign = get("ttg.profile_scratch_memory_alignment", 1);
+  // The kernel's TMA descriptor parameters, as the lowering marked them.
+  m.tensorDescs.clear();
+  module.walk([&](mlir::FunctionOpInterface func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      auto meta = func.getArgAttrOfType<mlir::DictionaryAttr>(i, "kiln.tensordesc_meta");
+      if (!meta)
+        continue;
+      TensorDescMeta d;
+      auto integer = [&](StringRef key) {
+        auto v = meta.getAs<mlir::IntegerAttr>(key);
+        return v ? int(v.getInt()) : 0;
+      };
+      d.swizzle = integer("swizzle");
+      d.elemSize = integer("elem_size");
+      d.elemType = integer("elem_type");
+      if (auto block = meta.getAs<mlir::DenseI64ArrayAttr>("block_size"))
+        d.blockSize.assign(block.asArrayRef().begin(), block.asArrayRef().end());
+      if (auto fp4 = meta.getAs<mlir::BoolAttr>("fp4_padded"))
+        d.fp4Padded = fp4.getValue();
+      m.tensorDescs.push_back(std::move(d));
+    }
+  });
 }
 
 /// libdevice: TRITON_LIBDEVICE_PATH, else the CUDA install's, found beside

@@ -165,6 +165,39 @@ public:
   virtual mlir::Value atomicCAS(mlir::OpBuilder &b, mlir::Location loc, MemOrder order,
                                 MemScope scope, mlir::Value ptr, mlir::Value cmp, mlir::Value val,
                                 mlir::Value pred) const = 0;
+
+  // mbarriers and TMA (NVIDIA sm_90 and later). `bar` and the shared
+  // buffers are `!llvm.ptr<3>`, `desc` the generic address of a 128-byte
+  // CUtensorMap; each op runs in the threads whose i1 `pred` is true (the
+  // caller elects them), except the waits, which every thread runs.
+
+  /// Whether the target has TMA and transaction-counting mbarriers.
+  virtual bool hasTMA() const { return false; }
+  virtual void mbarrierInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                            unsigned count, mlir::Value pred) const = 0;
+  virtual void mbarrierInval(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                             mlir::Value pred) const = 0;
+  /// Arrives on `bar` and raises the bytes its phase waits for by `bytes`.
+  virtual void mbarrierArriveExpectTx(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                                      unsigned bytes, mlir::Value pred) const = 0;
+  /// Blocks until the phase of parity `phase` (i32, 0 or 1) of `bar` completes.
+  virtual void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                            mlir::Value phase) const = 0;
+  /// One TMA message between the box at `coords` (i32, innermost dimension
+  /// first, as TMA numbers them) of the tensor map and shared memory; a load
+  /// completes bytes on `bar`, a store joins the thread's open bulk group.
+  virtual void tmaLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
+                       mlir::Value dst, mlir::Value bar, llvm::ArrayRef<mlir::Value> coords,
+                       mlir::Value pred) const = 0;
+  virtual void tmaStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
+                        mlir::Value src, llvm::ArrayRef<mlir::Value> coords,
+                        mlir::Value pred) const = 0;
+  /// Closes the thread's open bulk group (of TMA stores).
+  virtual void bulkCommitGroup(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// Waits until at most `pending` of the thread's bulk groups still read
+  /// their shared memory.
+  virtual void bulkWaitGroupRead(mlir::OpBuilder &b, mlir::Location loc,
+                                 unsigned pending) const = 0;
 };
 
 /// NVIDIA GPUs of compute capability `cc` (90 for sm_90) through NVVM.

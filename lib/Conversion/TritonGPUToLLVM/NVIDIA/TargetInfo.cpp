@@ -708,6 +708,60 @@ private:
     llvm_unreachable("kind");
   }
 
+  bool hasTMA() const override { return cc >= 90; }
+
+  void mbarrierInit(OpBuilder &b, Location loc, Value bar, unsigned count,
+                    Value pred) const override {
+    NVVM::MBarrierInitOp::create(b, loc, bar, constI32(b, loc, count), pred);
+  }
+
+  // NVVM's mbarrier.inval takes no predicate; inline PTX does.
+  void mbarrierInval(OpBuilder &b, Location loc, Value bar, Value pred) const override {
+    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), bar);
+    ptx(b, loc, Type(), "@$0 mbarrier.inval.shared::cta.b64 [$1];", "b,r", {pred, addr},
+        /*sideEffects=*/true);
+  }
+
+  void mbarrierArriveExpectTx(OpBuilder &b, Location loc, Value bar, unsigned bytes,
+                              Value pred) const override {
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), bar, constI32(b, loc, bytes),
+                                           NVVM::MemScopeKind::CTA, /*relaxed=*/false, pred);
+  }
+
+  // NVVM's op loops on try_wait until the phase completes; the suspend
+  // hint (ns) is the one CUDA's own barrier wait uses.
+  void mbarrierWait(OpBuilder &b, Location loc, Value bar, Value phase) const override {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, constI32(b, loc, 0x989680));
+  }
+
+  // The destination is the CTA's buffer as a shared::cluster address, the
+  // form the instruction names (a CTA's own window is part of its cluster's).
+  void tmaLoad(OpBuilder &b, Location loc, Value desc, Value dst, Value bar,
+               ArrayRef<Value> coords, Value pred) const override {
+    Value clusterDst =
+        LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7), dst);
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, clusterDst, desc, coords, bar, /*im2colOffsets=*/ValueRange(),
+        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+        /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), pred);
+  }
+
+  void tmaStore(OpBuilder &b, Location loc, Value desc, Value src, ArrayRef<Value> coords,
+                Value pred) const override {
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(b, loc, desc, src, coords,
+                                                       /*l2CacheHint=*/Value(),
+                                                       NVVM::TMAStoreMode::TILE, pred);
+  }
+
+  void bulkCommitGroup(OpBuilder &b, Location loc) const override {
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+  }
+
+  void bulkWaitGroupRead(OpBuilder &b, Location loc, unsigned pending) const override {
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(int32_t(pending)),
+                                         b.getUnitAttr());
+  }
+
   bool vectorAtomics(AtomicKind kind, Type elem) const {
     return cc >= 90 && kind == AtomicKind::FAdd && (elem.isF16() || elem.isBF16() || elem.isF32());
   }

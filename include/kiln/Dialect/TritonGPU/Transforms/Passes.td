@@ -188,6 +188,43 @@ def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def OptimizeDescriptorEncoding
+    : Pass<"ttgir-optimize-descriptor-encoding", "::mlir::ModuleOp"> {
+  let summary = "Give tensor descriptor blocks the nvmma_shared layout TMA writes";
+  let description = [{
+    Triton 3.6's triton-nvidia-optimize-descriptor-encoding, for targets
+    with TMA (cuda:90 and later): every `!tt.tensordesc` whose block has no
+    encoding (kernel arguments, descriptors made in the kernel, loop-carried
+    ones) gets the `#ttg.nvmma_shared` encoding Triton picks when no user
+    asks for another: the widest swizzle (128, 64 or 32 bytes) that divides
+    the bytes of a contiguous row, none when the block has fewer than 8
+    rows; not transposed. Kernel signatures follow. The swizzle is the one
+    the launcher encodes into the tensor map (`tensordesc_meta`).
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
+}
+
+def TMALowering : Pass<"ttgir-tma-lowering", "::mlir::ModuleOp"> {
+  let summary = "Lower descriptor loads and stores to TMA copies and mbarriers";
+  let description = [{
+    Triton 3.6's triton-nvidia-tma-lowering for `tt.descriptor_load` and
+    `tt.descriptor_store` (cuda:90 and later; the block must already have
+    its nvmma_shared encoding). A load becomes a buffer in the block's
+    layout and a one-arrival mbarrier: `ttng.init_barrier`, then
+    `ttng.barrier_expect` of the block's bytes, `ttng.async_tma_copy_global_to_local`,
+    `ttng.wait_barrier` on phase 0, `ttng.inval_barrier`, and a
+    `ttg.local_load` into the load's layout. A store copies its value into
+    such a buffer (`ttg.local_alloc`), makes the writes visible to the
+    async proxy (`ttng.fence_async_shared`), and issues
+    `ttng.async_tma_copy_local_to_global` followed by
+    `ttng.async_tma_store_wait {pendings = 0}`. Gathers, scatters,
+    reductions and descriptors made in the kernel are left alone.
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect",
+                           "::kiln::ttng::TritonNvidiaGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
   let summary = "Report the axis info of every op result as a remark";
   let description = [{

@@ -1,0 +1,53 @@
+//===- TMA.h - how a tensor descriptor maps onto a TMA tensor map -*- C++ -*-===//
+//
+// The facts about a `!tt.tensordesc` that the TMA unit needs and that
+// Triton 3.6 records in a kernel's `tensordesc_meta`: the swizzle of the
+// shared-memory block (from its #ttg.nvmma_shared encoding), the element
+// type as the tensor map encodes it, and the box one TMA message moves.
+// The passes that pick encodings, the LLVM lowering of the copies and the
+// kernel metadata all read them from here, so they cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_DIALECT_TRITONNVIDIAGPU_IR_TMA_H
+#define KILN_DIALECT_TRITONNVIDIAGPU_IR_TMA_H
+
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace kiln::ttng {
+
+/// Bytes of a CUtensorMap, passed by value as a __grid_constant__ kernel
+/// parameter, and the alignment the parameter gets.
+inline constexpr int64_t kTensorMapBytes = 128;
+inline constexpr int64_t kTensorMapParamAlign = 64;
+
+struct TMADescriptorInfo {
+  /// CUtensorMapSwizzle: 0 none, 1 32 B, 2 64 B, 3 128 B.
+  int swizzleMode = 0;
+  int swizzleBytes = 0;
+  int elemSize = 0; ///< bytes
+  /// The element type as Triton numbers it (the device's tensormap
+  /// encoding: 0 u8, 1 u16, 2 u32, 3 s32, 4 u64, 5 s64, 6 f16, 7 f32,
+  /// 9 f64, 10 bf16, 14 b4x16_p64); the launcher maps it to the host enum.
+  int elemType = 0;
+  /// The box of one TMA message, outermost dimension first: the block,
+  /// its contiguous dimension cut to the swizzle span and every dimension
+  /// to 256 elements. A block larger than the box takes several messages.
+  llvm::SmallVector<int64_t> box;
+  bool fp4Padded = false;
+};
+
+/// The TMA view of descriptor type `desc`, whose block must carry an
+/// nvmma_shared encoding; a located error at `op` otherwise.
+mlir::FailureOr<TMADescriptorInfo> getTMADescriptorInfo(mlir::Operation *op,
+                                                        tt::TensorDescType desc);
+
+/// The nvmma_shared encoding Triton gives a descriptor block nothing else
+/// constrains: the widest swizzle (128, 64, 32 B) dividing the contiguous
+/// row's bytes, none for fewer than 8 rows.
+ttg::NVMMASharedEncodingAttr defaultTMAEncoding(mlir::RankedTensorType block);
+
+} // namespace kiln::ttng
+
+#endif

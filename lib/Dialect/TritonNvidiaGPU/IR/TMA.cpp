@@ -1,0 +1,105 @@
+//===- TMA.cpp - tensor descriptors as TMA tensor maps --------------------===//
+#include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
+
+using namespace mlir;
+
+namespace kiln::ttng {
+
+namespace {
+
+// Triton's numbering of tensor-map element types.
+enum TMAElementType : int {
+  kU8 = 0, kU16 = 1, kU32 = 2, kS32 = 3, kU64 = 4, kS64 = 5,
+  kF16 = 6, kF32 = 7, kF64 = 9, kBF16 = 10, kB4x16P64 = 14,
+};
+
+FailureOr<int> elementType(Operation *op, Type elem, bool fp4Padded) {
+  if (fp4Padded)
+    return int(kB4x16P64);
+  if (elem.isBF16())
+    return int(kBF16);
+  if (elem.isF16())
+    return int(kF16);
+  if (elem.isF32())
+    return int(kF32);
+  if (elem.isF64())
+    return int(kF64);
+  bool isSigned = elem.isSignedInteger();
+  switch (elem.getIntOrFloatBitWidth()) {
+  case 8:
+    return int(kU8);
+  case 16:
+    return int(kU16);
+  case 32:
+    return int(isSigned ? kS32 : kU32);
+  case 64:
+    return int(isSigned ? kS64 : kU64);
+  default:
+    return op->emitError() << "a TMA descriptor's elements must be 1, 2, 4 or 8 bytes, got "
+                           << elem;
+  }
+}
+
+} // namespace
+
+FailureOr<TMADescriptorInfo> getTMADescriptorInfo(Operation *op, tt::TensorDescType desc) {
+  RankedTensorType block = desc.getBlockType();
+  auto enc = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(block.getEncoding());
+  if (!enc)
+    return op->emitError() << "tensor descriptor " << desc
+                           << " needs a #ttg.nvmma_shared block encoding for TMA (run "
+                              "ttgir.optimize-descriptor-encoding)";
+  if (block.getRank() < 1 || block.getRank() > 5)
+    return op->emitError() << "TMA moves blocks of 1 to 5 dimensions, not " << block.getRank();
+  if (enc.getTransposed())
+    return op->emitError() << "a TMA descriptor's block cannot have a transposed encoding";
+  Type elem = block.getElementType();
+  if (!elem.isIntOrFloat())
+    return op->emitError() << "a TMA descriptor's elements must be numbers, got " << elem;
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  if (enc.getElementBitWidth() != bits && !enc.getFp4Padded())
+    return op->emitError() << "the block encoding's elementBitWidth ("
+                           << enc.getElementBitWidth() << ") is not that of " << elem;
+
+  TMADescriptorInfo info;
+  info.swizzleBytes = int(enc.getSwizzlingByteWidth());
+  info.swizzleMode = info.swizzleBytes == 0 ? 0 : llvm::Log2_32(info.swizzleBytes) - 4;
+  info.elemSize = int(bits / 8);
+  info.fp4Padded = enc.getFp4Padded();
+  FailureOr<int> type = elementType(op, elem, info.fp4Padded);
+  if (failed(type))
+    return failure();
+  info.elemType = *type;
+  info.box.assign(block.getShape().begin(), block.getShape().end());
+  // One message writes at most one swizzle span of each row.
+  if (info.swizzleBytes)
+    info.box.back() = std::min<int64_t>(info.box.back(), info.swizzleBytes * 8 / bits);
+  for (int64_t &d : info.box)
+    d = std::min<int64_t>(d, 256);
+  if (info.box.back() * bits % 128)
+    return op->emitError() << "a TMA box row must be a multiple of 16 bytes, got "
+                           << info.box.back() << " x " << elem;
+  return info;
+}
+
+ttg::NVMMASharedEncodingAttr defaultTMAEncoding(RankedTensorType block) {
+  ArrayRef<int64_t> shape = block.getShape();
+  unsigned bits = block.getElementType().getIntOrFloatBitWidth();
+  int64_t rowBytes = shape.back() * bits / 8;
+  int64_t rows = 1;
+  for (int64_t d : shape.drop_back())
+    rows *= d;
+  unsigned swizzle = 0;
+  if (rows >= 8)
+    for (unsigned candidate : {128u, 64u, 32u})
+      if (rowBytes % candidate == 0) {
+        swizzle = candidate;
+        break;
+      }
+  return ttg::NVMMASharedEncodingAttr::get(block.getContext(), swizzle, /*transposed=*/false,
+                                           bits, /*fp4Padded=*/false,
+                                           unsigned(shape.size()),
+                                           ArrayRef<int32_t>{});
+}
+
+} // namespace kiln::ttng

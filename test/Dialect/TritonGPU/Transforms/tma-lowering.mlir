@@ -1,0 +1,44 @@
+// RUN: kiln-opt -split-input-file --ttgir-optimize-descriptor-encoding --ttgir-tma-lowering %s | FileCheck %s
+
+// Descriptor blocks get Triton's default nvmma_shared encoding (the widest
+// swizzle dividing a row's bytes: 128 B for 64 f16, 64 B for 32 f16, 32 B
+// for 8 f32; none below 8 rows), kernel signatures included.
+// CHECK-DAG: #[[S128:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[S64:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[S32:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 32}>
+// CHECK-DAG: #[[S0:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 32}>
+// CHECK-DAG: #[[BAR:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// CHECK-LABEL: tt.func public @load_store
+// CHECK-SAME: %[[A:arg0]]: !tt.tensordesc<tensor<128x64xf16, #[[S128]]>>
+// CHECK-SAME: !tt.tensordesc<tensor<16x32xf16, #[[S64]]>>
+// CHECK-SAME: !tt.tensordesc<tensor<8x8xf32, #[[S32]]>>
+// CHECK-SAME: !tt.tensordesc<tensor<4x32xf32, #[[S0]]>>
+// A load: buffer, one-arrival mbarrier, expect the block's 16384 bytes,
+// the copy, wait on phase 0, invalidate, read into the load's layout.
+// CHECK: %[[BUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #[[S128]], #smem, mutable>
+// CHECK-NEXT: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #[[BAR]], #smem, mutable>
+// CHECK-NEXT: ttng.init_barrier %[[B]], 1
+// CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT: ttng.barrier_expect %[[B]], 16384, %[[TRUE]]
+// CHECK-NEXT: ttng.async_tma_copy_global_to_local %[[A]][%{{.*}}, %{{.*}}] %[[BUF]], %[[B]], %[[TRUE]] evictionPolicy = evict_last
+// CHECK-NEXT: %[[PHASE:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: ttng.wait_barrier %[[B]], %[[PHASE]]
+// CHECK-NEXT: ttng.inval_barrier %[[B]]
+// CHECK-NEXT: %[[V:.*]] = ttg.local_load %[[BUF]] : !ttg.memdesc<128x64xf16, #[[S128]], #smem, mutable> -> tensor<128x64xf16, #blocked>
+// A store: into a buffer, fence, copy, wait for the copy to have read it.
+// CHECK-NEXT: %[[SRC:.*]] = ttg.local_alloc %[[V]] : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #[[S128]], #smem>
+// CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+// CHECK-NEXT: ttng.async_tma_copy_local_to_global %[[A]][%{{.*}}, %{{.*}}] %[[SRC]]
+// CHECK-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NOT: tt.descriptor_
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @load_store(%a: !tt.tensordesc<tensor<128x64xf16>>, %a0: i32, %a1: i32, %a2: i64, %a3: i64,
+                             %b: !tt.tensordesc<tensor<16x32xf16>>, %c: !tt.tensordesc<tensor<8x8xf32>>,
+                             %d: !tt.tensordesc<tensor<4x32xf32>>, %i: i32) {
+    %v = tt.descriptor_load %a[%i, %i] evictionPolicy = evict_last : !tt.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16, #blocked>
+    tt.descriptor_store %a[%i, %i], %v : !tt.tensordesc<tensor<128x64xf16>>, tensor<128x64xf16, #blocked>
+    tt.return
+  }
+}
