@@ -98,6 +98,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
     return isPlainAccess(rmw.getPtr(), rmw.getVal().getType());
   if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
     return isPlainAccess(cas.getPtr(), cas.getVal().getType());
+  if (isa<tt::DotOp>(op))
+    return lowering::hasDotLowering(op);
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
@@ -201,7 +203,8 @@ struct ConvertTritonGPUToLLVM
         return WalkResult::skip();
       }
       if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
-          failed(lowering::checkAtomicLowering(op, *target)))
+          failed(lowering::checkAtomicLowering(op, *target)) ||
+          failed(lowering::checkDotLowering(op, *target)))
         ok = false;
       else if (isa<tt::ReduceOp, tt::ScanOp>(op) && failed(lowering::checkAxisPlan(op, warpSize)))
         ok = false;
@@ -251,6 +254,7 @@ struct ConvertTritonGPUToLLVM
     lowering::populateHistogramPatterns(converter, lctx, patterns);
     lowering::populateReducePatterns(converter, lctx, patterns);
     lowering::populateScanPatterns(converter, lctx, patterns);
+    lowering::populateDotPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))
