@@ -229,6 +229,42 @@ llvm::Expected<LinearLayout> toLinearLayout(const BlockedEncoding &enc, ArrayRef
   return combineCtaCgaWithShape(cta, enc.cgaLayout, shape);
 }
 
+llvm::Expected<LinearLayout> toLinearLayout(const BlockedDotOperandEncoding &enc,
+                                            ArrayRef<int64_t> shape) {
+  size_t rank = shape.size();
+  if (enc.opIdx > 1)
+    return error("dot operand index " + llvm::Twine(enc.opIdx) + " is neither 0 (A) nor 1 (B)");
+  if (rank < 2)
+    return error("a dot operand needs a tensor of rank 2 or more");
+  if (llvm::Error e = checkShape(shape))
+    return e;
+  const BlockedEncoding &p = enc.parent;
+  if (llvm::Error e = checkPowersOfTwo("sizePerThread", p.sizePerThread, rank))
+    return e;
+  if (llvm::Error e = checkPowersOfTwo("threadsPerWarp", p.threadsPerWarp, rank))
+    return e;
+  if (llvm::Error e = checkPowersOfTwo("warpsPerCTA", p.warpsPerCTA, rank))
+    return e;
+  if (llvm::Error e = checkOrder("order", p.order, rank))
+    return e;
+  unsigned kDim = enc.opIdx == 0 ? rank - 1 : rank - 2;
+  // Every thread runs the whole K loop, so it holds all of K; the parent's
+  // lanes and warps along the result dimension this operand lacks see the
+  // same data.
+  llvm::SmallVector<unsigned> perThread(p.sizePerThread.begin(), p.sizePerThread.end());
+  perThread[kDim] = unsigned(shape[kDim]);
+  auto broadcastK = [&](llvm::StringRef in, ArrayRef<unsigned> sizes) {
+    LinearLayout ll;
+    for (unsigned d : p.order)
+      ll *= d == kDim ? LinearLayout::zeros1D(sizes[d], in, dimName(d))
+                      : LinearLayout::identity1D(sizes[d], in, dimName(d));
+    return ll;
+  };
+  LinearLayout cta = identityStandardND(kRegister, perThread, p.order) *
+                     broadcastK(kLane, p.threadsPerWarp) * broadcastK(kWarp, p.warpsPerCTA);
+  return combineCtaCgaWithShape(cta, p.cgaLayout, shape);
+}
+
 llvm::Expected<LinearLayout> toLinearLayout(const SwizzledSharedEncoding &enc,
                                             ArrayRef<int64_t> shape) {
   if (llvm::Error e = checkShape(shape))

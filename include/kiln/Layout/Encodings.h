@@ -37,6 +37,16 @@ struct BlockedEncoding {
   CGABases cgaLayout;
 };
 
+/// `#ttg.dot_op<{opIdx, parent = #ttg.blocked}>`: operand A (M x K) or B
+/// (K x N) of a `tt.dot` computed with scalar FMAs, whose result has the
+/// blocked layout `parent`. Each thread holds the whole K extent of its rows
+/// (columns); lanes and warps that the parent spreads along N (for A) or M
+/// (for B) hold the same elements (Triton's fmaDotToLinearLayout).
+struct BlockedDotOperandEncoding {
+  unsigned opIdx = 0;
+  BlockedEncoding parent;
+};
+
 /// `#ttg.swizzled_shared`: rows of the tensor's two fastest dimensions
 /// (order[0] contiguous) with groups of `vec` elements XOR-swizzled by
 /// (row / perPhase) % maxPhase.
@@ -51,6 +61,9 @@ struct SwizzledSharedEncoding {
 /// bases (broadcast), the largest ones first (Triton's
 /// combineCtaCgaWithShape).
 llvm::Expected<LinearLayout> toLinearLayout(const BlockedEncoding &enc,
+                                            llvm::ArrayRef<int64_t> shape);
+
+llvm::Expected<LinearLayout> toLinearLayout(const BlockedDotOperandEncoding &enc,
                                             llvm::ArrayRef<int64_t> shape);
 
 /// The shared layout (offset, block -> dims) of a swizzled encoding.

@@ -101,6 +101,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
     return isPlainAccess(rmw.getPtr(), rmw.getVal().getType());
   if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
     return isPlainAccess(cas.getPtr(), cas.getVal().getType());
+  if (isa<tt::DotOp>(op))
+    return lowering::hasDotLowering(op);
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
@@ -215,7 +217,8 @@ struct ConvertTritonGPUToLLVM
       if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
           failed(lowering::checkAtomicLowering(op, *target)) ||
           failed(lowering::checkAsyncLowering(op, *target)) ||
-          failed(lowering::checkTMALowering(op, *target)))
+          failed(lowering::checkTMALowering(op, *target)) ||
+          failed(lowering::checkDotLowering(op, *target)))
         ok = false;
       else if (isa<tt::ReduceOp, tt::ScanOp>(op) && failed(lowering::checkAxisPlan(op, warpSize)))
         ok = false;
@@ -280,6 +283,7 @@ struct ConvertTritonGPUToLLVM
       lowering::populateWGMMAPatterns(converter, lctx, patterns);
     lowering::populateAsyncCopyPatterns(converter, lctx, patterns);
     lowering::populateTMAPatterns(converter, lctx, patterns);
+    lowering::populateDotPatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))

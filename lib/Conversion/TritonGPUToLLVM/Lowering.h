@@ -145,6 +145,14 @@ bool isTMAOp(mlir::Operation *op);
 /// no lowering on the target (checked before anything is converted).
 mlir::LogicalResult checkTMALowering(mlir::Operation *op, const TargetInfo &target);
 
+void populateDotPatterns(TypeConverter &converter, const Context &ctx,
+                         mlir::RewritePatternSet &patterns);
+
+/// Whether a tt.dot has a lowering here (mma v2 or blocked result), and a
+/// located error when its operands, types or target do not fit it.
+bool hasDotLowering(mlir::Operation *op);
+mlir::LogicalResult checkDotLowering(mlir::Operation *op, const TargetInfo &target);
+
 /// A located error when an atomic's kind and element type have no
 /// instruction on the target (checked before anything is converted).
 mlir::LogicalResult checkAtomicLowering(mlir::Operation *op, const TargetInfo &target);

@@ -45,8 +45,14 @@
 // -----
 
 #b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-// expected-error @+1 {{kiln supports #ttg.dot_op only with a #ttg.nvidia_mma parent}}
+// expected-error @+1 {{#ttg.dot_op with a #ttg.blocked parent takes no kWidth}}
 #dot = #ttg.dot_op<{opIdx = 0, parent = #b, kWidth = 2}>
+
+// -----
+
+#s = #ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>}>
+// expected-error @+1 {{kiln supports #ttg.dot_op only with a #ttg.nvidia_mma or #ttg.blocked parent}}
+#dot = #ttg.dot_op<{opIdx = 0, parent = #s}>
 
 // -----
 

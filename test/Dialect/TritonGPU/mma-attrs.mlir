@@ -31,3 +31,17 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 2 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// The FMA path's operands: a blocked parent and no kWidth, as Triton prints them.
+// CHECK: #[[B:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK: tensor<64x16xf32, #ttg.dot_op<{opIdx = 0, parent = #[[B]]}>>
+// CHECK-SAME: tensor<16x64xf32, #ttg.dot_op<{opIdx = 1, parent = #[[B]]}>>
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @fma(%a: tensor<64x16xf32, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>,
+               %b: tensor<16x64xf32, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>) {
+    tt.return
+  }
+}

@@ -85,6 +85,28 @@ public:
                                                         mlir::Value packed,
                                                         mlir::Type fp8) const = 0;
 
+  // Tensor cores.
+
+  /// The element types of mma.sync's A/B and C/D fragments.
+  enum class MmaType { F16, BF16, TF32, S8, E4M3, E5M2, F32, S32 };
+  struct MmaSync {
+    unsigned m, n, k;
+    MmaType ab, acc;
+  };
+  /// Why the target has no such mma.sync, or empty when it has one.
+  virtual std::string mmaUnsupported(const MmaSync &mma) const = 0;
+  /// One warp-wide D = A * B + C (A row-major, B column-major): `a` and `b`
+  /// are the fragments' 32-bit registers as i32 (elements packed low
+  /// first), `c` the accumulator's elements as f32, f16 or i32 scalars in
+  /// fragment order. Returns D's elements likewise.
+  virtual llvm::SmallVector<mlir::Value> mmaSync(mlir::OpBuilder &b, mlir::Location loc,
+                                                 const MmaSync &mma, mlir::ValueRange a,
+                                                 mlir::ValueRange bOps,
+                                                 mlir::ValueRange c) const = 0;
+  /// f32 rounded to tf32 (to nearest, ties away from zero), as the i32 that
+  /// a tf32 mma.sync reads.
+  virtual mlir::Value toTF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value f32) const = 0;
+
   // Global memory accesses with cache hints (the spellings of tt.load /
   // tt.store: cache "ca", "cg", "cs", "cv", "wb", "wt"; evict "evict_first",
   // "evict_last"; empty for none) and an optional i1 predicate: a

@@ -762,6 +762,94 @@ private:
                                          b.getUnitAttr());
   }
 
+  std::string mmaUnsupported(const MmaSync &mma) const override {
+    if (cc < 80)
+      return "mma.sync m16n8 needs sm_80 or newer, the target is sm_" + std::to_string(cc);
+    if ((mma.ab == MmaType::E4M3 || mma.ab == MmaType::E5M2) && cc < 89)
+      return "mma.sync on fp8 (e4m3, e5m2) needs sm_89 or newer, the target is sm_" +
+             std::to_string(cc);
+    return "";
+  }
+
+  SmallVector<Value> mmaSync(OpBuilder &b, Location loc, const MmaSync &mma, ValueRange a,
+                             ValueRange bOps, ValueRange c) const override {
+    Type accType = mma.acc == MmaType::F32   ? Type(b.getF32Type())
+                   : mma.acc == MmaType::S32 ? Type(b.getI32Type())
+                                             : Type(b.getF16Type());
+    SmallVector<Type> accs(4, accType);
+    if (mma.ab == MmaType::E4M3 || mma.ab == MmaType::E5M2)
+      return fp8MmaSync(b, loc, mma, a, bOps, c);
+    // NVVM wants f16 fragments as <2 x half>, f16 accumulators in pairs.
+    auto f16x2 = VectorType::get(2, b.getF16Type());
+    auto operands = [&](ValueRange regs) {
+      SmallVector<Value> out;
+      for (Value r : regs)
+        out.push_back(mma.ab == MmaType::F16 ? Value(LLVM::BitcastOp::create(b, loc, f16x2, r))
+                                             : r);
+      return out;
+    };
+    SmallVector<Value> accIn;
+    SmallVector<Type> resultTypes;
+    if (mma.acc == MmaType::F16) {
+      for (unsigned i = 0; i < 4; i += 2) {
+        Value v = LLVM::UndefOp::create(b, loc, f16x2);
+        v = LLVM::InsertElementOp::create(b, loc, v, c[i], constI32(b, loc, 0));
+        accIn.push_back(LLVM::InsertElementOp::create(b, loc, v, c[i + 1], constI32(b, loc, 1)));
+      }
+      resultTypes.assign(2, f16x2);
+    } else {
+      accIn.assign(c.begin(), c.end());
+      resultTypes = accs;
+    }
+    NVVM::MMATypes ab = mma.ab == MmaType::F16    ? NVVM::MMATypes::f16
+                        : mma.ab == MmaType::BF16 ? NVVM::MMATypes::bf16
+                        : mma.ab == MmaType::TF32 ? NVVM::MMATypes::tf32
+                                                  : NVVM::MMATypes::s8;
+    std::optional<NVVM::MMAIntOverflow> overflow;
+    if (mma.ab == MmaType::S8) // as Triton: clamp to the i32 range
+      overflow = NVVM::MMAIntOverflow::satfinite;
+    auto resultType = LLVM::LLVMStructType::getLiteral(b.getContext(), resultTypes);
+    Value d = NVVM::MmaOp::create(
+        b, loc, resultType, operands(a), operands(bOps), accIn,
+        ArrayRef<int64_t>{mma.m, mma.n, mma.k}, std::nullopt, overflow,
+        std::array<NVVM::MMATypes, 2>{ab, ab},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < resultTypes.size(); ++i) {
+      Value part = LLVM::ExtractValueOp::create(b, loc, d, i);
+      if (mma.acc != MmaType::F16) {
+        out.push_back(part);
+        continue;
+      }
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, part, constI32(b, loc, 0)));
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, part, constI32(b, loc, 1)));
+    }
+    return out;
+  }
+
+  Value toTF32(OpBuilder &b, Location loc, Value f32) const override {
+    return ptx(b, loc, b.getI32Type(), "cvt.rna.tf32.f32 $0, $1;", "=r,f", f32);
+  }
+
+  /// NVVM's mma.sync has no fp8 form: inline PTX (m16n8k32, f32 accumulators).
+  SmallVector<Value> fp8MmaSync(OpBuilder &b, Location loc, const MmaSync &mma, ValueRange a,
+                                ValueRange bOps, ValueRange c) const {
+    std::string type = mma.ab == MmaType::E4M3 ? "e4m3" : "e5m2";
+    std::string text = "mma.sync.aligned.m16n8k" + std::to_string(mma.k) + ".row.col.f32." +
+                       type + "." + type + ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, " +
+                       "{$10, $11, $12, $13};";
+    SmallVector<Value> args(a.begin(), a.end());
+    args.append(bOps.begin(), bOps.end());
+    args.append(c.begin(), c.end());
+    SmallVector<Type> f32s(4, b.getF32Type());
+    Value d = ptx(b, loc, LLVM::LLVMStructType::getLiteral(b.getContext(), f32s), text,
+                  "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", args);
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < 4; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+    return out;
+  }
+
   bool vectorAtomics(AtomicKind kind, Type elem) const {
     return cc >= 90 && kind == AtomicKind::FAdd && (elem.isF16() || elem.isBF16() || elem.isF32());
   }

@@ -668,7 +668,7 @@ Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
   if (parseEncodingDict(parser, dict, loc))
     return {};
   unsigned opIdx = 0, kWidth = 0;
-  NvidiaMmaEncodingAttr parent;
+  DistributedEncodingInterface parent;
   auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
     if (key == "opIdx")
       return known(readUnsigned(parser, loc, key, value, opIdx));
@@ -676,32 +676,45 @@ Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
       return known(readUnsigned(parser, loc, key, value, kWidth));
     if (key != "parent")
       return false;
-    parent = dyn_cast<NvidiaMmaEncodingAttr>(value);
-    if (!parent)
+    if (!isa<NvidiaMmaEncodingAttr, BlockedEncodingAttr>(value))
       return parser.emitError(loc) << "kiln supports #ttg.dot_op only with a #ttg.nvidia_mma "
-                                      "parent, got "
+                                      "or #ttg.blocked parent, got "
                                    << value;
+    parent = cast<DistributedEncodingInterface>(value);
     return true;
   };
-  if (readKeys(parser, loc, "dot_op", dict, {"opIdx", "parent", "kWidth"}, read))
+  if (readKeys(parser, loc, "dot_op", dict, {"opIdx", "parent"}, read))
     return {};
   return parser.getChecked<DotOperandEncodingAttr>(loc, parser.getContext(), opIdx, parent,
                                                    kWidth);
 }
 
 void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
-  printer << "<{opIdx = " << getOpIdx() << ", parent = " << getParent()
-          << ", kWidth = " << getKWidth() << "}>";
+  printer << "<{opIdx = " << getOpIdx() << ", parent = " << Attribute(getParent());
+  if (getKWidth() != 0)
+    printer << ", kWidth = " << getKWidth();
+  printer << "}>";
 }
 
 LogicalResult DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                             unsigned opIdx, NvidiaMmaEncodingAttr parent,
+                                             unsigned opIdx, DistributedEncodingInterface parent,
                                              unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "#ttg.dot_op opIdx must be 0 (A) or 1 (B), got " << opIdx;
+  if (isa<BlockedEncodingAttr>(parent)) {
+    // The FMA operand layout is fixed by the parent: no kWidth to choose.
+    if (kWidth != 0)
+      return emitError() << "#ttg.dot_op with a #ttg.blocked parent takes no kWidth";
+    if (parent.getRank() < 2)
+      return emitError() << "#ttg.dot_op needs a parent of rank 2 or more";
+    return success();
+  }
+  auto mma = dyn_cast<NvidiaMmaEncodingAttr>(parent);
+  if (!mma)
+    return emitError() << "#ttg.dot_op needs a #ttg.nvidia_mma or #ttg.blocked parent";
   if (kWidth == 0 || kWidth > 32 || !llvm::isPowerOf2_32(kWidth))
     return emitError() << "#ttg.dot_op kWidth must be a power of two up to 32, got " << kWidth;
-  if (opIdx == 1 && parent.getVersionMajor() == 3)
+  if (opIdx == 1 && mma.getVersionMajor() == 3)
     return emitError() << "operand B of a version 3 #ttg.nvidia_mma is read from shared "
                           "memory and has no #ttg.dot_op layout";
   return success();

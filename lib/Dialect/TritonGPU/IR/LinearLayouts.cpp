@@ -110,10 +110,23 @@ llvm::Expected<LinearLayout> NvidiaMmaEncodingAttr::toLinearLayout(ArrayRef<int6
 llvm::Expected<LinearLayout> DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   if (shape.size() != getRank())
     return rankMismatch(getRank(), shape.size());
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(getParent())) {
+    layout::BlockedDotOperandEncoding enc;
+    enc.opIdx = getOpIdx();
+    enc.parent.sizePerThread.assign(blocked.getSizePerThread().begin(),
+                                    blocked.getSizePerThread().end());
+    enc.parent.threadsPerWarp.assign(blocked.getThreadsPerWarp().begin(),
+                                     blocked.getThreadsPerWarp().end());
+    enc.parent.warpsPerCTA.assign(blocked.getWarpsPerCTA().begin(),
+                                  blocked.getWarpsPerCTA().end());
+    enc.parent.order.assign(blocked.getOrder().begin(), blocked.getOrder().end());
+    enc.parent.cgaLayout = toCGABases(blocked.getCgaLayout(), getRank());
+    return layout::toLinearLayout(enc, shape);
+  }
   layout::NvidiaDotOperandEncoding enc;
   enc.opIdx = getOpIdx();
   enc.kWidth = getKWidth();
-  enc.parent = toEngine(getParent());
+  enc.parent = toEngine(cast<NvidiaMmaEncodingAttr>(getParent()));
   return layout::toLinearLayout(enc, shape);
 }
 

@@ -146,6 +146,12 @@ LogicalResult ConvertFromTTIRPass::convertOperands(Operation *op) {
       return withEncodingOf(tensor, op->getOperand(0).getType());
     if (isa<tt::BroadcastOp, tt::TransOp>(op))
       return tensor;
+    // A dot's operands are in the FMA operand layouts of its result's, as
+    // Triton writes them; accelerate-matmul may choose tensor cores later.
+    if (auto dot = dyn_cast<tt::DotOp>(op); dot && i < 2)
+      return tensor.cloneWithEncoding(DotOperandEncodingAttr::get(
+          &getContext(), i, cast<DistributedEncodingInterface>(dot.getType().getEncoding()),
+          /*kWidth=*/0));
     if (auto call = dyn_cast<tt::CallOp>(op)) {
       auto callee = SymbolTable::lookupNearestSymbolFrom<tt::FuncOp>(op, call.getCalleeAttr());
       return callee ? callee.getArgumentTypes()[i] : tensor;

@@ -110,15 +110,19 @@ def TTG_NvidiaMmaEncodingAttr
 
 def TTG_DotOperandEncodingAttr
     : TTG_Attr<"DotOperandEncoding", "dot_op", DistributedTraits> {
-  let summary = "an operand of a tensor-core product, held in registers";
+  let summary = "an operand of a tt.dot, held in registers";
   let description = [{
     `#ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>`: operand A
     (opIdx 0, M x K) or B (opIdx 1, K x N) of a `tt.dot` whose result has
-    the `#ttg.nvidia_mma` layout `parent`; each thread holds `kWidth`
-    consecutive elements along K. With a version 3 parent only A can be in
-    registers (wgmma reads B from shared memory).
+    the layout `parent`. With a `#ttg.nvidia_mma` parent (tensor cores) each
+    thread holds `kWidth` consecutive elements along K; with a version 3
+    parent only A can be in registers (wgmma reads B from shared memory).
+    With a `#ttg.blocked` parent (scalar FMAs, `kWidth` absent, printed
+    without it) each thread holds the whole K extent of its rows of A
+    (columns of B).
   }];
-  let parameters = (ins "unsigned":$opIdx, "::kiln::ttg::NvidiaMmaEncodingAttr":$parent,
+  // kWidth 0: absent (blocked parents).
+  let parameters = (ins "unsigned":$opIdx, "::kiln::ttg::DistributedEncodingInterface":$parent,
                         "unsigned":$kWidth);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
