@@ -1,5 +1,5 @@
 #!/bin/sh
-# kiln's own cubins of the corpus's non-dot cases on an NVIDIA GPU: each
+# kiln's own cubins of the corpus's cases on an NVIDIA GPU: each
 # case compiled by kiln from its kernel.ttir and, separately, from stock
 # Triton's triton.ttgir (--from ttgir: Triton's layouts, kiln's lowering),
 # so a failure points at layout choice or at lowering.
@@ -12,10 +12,10 @@
 #                                              per output and one table line
 #                                              per case
 #
-# num_warps is each case's manifest's (4 for all of them).
+# num_warps and num_stages are each case's manifest's.
 set -eu
-cases="add_f32 saxpy_math softmax_f32 layernorm_f16 transpose_2d row_sum_argmax cumsum_i32
-dropout_rand int_ops_cast histogram_atomic gather_rows"
+cases=${KILN_CASES:-"add_f32 saxpy_math softmax_f32 layernorm_f16 transpose_2d row_sum_argmax
+cumsum_i32 dropout_rand int_ops_cast histogram_atomic gather_rows matmul_f16 matmul_tma_persistent"}
 corpus=$(dirname "$0")/../test/corpus
 mode=$1 dir=$2 tool=$3
 case $mode in
@@ -23,13 +23,15 @@ prepare)
   mkdir -p "$dir"
   : > "$dir/ptxas-v.txt"
   for c in $cases; do
+    warps=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$corpus/$c/manifest.json")
+    stages=$(sed -n 's/.*"num_stages": *\([0-9]*\).*/\1/p' "$corpus/$c/manifest.json")
+    opts="--target cuda:90 --num-warps ${warps:-4} --num-stages ${stages:-3} --no-cache"
     for from in ttir ttgir; do
       src=$corpus/$c/kernel.ttir
       [ $from = ttgir ] && src=$corpus/$c/triton.ttgir
-      if "$tool" compile "$src" --target cuda:90 --num-warps 4 --no-cache \
-          -o "$dir/$c.$from.cubin" 2> "$dir/$c.$from.err"; then
+      if "$tool" compile "$src" $opts -o "$dir/$c.$from.cubin" 2> "$dir/$c.$from.err"; then
         rm -f "$dir/$c.$from.err"
-        "$tool" compile "$src" --target cuda:90 --num-warps 4 --no-cache --stage ptx \
+        "$tool" compile "$src" $opts --stage ptx \
           -o "$dir/$c.$from.ptx"
         printf '%s.%s: ' "$c" "$from" >> "$dir/ptxas-v.txt"
         { ${PTXAS:-ptxas} -arch=sm_90a -v "$dir/$c.$from.ptx" -o /dev/null 2>&1 \
