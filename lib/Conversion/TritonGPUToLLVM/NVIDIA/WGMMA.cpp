@@ -17,6 +17,7 @@
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
@@ -321,12 +322,99 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
   const Context &ctx;
 };
 
+/// The wait names the accumulator registers it waits for as tied inline-asm
+/// operands (as Triton does): no instruction that reads or writes them can
+/// move above the wait, and ptxas sees where the in-flight wgmmas end.
 struct WarpGroupDotWaitLowering : OpConversionPattern<ttng::WarpGroupDotWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ttng::WarpGroupDotWaitOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(), int64_t(op.getPendings()));
-    rewriter.replaceOp(op, adaptor.getInputs());
+    Location loc = op.getLoc();
+    std::string text = "wgmma.wait_group.sync.aligned " + std::to_string(op.getPendings()) + ";";
+    SmallVector<Value> regs;
+    SmallVector<std::pair<unsigned, unsigned>> spans; // per input: first register, count
+    for (Value input : adaptor.getInputs()) {
+      if (!isa<LLVM::LLVMStructType>(input.getType())) {
+        spans.push_back({0, 0});
+        continue;
+      }
+      SmallVector<Value> parts = unpack(rewriter, loc, input);
+      spans.push_back({unsigned(regs.size()), unsigned(parts.size())});
+      llvm::append_range(regs, parts);
+    }
+    if (regs.empty()) {
+      NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, int64_t(op.getPendings()));
+      rewriter.replaceOp(op, adaptor.getInputs());
+      return success();
+    }
+    std::string constraints;
+    SmallVector<Type> types;
+    for (Value r : regs) {
+      Type t = r.getType();
+      constraints += std::string(constraints.empty() ? "" : ",") +
+                     (t.isF32() ? "=f" : t.getIntOrFloatBitWidth() == 64 ? "=l" : "=r");
+      types.push_back(t);
+    }
+    for (unsigned i = 0; i < regs.size(); ++i)
+      constraints += "," + std::to_string(i);
+    auto resultType = LLVM::LLVMStructType::getLiteral(getContext(), types);
+    auto wait = LLVM::InlineAsmOp::create(
+        rewriter, loc, resultType, regs, text, constraints, /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    SmallVector<Value> results;
+    for (auto [input, span] : llvm::zip(adaptor.getInputs(), spans)) {
+      if (span.second == 0) {
+        results.push_back(input);
+        continue;
+      }
+      SmallVector<Value> parts;
+      for (unsigned i = 0; i < span.second; ++i)
+        parts.push_back(LLVM::ExtractValueOp::create(rewriter, loc, wait.getResult(0),
+                                                     int64_t(span.first + i)));
+      results.push_back(pack(rewriter, loc, input.getType(), parts));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// A constant in a wgmma accumulator layout (the zeros a K loop starts from)
+/// is materialised by one opaque `mov` per register. As LLVM constants they
+/// would be rematerialised on every edge into the loop's exit, and ptxas
+/// serialises wgmma wherever another instruction may define an accumulator
+/// register while a wgmma is in flight; defined once, before the loop, the
+/// registers are coalesced and no such instruction remains.
+struct MmaAccumulatorConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  MmaAccumulatorConstantLowering(TypeConverter &converter)
+      : OpConversionPattern(converter, &converter.getContext(), /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto mma = type ? dyn_cast<ttg::NvidiaMmaEncodingAttr>(type.getEncoding()) : nullptr;
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    Type elem = type ? type.getElementType() : Type();
+    if (!mma || mma.getVersionMajor() != 3 || !splat || !(elem.isF32() || elem.isInteger(32)))
+      return failure();
+    APInt bits = elem.isF32() ? splat.getSplatValue<APFloat>().bitcastToAPInt()
+                              : splat.getSplatValue<APInt>();
+    int32_t regs = layoutOf(type).getInDimSize(layout::kRegister);
+    std::string text, constraints;
+    for (int32_t i = 0; i < regs; ++i) {
+      text += "mov.b32 $" + std::to_string(i) + ", " + std::to_string(bits.getZExtValue()) + ";\n";
+      constraints += std::string(i ? "," : "") + (elem.isF32() ? "=f" : "=r");
+    }
+    Location loc = op.getLoc();
+    auto resultType = LLVM::LLVMStructType::getLiteral(getContext(),
+                                                       SmallVector<Type>(regs, elem));
+    auto movs = LLVM::InlineAsmOp::create(
+        rewriter, loc, resultType, ValueRange(), text, constraints, /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    SmallVector<Value> values;
+    for (int32_t i = 0; i < regs; ++i)
+      values.push_back(LLVM::ExtractValueOp::create(rewriter, loc, movs.getResult(0), int64_t(i)));
+    rewriter.replaceOp(op, pack(rewriter, loc, getTypeConverter()->convertType(type), values));
     return success();
   }
 };
@@ -337,6 +425,7 @@ void populateWGMMAPatterns(TypeConverter &converter, const Context &ctx,
                            RewritePatternSet &patterns) {
   patterns.add<WarpGroupDotLowering>(converter, ctx);
   patterns.add<WarpGroupDotWaitLowering>(converter, &converter.getContext());
+  patterns.add<MmaAccumulatorConstantLowering>(converter);
 }
 
 } // namespace kiln::lowering
