@@ -3,10 +3,14 @@ cuda:90 without a GPU, and checks that the kernel Triton returns is kiln's:
 
     compile_check.py tutorial NAME      a kernel of tutorial_kernels.py (ASTSource)
     compile_check.py corpus DIR         DIR/kernel.ttir, as triton.compile(path) reads it
+    compile_check.py dot NAME [--capability 80] [--ptx FILE]
+                                        a kernel of dot_kernels.py, for cuda:90 or the
+                                        capability given; --ptx writes kiln's PTX to FILE
 
 Prints one summary line for FileCheck; any inconsistency is an assertion
 error (exit status 1).
 """
+import argparse
 import json
 import os
 import re
@@ -42,18 +46,20 @@ def elf_sections(blob):
     return arch, names
 
 
-def check(kernel, expect_warps):
+def check(kernel, expect_warps, capability=90):
     md = kernel.metadata
     assert getattr(md, "compiler", None) == "kiln", f"compiled by {getattr(md, 'compiler', 'triton')}, not kiln"
     assert md.kiln_version == kiln.__version__
     cubin = kernel.asm["cubin"]
     arch, sections = elf_sections(cubin)
-    assert arch == 90, f"cubin for sm_{arch}"
+    assert arch == capability, f"cubin for sm_{arch}, not sm_{capability}"
     texts = [s[len(".text."):] for s in sections if s.startswith(".text.")]
     assert texts == [md.name], f"cubin kernels {texts}, metadata name {md.name!r}"
     ptx = kernel.asm["ptx"]
     assert re.findall(r"\.visible \.entry (\w+)", ptx) == [md.name]
-    assert re.search(r"^\.target sm_90a", ptx, re.MULTILINE), "PTX not for sm_90a"
+    # sm_90's wgmma, setmaxnreg and TMA need the architecture-specific target.
+    want = "sm_90a" if capability == 90 else f"sm_{capability}"
+    assert re.search(rf"^\.target {want}\b", ptx, re.MULTILINE), f"PTX not for {want}"
     assert md.num_warps == expect_warps, f"num_warps {md.num_warps}, asked {expect_warps}"
     reqntid = re.search(r"\.reqntid (\d+)", ptx)
     assert reqntid and int(reqntid.group(1)) == 32 * md.num_warps, "block size differs from num_warps"
@@ -73,29 +79,46 @@ def check(kernel, expect_warps):
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "corpus")
 
 
-def compile_one(kind, arg):
-    """(kernel, num_warps, expected name) of one tutorial kernel or corpus case."""
+def compile_one(kind, arg, capability=90):
+    """(kernel, num_warps, expected name) of one tutorial kernel, corpus case
+    or dot kernel."""
+    target = GPUTarget("cuda", capability, 32)
     if kind == "tutorial":
         from tutorial_kernels import KERNELS
         spec = KERNELS[arg]
-        kernel = triton.compile(spec.source(), target=TARGET, options={"num_warps": spec.num_warps})
+        kernel = triton.compile(spec.source(), target=target, options={"num_warps": spec.num_warps})
         return kernel, spec.num_warps, spec.fn.__name__
     if kind == "corpus":
         case = arg if os.path.isdir(arg) else os.path.join(CORPUS, arg)
         with open(os.path.join(case, "manifest.json")) as f:
             manifest = json.load(f)
         warps = manifest.get("num_warps", 4)
-        kernel = triton.compile(os.path.join(case, "kernel.ttir"), target=TARGET,
+        kernel = triton.compile(os.path.join(case, "kernel.ttir"), target=target,
                                 options={"num_warps": warps, "num_stages": manifest.get("num_stages", 3)})
         return kernel, warps, manifest["kernel"]
+    if kind == "dot":
+        from dot_kernels import KERNELS as DOT_KERNELS
+        spec = DOT_KERNELS[arg]
+        assert capability in spec.capabilities, f"{arg} is not meant for cuda:{capability}"
+        kernel = triton.compile(spec.source(), target=target, options=spec.options())
+        return kernel, spec.num_warps, spec.fn.__name__
     raise SystemExit(f"unknown kind {kind!r}")
 
 
 def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("kind", choices=("tutorial", "corpus", "dot"))
+    parser.add_argument("name")
+    parser.add_argument("--capability", type=int, default=TARGET.arch)
+    parser.add_argument("--ptx", help="write the kernel's PTX to this file")
+    args = parser.parse_args()
     kiln.triton.enable()
-    kernel, warps, name = compile_one(sys.argv[1], sys.argv[2])
+    kernel, warps, name = compile_one(args.kind, args.name, args.capability)
     assert kernel.metadata.name == name, f"kernel {kernel.metadata.name}, expected {name}"
-    check(kernel, warps)
+    if args.ptx:
+        with open(args.ptx, "w") as f:
+            f.write(kernel.asm["ptx"])
+    check(kernel, warps, args.capability)
 
 
 if __name__ == "__main__":

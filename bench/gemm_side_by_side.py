@@ -1,0 +1,427 @@
+#!/usr/bin/env python3
+"""Tensor-core kernels compiled by stock Triton and by kiln, beside cuBLAS
+and cuDNN, in one run on one GPU. For the device machine:
+
+    KILN_EXECUTABLE=/path/to/static/kiln python3 -W ignore bench/gemm_side_by_side.py [--only ...] [--budget S]
+
+GEMM: the @triton.jit blocked matmul of test/Python/Inputs/dot_kernels.py
+(grouped program order, f32 accumulation), bf16 and fp16, over the shapes in
+SHAPES. For each shape and compiler the best of CONFIGS (the same set for
+both) is reported; every config's output is first checked against an f32
+torch.matmul (no TF32), so a fast wrong kernel never wins. torch.matmul
+(cuBLAS) runs on the same inputs. Attention: the fused attention forward of
+dot_kernels.py, causal and not, HEAD_DIM 64 and 128, beside
+torch's scaled_dot_product_attention on cuDNN.
+
+The bridge is toggled with kiln.triton.enable()/disable(), which drop the
+kernels Triton's JIT holds in memory; one fresh TRITON_CACHE_DIR for the
+run makes every first compile real, and kiln's cache key differs from
+Triton's, so neither compiler is ever served the other's kernel.
+
+Timing: CUDA events around batches of about 1 ms of launches, after a
+warm-up; the median over a bounded number of batches. Two input sets are
+used in turn when the operands are smaller than ROTATE_BELOW (larger ones
+exceed L2 anyway).
+
+Every case runs in its own try/except: an error is a FAIL row with its
+reason, never the end of the run. --budget bounds the whole run (default
+480 s); cases left when it runs out are reported as skipped. --only picks
+cases: dtypes (fp16, bf16), shapes (4096x4096x4096), families (gemm, attn),
+attention variants (d64, d128, causal, noncausal) or case names as printed.
+Prints one markdown table for bench/NOTES.md.
+"""
+import argparse
+import math
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "test", "Python", "Inputs"))
+
+import torch  # noqa: E402
+import triton  # noqa: E402
+
+import kiln  # noqa: E402
+import kiln.triton  # noqa: E402
+from dot_kernels import attention, matmul  # noqa: E402
+
+MB = 1 << 20
+ROTATE_BELOW = 100 * MB   # operand bytes under which two input sets are rotated
+
+SHAPES = [
+    (1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192),
+    (16384, 16384, 16384), (128, 8192, 8192), (512, 8192, 8192), (8192, 28672, 8192),
+    (16384, 1024, 16384), (4096, 4096, 32768),
+]
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
+# (rtol, atol per sqrt(K)): entries of A @ B for randn inputs have standard
+# deviation sqrt(K); rtol covers the output's rounding (bf16 keeps 8 bits).
+GEMM_TOL = {"fp16": (1e-2, 1e-3), "bf16": (2e-2, 1e-3)}
+
+
+def _cfg(bm, bn, bk, warps, stages):
+    return dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8,
+                num_warps=warps, num_stages=stages)
+
+
+# Small on purpose: the big shapes take a while per config. 64x128 keeps
+# enough programs in flight for the skinny M=128 and M=512 shapes.
+CONFIGS = [
+    _cfg(128, 256, 64, 8, 3),
+    _cfg(128, 256, 64, 8, 4),
+    _cfg(128, 128, 64, 8, 4),
+    _cfg(128, 128, 64, 4, 4),
+    _cfg(64, 128, 64, 4, 4),
+]
+
+ATTN_SHAPE = dict(Z=4, H=32, N_CTX=4096)
+ATTN_CASES = [(64, False), (64, True), (128, False), (128, True)]
+ATTN_CONFIGS = [
+    dict(BLOCK_M=128, BLOCK_N=64, num_warps=8, num_stages=3),
+    dict(BLOCK_M=128, BLOCK_N=64, num_warps=4, num_stages=3),
+    dict(BLOCK_M=128, BLOCK_N=128, num_warps=8, num_stages=2),
+]
+ATTN_TOL = (1e-2, 1e-2)
+
+TUNE = dict(max_batches=10, max_seconds=0.05)    # per config while tuning
+FINAL = dict(max_batches=50, max_seconds=0.4)    # the chosen config, and the vendor library
+
+
+# --- timing -------------------------------------------------------------------
+
+def median_ms(launches, max_batches, max_seconds, warmup=2, min_batches=3):
+    """Median time of one launch, in ms. `launches`: callables (one per input
+    set) used in turn. Each event pair brackets a batch of about 1 ms of
+    launches, so that the host's launch overhead overlaps the kernels rather
+    than showing as idle GPU time."""
+    for i in range(warmup):
+        launches[i % len(launches)]()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    launches[0]()
+    end.record()
+    torch.cuda.synchronize()
+    estimate = max(start.elapsed_time(end), 1e-3)
+    batch = max(1, min(100, int(1.0 / estimate)))
+    batches = max(min_batches, min(max_batches, int(max_seconds * 1e3 / (estimate * batch))))
+    events = []
+    for _ in range(batches):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for i in range(batch):
+            launches[i % len(launches)]()
+        e.record()
+        events.append((s, e))
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) / batch for s, e in events)
+
+
+def close(got, want, rtol, atol):
+    """(ok, worst absolute error): every element within atol + rtol*|want|,
+    NaN never. In float32, to keep the big shapes' temporaries small."""
+    err = (got.float() - want).abs()
+    ok = bool((err <= atol + rtol * want.abs()).all())   # NaN compares false
+    return ok, float(torch.nan_to_num(err, nan=float("inf")).max())
+
+
+def reason(e):
+    """The first line that says what went wrong."""
+    if isinstance(e, kiln.CompileError):
+        lines = [ln for ln in e.diagnostic.splitlines() if "error:" in ln] or e.diagnostic.splitlines()
+        return "kiln: " + (lines[0].strip() if lines else "compile failed")
+    text = f"{type(e).__name__}: {e}".strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+def cuda_alive():
+    # A kernel that faults leaves the context unusable for the whole process.
+    try:
+        torch.cuda.synchronize()
+        return True
+    except Exception:
+        return False
+
+
+def use(compiler):
+    if compiler == "kiln":
+        kiln.triton.enable()
+    else:
+        kiln.triton.disable()
+
+
+def cfg_name(c):
+    blocks = "x".join(str(v) for k, v in c.items() if k.startswith("BLOCK"))
+    return f"{blocks} w{c['num_warps']} s{c['num_stages']}"
+
+
+def tune(compiler, configs, run, output, want, tol, deadline):
+    """Checks then times every config under one compiler. Returns (best ms,
+    best config, problems): the best among correct configs; a config with a
+    compile or launch error or a wrong output is named in problems."""
+    use(compiler)
+    results, problems = [], []
+    try:
+        for config in configs:
+            if time.perf_counter() > deadline:
+                problems.append("tuning cut short by the time budget")
+                break
+            name = cfg_name(config)
+            try:
+                output.fill_(float("nan"))  # an element left unwritten fails the check
+                kernel = run(0, config)     # the first launch compiles
+                torch.cuda.synchronize()
+                built_by = getattr(kernel.metadata, "compiler", "triton")
+                if built_by != compiler:
+                    raise RuntimeError(f"the kernel launched was compiled by {built_by}, not {compiler}")
+                ok, worst = close(output, want, *tol)
+                if not ok:
+                    problems.append(f"{name}: wrong output (worst abs error {worst:.3g})")
+                    continue
+                ms = median_ms([lambda i=i: run(i, config) for i in range(run.sets)], **TUNE)
+                results.append((ms, config))
+            except Exception as e:
+                problems.append(f"{name}: {reason(e)}")
+                if not cuda_alive():
+                    raise RuntimeError(f"CUDA context lost at {name}: {reason(e)}")
+        if not results:
+            return None, None, problems
+        _, best = min(results, key=lambda r: r[0])
+        ms = median_ms([lambda i=i: run(i, best) for i in range(run.sets)], **FINAL)
+        return ms, best, problems
+    finally:
+        kiln.triton.disable()
+
+
+class Runner:
+    """run(i, config) launches the kernel on input set i and returns it;
+    .sets says how many input sets there are."""
+
+    def __init__(self, fn, sets):
+        self.fn = fn
+        self.sets = sets
+
+    def __call__(self, i, config):
+        return self.fn(i, config)
+
+
+# --- cases --------------------------------------------------------------------
+
+def run_gemm(dtype_name, shape, deadline):
+    M, N, K = shape
+    dtype = DTYPES[dtype_name]
+    row = {"case": f"{dtype_name}-{M}x{N}x{K}", "flops": 2 * M * N * K, "vendor": "cuBLAS"}
+    operand_bytes = (M * K + K * N) * torch.finfo(dtype).bits // 8
+    n_sets = 2 if operand_bytes < ROTATE_BELOW else 1
+    sets = [(torch.randn(M, K, device="cuda", dtype=dtype), torch.randn(K, N, device="cuda", dtype=dtype),
+             torch.empty(M, N, device="cuda", dtype=dtype)) for _ in range(n_sets)]
+    want = sets[0][0].float() @ sets[0][1].float()
+    rtol, atol = GEMM_TOL[dtype_name]
+    tol = (rtol, atol * math.sqrt(K))
+
+    row["vendor_ms"] = median_ms([lambda s=s: torch.matmul(s[0], s[1], out=s[2]) for s in sets], **FINAL)
+    run = Runner(lambda i, config: matmul(sets[i][0], sets[i][1], sets[i][2], config), n_sets)
+    notes = []
+    for compiler in ("triton", "kiln"):
+        ms, best, problems = tune(compiler, CONFIGS, run, sets[0][2], want, tol, deadline)
+        row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
+        notes += [f"{compiler} {p}" for p in problems]
+        row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
+    row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
+    row["note"] = "; ".join(notes)
+    return row
+
+
+def run_attention(head_dim, causal, deadline):
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    Z, H, n_ctx = ATTN_SHAPE["Z"], ATTN_SHAPE["H"], ATTN_SHAPE["N_CTX"]
+    name = f"attn-d{head_dim}" + ("-causal" if causal else "")
+    flops = 4 * Z * H * n_ctx * n_ctx * head_dim // (2 if causal else 1)
+    row = {"case": f"{name} Z{Z} H{H} N{n_ctx}", "flops": flops, "vendor": "cuDNN"}
+    shape = (Z, H, n_ctx, head_dim)
+    q, k, v = (torch.randn(shape, device="cuda", dtype=torch.float16) for _ in range(3))
+    o = torch.empty(shape, device="cuda", dtype=torch.float16)
+    m = torch.empty((Z, H, n_ctx), device="cuda", dtype=torch.float32)
+    sm_scale = head_dim ** -0.5
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    # The reference: whichever backend torch picks (flash attention for f16).
+    want = sdpa(q, k, v, is_causal=causal, scale=sm_scale).float()
+    notes = []
+    try:
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            row["vendor_ms"] = median_ms([lambda: sdpa(q, k, v, is_causal=causal, scale=sm_scale)], **FINAL)
+    except Exception as e:
+        notes.append(f"cuDNN {reason(e)}")
+    run = Runner(lambda i, config: attention(q, k, v, o, m, sm_scale, causal, config), 1)
+    for compiler in ("triton", "kiln"):
+        ms, best, problems = tune(compiler, ATTN_CONFIGS, run, o, want, ATTN_TOL, deadline)
+        row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
+        notes += [f"{compiler} {p}" for p in problems]
+        row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
+    row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
+    row["note"] = "; ".join(notes)
+    return row
+
+
+# --- selection ----------------------------------------------------------------
+
+class Only:
+    """--only's tokens: a case runs when its name is given, or when its family
+    is on (named, or one of its filters given) and it passes every filter
+    given for that family."""
+
+    def __init__(self, tokens):
+        self.any = bool(tokens)
+        self.names, self.dtypes, self.shapes, self.dims, self.causal = set(), set(), set(), set(), set()
+        self.gemm = self.attn = False
+        for t in (tokens or []):
+            t = t.lower()
+            if t in ("gemm", "matmul"):
+                self.gemm = True
+            elif t in ("attn", "attention"):
+                self.attn = True
+            elif t in ("fp16", "f16", "bf16"):
+                self.dtypes.add("bf16" if t == "bf16" else "fp16")
+                self.gemm = True
+            elif re.fullmatch(r"\d+x\d+x\d+", t):
+                self.shapes.add(t)
+                self.gemm = True
+            elif re.fullmatch(r"d\d+", t):
+                self.dims.add(int(t[1:]))
+                self.attn = True
+            elif t in ("causal", "noncausal"):
+                self.causal.add(t == "causal")
+                self.attn = True
+            else:
+                self.names.add(t)
+        self.used = set()
+
+    def gemm_case(self, dtype, shape):
+        name = f"{dtype}-{'x'.join(map(str, shape))}"
+        if not self.any or name in self.names:
+            self.used.add(name)
+            return True
+        return (self.gemm and (not self.dtypes or dtype in self.dtypes)
+                and (not self.shapes or "x".join(map(str, shape)) in self.shapes))
+
+    def attn_case(self, head_dim, causal):
+        name = f"attn-d{head_dim}" + ("-causal" if causal else "")
+        if not self.any or name in self.names:
+            self.used.add(name)
+            return True
+        return self.attn and (not self.dims or head_dim in self.dims) and (not self.causal or causal in self.causal)
+
+
+# --- report -------------------------------------------------------------------
+
+def fmt(value, spec):
+    return format(value, spec) if value is not None else "-"
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def report(rows, header):
+    print(header)
+    print()
+    print("Time ratios: above 1 means the first is slower. TFLOP/s of the best config of the set for "
+          "each compiler; vendor: cuBLAS (torch.matmul) for GEMM, cuDNN (sdpa) for attention.")
+    print()
+    print("| case | vendor TFLOP/s | Triton TFLOP/s | kiln TFLOP/s | kiln/Triton | kiln/vendor | Triton/vendor "
+          "| Triton config | kiln config | PASS/FAIL | note |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |")
+    ratios = {"gemm": {"kt": [], "kv": [], "tv": []}, "attn": {"kt": [], "kv": [], "tv": []}}
+    for r in rows:
+        tflops = {w: (r["flops"] / (r[f"{w}_ms"] * 1e-3) / 1e12 if r.get(f"{w}_ms") else None)
+                  for w in ("vendor", "triton", "kiln")}
+
+        def ratio(a, b):
+            return r[f"{a}_ms"] / r[f"{b}_ms"] if r.get(f"{a}_ms") and r.get(f"{b}_ms") else None
+
+        kt, kv, tv = ratio("kiln", "triton"), ratio("kiln", "vendor"), ratio("triton", "vendor")
+        family = "attn" if r["case"].startswith("attn") else "gemm"
+        if r.get("status") == "PASS":
+            for key, value in (("kt", kt), ("kv", kv), ("tv", tv)):
+                if value:
+                    ratios[family][key].append(value)
+        vendor = r.get("vendor", "")
+        print(f"| {r['case']} | {fmt(tflops['vendor'], '.1f')} {vendor} | {fmt(tflops['triton'], '.1f')} | "
+              f"{fmt(tflops['kiln'], '.1f')} | {fmt(kt, '.3f')} | {fmt(kv, '.3f')} | {fmt(tv, '.3f')} | "
+              f"{cfg_name(r['triton_config']) if r.get('triton_config') else '-'} | "
+              f"{cfg_name(r['kiln_config']) if r.get('kiln_config') else '-'} | {r.get('status', 'FAIL')} | "
+              f"{r.get('note', '')[:300].replace('|', '/')} |")
+    print()
+    passed = sum(r.get("status") == "PASS" for r in rows)
+    print(f"{passed} of {len(rows)} PASS")
+    for family, label in (("gemm", "GEMM shapes"), ("attn", "attention cases")):
+        f = ratios[family]
+        if f["kt"]:
+            print(f"geomean over {len(f['kt'])} passing {label}: kiln/Triton {geomean(f['kt']):.3f} "
+                  f"(worst {max(f['kt']):.3f}); kiln/vendor {fmt(geomean(f['kv']), '.3f')}; "
+                  f"Triton/vendor {fmt(geomean(f['tv']), '.3f')}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--budget", type=float, default=480, help="seconds for the whole run")
+    parser.add_argument("--only", nargs="*", help="dtypes, shapes (MxNxK), gemm, attn, d64, d128, causal, "
+                                                  "noncausal or case names")
+    args = parser.parse_args()
+    deadline = time.perf_counter() + args.budget
+    only = Only(args.only)
+    torch.backends.cuda.matmul.allow_tf32 = False   # the f32 reference is true f32
+
+    # One fresh cache for the run: the first launch of every config compiles.
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="gemm-side-by-side-")
+    try:
+        who = f"kiln {kiln.identity('cuda:90')[0]} ({kiln.find_executable()})"
+    except Exception as e:  # the run goes on: every kiln column will say why
+        who = f"kiln unavailable: {e}"
+    header = (f"# gemm_side_by_side {time.strftime('%Y-%m-%d %H:%M')} on {torch.cuda.get_device_name()}; "
+              f"Triton {triton.__version__}, torch {torch.__version__} (CUDA {torch.version.cuda}, "
+              f"cuDNN {torch.backends.cudnn.version()}), {who}; cuBLAS reduced-precision reduction: fp16 "
+              f"{torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction}, bf16 "
+              f"{torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction}")
+
+    cases = []
+    for dtype in DTYPES:
+        for shape in SHAPES:
+            if only.gemm_case(dtype, shape):
+                cases.append((f"{dtype}-{'x'.join(map(str, shape))}", run_gemm, (dtype, shape)))
+    for head_dim, causal in ATTN_CASES:
+        if only.attn_case(head_dim, causal):
+            name = f"attn-d{head_dim}" + ("-causal" if causal else "")
+            cases.append((name, run_attention, (head_dim, causal)))
+    unknown = only.names - only.used
+    if unknown:
+        print(f"warning: --only names no case called {', '.join(sorted(unknown))}", file=sys.stderr)
+
+    rows, lost = [], None
+    for name, fn, fn_args in cases:
+        if lost or time.perf_counter() > deadline:
+            why = lost or "skipped: out of time budget"
+            rows.append({"case": name, "flops": 1, "status": "SKIP", "note": why})
+            continue
+        try:
+            rows.append(fn(*fn_args, deadline))
+        except Exception as e:
+            traceback.print_exc()
+            rows.append({"case": name, "flops": 1, "status": "FAIL", "note": reason(e)})
+            if not cuda_alive():
+                lost = f"skipped: CUDA context lost in {name}"
+        finally:
+            kiln.triton.disable()
+            torch.cuda.empty_cache()
+        print(f"done {name} ({time.perf_counter() - deadline + args.budget:.0f} s)", file=sys.stderr, flush=True)
+
+    report(rows, header)
+
+
+if __name__ == "__main__":
+    main()

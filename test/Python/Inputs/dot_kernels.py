@@ -1,0 +1,464 @@
+"""Tensor-core kernels in the style of Triton's tutorials (matmul, TMA
+persistent matmul, fused attention, fp8 matmul), as a Triton user writes them.
+
+Shared by the lit tests (compiled without a GPU, through
+compile_check.py's `dot` kind) and by bench/gemm_side_by_side.py (launched
+from PyTorch on the H200). Each entry of KERNELS says how to compile it
+without a GPU (signature, constexprs, num_warps, num_stages, and which
+integer arguments the launcher would see as multiples of 16), for which
+targets the tests compile it, and, for the benchmark, how to make inputs,
+launch it, compute a reference and compare.
+
+All kernels take host-side descriptors or plain pointers: none creates a
+descriptor in the kernel, so none needs `triton.set_allocator`.
+"""
+import triton
+import triton.language as tl
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+
+# --- (a) blocked matmul, grouped program order --------------------------------
+
+@triton.jit
+def leaky_relu(x):
+    return tl.where(x >= 0, x, 0.01 * x)
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                  stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                  GROUP_SIZE_M: tl.constexpr, ACTIVATION: tl.constexpr):
+    # C[M, N] = A[M, K] @ B[K, N]. Programs are numbered down columns of
+    # GROUP_SIZE_M row-blocks, so that programs running together share the
+    # tiles of A and B they read in L2.
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+
+    # Rows and columns past the edge wrap around (their results are never
+    # stored), so only the K tail needs a mask in the loop.
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        k_left = K - k * BLOCK_SIZE_K
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < k_left, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < k_left, other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    if ACTIVATION == "leaky_relu":
+        accumulator = leaky_relu(accumulator)
+    c = accumulator.to(c_ptr.dtype.element_ty)
+
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
+
+
+def matmul_grid(M, N, config):
+    return (triton.cdiv(M, config["BLOCK_SIZE_M"]) * triton.cdiv(N, config["BLOCK_SIZE_N"]),)
+
+
+def matmul(a, b, c, config, kernel=matmul_kernel):
+    """c = a @ b with one config: BLOCK_SIZE_M/N/K, GROUP_SIZE_M, num_warps,
+    num_stages (and optionally ACTIVATION). Returns the launched kernel."""
+    M, K = a.shape
+    K2, N = b.shape
+    assert K == K2 and tuple(c.shape) == (M, N), f"shapes {tuple(a.shape)} @ {tuple(b.shape)} -> {tuple(c.shape)}"
+    meta = dict(config)
+    meta.setdefault("ACTIVATION", "")
+    return kernel[matmul_grid(M, N, meta)](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                    c.stride(0), c.stride(1), **meta)
+
+
+# --- (b) persistent matmul over host-side TMA descriptors --------------------
+
+@triton.jit
+def matmul_tma_persistent_kernel(a_desc, b_desc, c_desc, M, N, K,
+                                 BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                                 BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
+                                 NUM_SMS: tl.constexpr):
+    # NUM_SMS programs walk the output tiles in the same grouped order as
+    # matmul_kernel; the descriptors zero-fill reads past the edges and clip
+    # the stores, so there are no masks.
+    start_pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
+    num_tiles = num_pid_m * num_pid_n
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS):
+        group_id = tile_id // num_pid_in_group
+        first_pid_m = group_id * GROUP_SIZE_M
+        group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+        pid_m = first_pid_m + (tile_id % group_size_m)
+        pid_n = (tile_id % num_pid_in_group) // group_size_m
+        offs_am = pid_m * BLOCK_SIZE_M
+        offs_bn = pid_n * BLOCK_SIZE_N
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for ki in range(k_tiles):
+            offs_k = ki * BLOCK_SIZE_K
+            a = a_desc.load([offs_am, offs_k])
+            b = b_desc.load([offs_k, offs_bn])
+            accumulator = tl.dot(a, b, accumulator)
+        c_desc.store([offs_am, offs_bn], accumulator.to(c_desc.dtype))
+
+
+def matmul_tma_persistent(a, b, c, config, num_sms):
+    M, K = a.shape
+    N = b.shape[1]
+    bm, bn, bk = config["BLOCK_SIZE_M"], config["BLOCK_SIZE_N"], config["BLOCK_SIZE_K"]
+    a_desc = TensorDescriptor.from_tensor(a, [bm, bk])
+    b_desc = TensorDescriptor.from_tensor(b, [bk, bn])
+    c_desc = TensorDescriptor.from_tensor(c, [bm, bn])
+    programs = min(num_sms, triton.cdiv(M, bm) * triton.cdiv(N, bn))
+    return matmul_tma_persistent_kernel[(programs,)](a_desc, b_desc, c_desc, M, N, K, NUM_SMS=programs, **config)
+
+
+# --- (c) fused attention forward, online softmax -----------------------------
+
+@triton.jit
+def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn, start_m, qk_scale,
+                    offs_m, offs_n, offs_d, N_CTX,
+                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGE: tl.constexpr):
+    # STAGE 1: the key blocks left of the diagonal (no mask); STAGE 2: the
+    # blocks on it (causal mask); STAGE 3: every block (not causal).
+    if STAGE == 1:
+        lo, hi = 0, start_m * BLOCK_M
+    elif STAGE == 2:
+        lo, hi = start_m * BLOCK_M, (start_m + 1) * BLOCK_M
+        lo = tl.multiple_of(lo, BLOCK_M)
+    else:
+        lo, hi = 0, N_CTX
+    for start_n in tl.range(lo, hi, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        # K is read transposed, [HEAD_DIM, BLOCK_N], for q @ k.
+        k = tl.load(k_base + offs_d[:, None] + (start_n + offs_n)[None, :] * stride_kn)
+        qk = tl.dot(q, k)
+        if STAGE == 2:
+            causal = offs_m[:, None] >= (start_n + offs_n[None, :])
+            qk = qk * qk_scale + tl.where(causal, 0, -1.0e6)
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_ij[:, None]
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_ij[:, None]
+        # Base-2 exponentials: qk_scale carries the factor log2(e).
+        p = tl.math.exp2(qk)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = tl.load(v_base + (start_n + offs_n)[:, None] * stride_vn + offs_d[None, :])
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_ij
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attn_fwd_kernel(Q, K, V, sm_scale, M, Out,
+                    stride_qz, stride_qh, stride_qm, stride_kz, stride_kh, stride_kn,
+                    stride_vz, stride_vh, stride_vn, stride_oz, stride_oh, stride_om,
+                    H, N_CTX,
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    CAUSAL: tl.constexpr):
+    # One program per BLOCK_M query rows of one (batch, head); the last
+    # dimension of Q, K, V, Out is contiguous and N_CTX a multiple of BLOCK_M
+    # (a multiple of BLOCK_N).
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = (off_hz // H).to(tl.int64)
+    off_h = (off_hz % H).to(tl.int64)
+    q_base = Q + off_z * stride_qz + off_h * stride_qh
+    k_base = K + off_z * stride_kz + off_h * stride_kh
+    v_base = V + off_z * stride_vz + off_h * stride_vh
+    o_base = Out + off_z * stride_oz + off_h * stride_oh
+
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504  # 1 / ln(2)
+    q = tl.load(q_base + offs_m[:, None] * stride_qm + offs_d[None, :])
+    if CAUSAL:
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn, start_m,
+                                        qk_scale, offs_m, offs_n, offs_d, N_CTX, BLOCK_M, BLOCK_N, 1)
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn, start_m,
+                                        qk_scale, offs_m, offs_n, offs_d, N_CTX, BLOCK_M, BLOCK_N, 2)
+    else:
+        acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn, start_m,
+                                        qk_scale, offs_m, offs_n, offs_d, N_CTX, BLOCK_M, BLOCK_N, 3)
+    # M keeps the row's log-sum-exp (base 2, scaled) for a backward pass.
+    m_i += tl.math.log2(l_i)
+    acc = acc / l_i[:, None]
+    tl.store(M + off_hz * N_CTX + offs_m, m_i)
+    tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :], acc.to(Out.type.element_ty))
+
+
+def attention(q, k, v, o, m, sm_scale, causal, config):
+    """o = softmax(q @ k^T * sm_scale [causal]) @ v for [Z, H, N_CTX, HEAD_DIM]
+    tensors; m is [Z, H, N_CTX] float32. config: BLOCK_M, BLOCK_N, num_warps,
+    num_stages. Returns the launched kernel."""
+    Z, H, n_ctx, head_dim = q.shape
+    assert n_ctx % config["BLOCK_M"] == 0 and config["BLOCK_M"] % config["BLOCK_N"] == 0, \
+        f"N_CTX {n_ctx} must be a multiple of BLOCK_M, itself a multiple of BLOCK_N"
+    grid = (n_ctx // config["BLOCK_M"], Z * H)
+    return attn_fwd_kernel[grid](q, k, v, sm_scale, m, o,
+                          q.stride(0), q.stride(1), q.stride(2), k.stride(0), k.stride(1), k.stride(2),
+                          v.stride(0), v.stride(1), v.stride(2), o.stride(0), o.stride(1), o.stride(2),
+                          H, n_ctx, HEAD_DIM=head_dim, CAUSAL=causal, **config)
+
+
+# --- (d) fp8 matmul ----------------------------------------------------------
+
+@triton.jit
+def matmul_fp8_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bn, stride_cm,
+                      BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                      GROUP_SIZE_M: tl.constexpr):
+    # C[M, N] (f16) = A[M, K] @ B[N, K]^T in float8e4nv, f32 accumulation.
+    # B is stored K-contiguous, as fp8 weights usually are: fp8 tensor-core
+    # operands are read K-major. K is a multiple of BLOCK_SIZE_K.
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_bn[None, :] * stride_bn + offs_k[:, None]
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_SIZE_K):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_SIZE_K
+        b_ptrs += BLOCK_SIZE_K
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :], accumulator.to(tl.float16), mask=c_mask)
+
+
+def matmul_fp8(a, b_t, c, config):
+    M, K = a.shape
+    N = b_t.shape[0]
+    assert K % config["BLOCK_SIZE_K"] == 0, f"K {K} must be a multiple of BLOCK_SIZE_K"
+    return matmul_fp8_kernel[matmul_grid(M, N, config)](a, b_t, c, M, N, K, a.stride(0), b_t.stride(0), c.stride(0),
+                                                 **config)
+
+
+# --- registry ------------------------------------------------------------------
+
+class Kernel:
+    """One kernel: what triton.compile needs without a GPU, the targets the
+    tests compile it for, and, for the benchmark, inputs(torch) -> args,
+    launch(args), reference(torch, args) -> expected outputs, outputs(args)
+    -> the tensors to compare, flops(args) and tol (rtol, atol)."""
+
+    def __init__(self, name, fn, signature, constexprs, num_warps=4, num_stages=3, divisible=(),
+                 capabilities=(90,), **bench):
+        self.name = name
+        self.fn = fn
+        self.signature = signature
+        self.constexprs = constexprs
+        self.num_warps = num_warps
+        self.num_stages = num_stages
+        self.divisible = divisible
+        self.capabilities = capabilities
+        self.bench = bench
+
+    def source(self):
+        # As the launcher specializes: pointers 16-byte aligned, the integer
+        # arguments in `divisible` multiples of 16, integers equal to 1
+        # (unit strides) constexprs in `constexprs`.
+        names = list(self.signature)
+        attrs = {(i,): [["tt.divisibility", 16]]
+                 for i, (n, ty) in enumerate(self.signature.items()) if ty.startswith("*") or n in self.divisible}
+        for n in self.divisible:
+            assert n in names, f"{n} is not an argument of {self.fn.__name__}"
+        return triton.compiler.ASTSource(fn=self.fn, signature=self.signature,
+                                         constexprs=self.constexprs, attrs=attrs)
+
+    def options(self):
+        return {"num_warps": self.num_warps, "num_stages": self.num_stages}
+
+
+def _matmul_signature(dtype):
+    sig = {"a_ptr": f"*{dtype}", "b_ptr": f"*{dtype}", "c_ptr": f"*{dtype}", "M": "i32", "N": "i32", "K": "i32",
+           "stride_am": "i32", "stride_ak": "constexpr", "stride_bk": "i32", "stride_bn": "constexpr",
+           "stride_cm": "i32", "stride_cn": "constexpr"}
+    sig.update({n: "constexpr" for n in ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K", "GROUP_SIZE_M",
+                                         "ACTIVATION")})
+    return sig
+
+
+MATMUL_CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}
+MATMUL_CONSTEXPRS = dict(MATMUL_CONFIG, ACTIVATION="", stride_ak=1, stride_bn=1, stride_cn=1)
+MATMUL_DIVISIBLE = ("M", "N", "K", "stride_am", "stride_bk", "stride_cm")
+
+TMA_CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}
+TMA_NUM_SMS = 132  # an H100 / H200; the launch helper takes the device's count
+
+ATTN_CONFIG = {"BLOCK_M": 128, "BLOCK_N": 64}
+
+FP8_CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 8}
+
+
+def _desc(dtype, rows, cols):
+    # A host descriptor's type as the launcher specializes it: element type
+    # and block shape.
+    return f"tensordesc<{dtype}[{TMA_CONFIG[rows]}, {TMA_CONFIG[cols]}]>"
+
+
+def _attn_signature():
+    sig = {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "sm_scale": "fp32", "M": "*fp32", "Out": "*fp16"}
+    for t in "qkvo":
+        for d in ("z", "h", "m" if t in "qo" else "n"):
+            sig[f"stride_{t}{d}"] = "i32"
+    sig.update({"H": "i32", "N_CTX": "i32", "HEAD_DIM": "constexpr", "BLOCK_M": "constexpr",
+                "BLOCK_N": "constexpr", "CAUSAL": "constexpr"})
+    return sig
+
+
+def _attn_divisible():
+    return tuple(f"stride_{t}{d}" for t in "qkvo" for d in ("z", "h", "m" if t in "qo" else "n")) + ("N_CTX",)
+
+
+# --- benchmark helpers (torch is imported by the caller) ---------------------
+
+def _matmul_inputs(torch, dtype, M=4096, N=4096, K=4096):
+    return dict(a=torch.randn(M, K, device="cuda", dtype=dtype), b=torch.randn(K, N, device="cuda", dtype=dtype),
+                c=torch.empty(M, N, device="cuda", dtype=dtype))
+
+
+def _matmul_reference(torch, a):
+    return [(a["a"].float() @ a["b"].float()).to(a["c"].dtype)]
+
+
+def _tma_inputs(torch):
+    return dict(_matmul_inputs(torch, torch.float16),
+                num_sms=torch.cuda.get_device_properties(0).multi_processor_count)
+
+
+def _fp8_inputs(torch):
+    M = N = K = 4096
+    return dict(a=torch.randn(M, K, device="cuda").to(torch.float8_e4m3fn),
+                b_t=torch.randn(N, K, device="cuda").to(torch.float8_e4m3fn),
+                c=torch.empty(M, N, device="cuda", dtype=torch.float16))
+
+
+def _attn_inputs(torch, head_dim, causal, Z=4, H=32, n_ctx=4096):
+    shape = (Z, H, n_ctx, head_dim)
+    return dict(q=torch.randn(shape, device="cuda", dtype=torch.float16),
+                k=torch.randn(shape, device="cuda", dtype=torch.float16),
+                v=torch.randn(shape, device="cuda", dtype=torch.float16),
+                o=torch.empty(shape, device="cuda", dtype=torch.float16),
+                m=torch.empty((Z, H, n_ctx), device="cuda", dtype=torch.float32),
+                sm_scale=head_dim ** -0.5, causal=causal)
+
+
+def _attn_launch(a, config=ATTN_CONFIG):
+    attention(a["q"], a["k"], a["v"], a["o"], a["m"], a["sm_scale"], a["causal"], config)
+
+
+def _attn_reference(torch, a):
+    o = torch.nn.functional.scaled_dot_product_attention(a["q"], a["k"], a["v"], is_causal=a["causal"],
+                                                         scale=a["sm_scale"])
+    return [o]
+
+
+def _attn_flops(a):
+    Z, H, n_ctx, head_dim = a["q"].shape
+    flops = 4 * Z * H * n_ctx * n_ctx * head_dim
+    return flops / 2 if a["causal"] else flops
+
+
+def _matmul_flops(a):
+    M, K = a["a"].shape
+    return 2 * M * K * a["c"].shape[1]
+
+
+def _matmul_entry(name, dtype, torch_dtype, capabilities):
+    return Kernel(name, matmul_kernel, _matmul_signature(dtype), MATMUL_CONSTEXPRS, num_warps=8, num_stages=3,
+                  divisible=MATMUL_DIVISIBLE, capabilities=capabilities,
+                  inputs=lambda torch: _matmul_inputs(torch, getattr(torch, torch_dtype)),
+                  launch=lambda a: matmul(a["a"], a["b"], a["c"], dict(MATMUL_CONFIG, num_warps=8, num_stages=3)),
+                  outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
+                  tol=(1e-2, 1e-2 * 64) if dtype == "fp16" else (2e-2, 2e-2 * 64))
+
+
+def _attn_entry(head_dim, causal):
+    name = f"attention_d{head_dim}" + ("_causal" if causal else "")
+    return Kernel(name, attn_fwd_kernel, _attn_signature(),
+                  dict(ATTN_CONFIG, HEAD_DIM=head_dim, CAUSAL=causal), num_warps=8, num_stages=3,
+                  divisible=_attn_divisible(),
+                  inputs=lambda torch: _attn_inputs(torch, head_dim, causal), launch=_attn_launch,
+                  outputs=lambda a: [a["o"]], reference=_attn_reference, flops=_attn_flops, tol=(1e-2, 1e-2))
+
+
+KERNELS = {
+    k.name: k for k in [
+        # (a) on sm_90 (wgmma) and sm_80 (mma.sync).
+        _matmul_entry("matmul_f16", "fp16", "float16", (90, 80)),
+        _matmul_entry("matmul_bf16", "bf16", "bfloat16", (90, 80)),
+        # (b) host descriptors: Triton's launcher encodes each CUtensorMap
+        # from the kernel's tensordesc_meta.
+        Kernel("matmul_tma_persistent", matmul_tma_persistent_kernel,
+               {"a_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_K"),
+                "b_desc": _desc("fp16", "BLOCK_SIZE_K", "BLOCK_SIZE_N"),
+                "c_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_N"), "M": "i32", "N": "i32", "K": "i32",
+                "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
+                "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr"},
+               dict(TMA_CONFIG, NUM_SMS=TMA_NUM_SMS), num_warps=8, num_stages=3, divisible=("M", "N", "K"),
+               inputs=_tma_inputs,
+               launch=lambda a: matmul_tma_persistent(a["a"], a["b"], a["c"], dict(TMA_CONFIG, num_warps=8,
+                                                                                   num_stages=3), a["num_sms"]),
+               outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
+               tol=(1e-2, 1e-2 * 64)),
+        # (c) HEAD_DIM 64 and 128, causal or not.
+        _attn_entry(64, False),
+        _attn_entry(64, True),
+        _attn_entry(128, False),
+        _attn_entry(128, True),
+        # (d) float8e4nv (torch.float8_e4m3fn) operands; sm_89 and later.
+        Kernel("matmul_fp8", matmul_fp8_kernel,
+               {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+                "stride_am": "i32", "stride_bn": "i32", "stride_cm": "i32",
+                "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
+                "GROUP_SIZE_M": "constexpr"},
+               FP8_CONFIG, num_warps=8, num_stages=3, divisible=("M", "N", "K", "stride_am", "stride_bn",
+                                                                 "stride_cm"),
+               inputs=_fp8_inputs,
+               launch=lambda a: matmul_fp8(a["a"], a["b_t"], a["c"], dict(FP8_CONFIG, num_warps=8, num_stages=3)),
+               outputs=lambda a: [a["c"]],
+               reference=lambda torch, a: [(a["a"].float() @ a["b_t"].float().T).half()],
+               flops=lambda a: 2 * a["a"].shape[0] * a["a"].shape[1] * a["b_t"].shape[0],
+               # Hopper's fp8 wgmma adds its products with fewer mantissa bits
+               # than f32 (Triton's default max_num_imprecise_acc on sm_90), so
+               # the f32 reference is off by up to a few percent of the output's
+               # scale (64 for K = 4096); kiln is also compared with Triton.
+               tol=(2e-2, 4.0)),
+    ]
+}
