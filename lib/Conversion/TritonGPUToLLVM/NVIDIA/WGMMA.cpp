@@ -164,6 +164,118 @@ Value descriptorAt(OpBuilder &b, Location loc, const Operand &o, Value byteOffse
   return LLVM::OrOp::create(b, loc, wide, high);
 }
 
+/// The PTX name of a wgmma operand type.
+StringRef ptxType(Type t) {
+  switch (wgmmaType(t)) {
+  case NVVM::WGMMATypes::f16: return "f16";
+  case NVVM::WGMMATypes::bf16: return "bf16";
+  case NVVM::WGMMATypes::tf32: return "tf32";
+  case NVVM::WGMMATypes::s8: return "s8";
+  case NVVM::WGMMATypes::e5m2: return "e5m2";
+  default: return "e4m3";
+  }
+}
+
+/// The A fragment of every (tile row m0, K step k0) from the registers of a
+/// `#ttg.dot_op` (opIdx 0, nvidia_mma v3 parent) tensor: word r of a thread
+/// holds e = 32/bits consecutive K elements of row 8*(r&1), starting at K
+/// 4e*(r>>1), its lanes at (lane/4, e*(lane%4)), as in the PTX ISA's A
+/// fragment tables; the layout must put each element there.
+FailureOr<std::map<std::pair<int64_t, int64_t>, SmallVector<Value>>>
+packRegisterA(OpBuilder &b, Location loc, Operation *op, RankedTensorType type, Value a,
+              const LinearLayout &acc, ArrayRef<std::pair<int64_t, int64_t>> origins,
+              int64_t kTotal, int64_t instrK) {
+  auto fail = [&](const Twine &why) {
+    return op->emitError() << "op '" << op->getName()
+                           << "' cannot be lowered to LLVM: operand A in registers " << why;
+  };
+  LinearLayout ll = layoutOf(type);
+  auto coord = [](const LinearLayout &l, StringRef in, int32_t v) {
+    auto out = l.apply({{in, v}});
+    return std::pair<int64_t, int64_t>{component(out, layout::dimName(0)),
+                                       component(out, layout::dimName(1))};
+  };
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  int64_t e = 32 / bits;
+  const std::pair<int64_t, int64_t> lanes[] = {{0, e}, {0, 2 * e}, {1, 0}, {2, 0}, {4, 0}};
+  for (int i = 0; i < 5; ++i)
+    if (coord(ll, layout::kLane, 1 << i) != lanes[i])
+      return fail("must be in wgmma's A fragment layout (lanes)");
+  for (unsigned i = 0, n = ll.getInDimSizeLog2(layout::kWarp); i < n; ++i) {
+    auto [am, ak] = coord(ll, layout::kWarp, 1 << i);
+    if (ak != 0 || am != coord(acc, layout::kWarp, 1 << i).first)
+      return fail("must give each warp the rows of its accumulator");
+  }
+  std::map<std::pair<int64_t, int64_t>, int32_t> regAt;
+  for (int32_t r = 0, n = ll.getInDimSize(layout::kRegister); r < n; ++r)
+    regAt[coord(ll, layout::kRegister, r)] = r;
+  SmallVector<Value> regs = unpack(b, loc, a);
+  Type elem = regs.front().getType();
+  auto vec = VectorType::get({e}, elem);
+  std::map<std::pair<int64_t, int64_t>, SmallVector<Value>> words;
+  for (auto [m0, n0] : origins) {
+    (void)n0;
+    for (int64_t k0 = 0; k0 < kTotal; k0 += instrK) {
+      if (words.count({m0, k0}))
+        continue;
+      SmallVector<Value> four;
+      for (int64_t r = 0; r < 4; ++r) {
+        Value v = LLVM::UndefOp::create(b, loc, vec);
+        for (int64_t i = 0; i < e; ++i) {
+          auto it = regAt.find({m0 + 8 * (r & 1), k0 + i + 4 * e * (r >> 1)});
+          if (it == regAt.end())
+            return fail("does not hold a whole wgmma A fragment");
+          v = LLVM::InsertElementOp::create(b, loc, v, regs[it->second], i32Constant(b, loc, i));
+        }
+        four.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
+      }
+      words[{m0, k0}] = std::move(four);
+    }
+  }
+  return words;
+}
+
+/// wgmma with A in registers: NVVM's op takes A descriptors only, so this
+/// one is inline PTX, its accumulators tied in and out.
+Value registerAWgmma(OpBuilder &b, Location loc, Type tileType, Value d, ArrayRef<Value> aWords,
+                     Value descB, int64_t n, int64_t k, Type elem, Type accElem, bool bMnMajor) {
+  auto tile = cast<LLVM::LLVMStructType>(tileType);
+  unsigned f = tile.getBody().size();
+  std::string t = ptxType(elem).str();
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(n) + "k" + std::to_string(k) + "." +
+                     (accElem.isF32() ? "f32" : "s32") + "." + t + "." + t + " {";
+  for (unsigned i = 0; i < f; ++i)
+    text += (i ? ", $" : "$") + std::to_string(i);
+  text += "}, {";
+  for (unsigned i = 0; i < 4; ++i)
+    text += (i ? ", $" : "$") + std::to_string(2 * f + i);
+  text += "}, $" + std::to_string(2 * f + 4) + ", p";
+  if (elem.isF16() || elem.isBF16())
+    text += std::string(", 1, 1, ") + (bMnMajor ? "1" : "0");
+  else if (!elem.isInteger(8))
+    text += ", 1, 1";
+  text += ";\n}";
+  std::string constraints;
+  for (unsigned i = 0; i < f; ++i)
+    constraints += std::string(i ? "," : "") + (accElem.isF32() ? "=f" : "=r");
+  for (unsigned i = 0; i < f; ++i)
+    constraints += "," + std::to_string(i);
+  constraints += ",r,r,r,r,l";
+  SmallVector<Value> operands;
+  for (unsigned i = 0; i < f; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, d, int64_t(i)));
+  llvm::append_range(operands, aWords);
+  operands.push_back(descB);
+  return LLVM::InlineAsmOp::create(b, loc, tileType, operands, text, constraints,
+                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None,
+                                   LLVM::AsmDialectAttr::get(b.getContext(),
+                                                             LLVM::AsmDialect::AD_ATT),
+                                   ArrayAttr())
+      .getResult(0);
+}
+
 struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
   WarpGroupDotLowering(TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
@@ -177,14 +289,14 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     RankedTensorType dType = op.getD().getType();
     auto mma = cast<ttg::NvidiaMmaEncodingAttr>(dType.getEncoding());
     auto aMem = dyn_cast<ttg::MemDescType>(op.getA().getType());
-    if (!aMem)
-      return fail("operand A in registers is not lowered yet");
+    auto aRegsType = dyn_cast<RankedTensorType>(op.getA().getType());
     if (op.getUseC())
       return fail("a dynamic useC flag is not lowered yet");
-    Type elem = aMem.getElementType(), accElem = dType.getElementType();
+    Type elem = cast<ShapedType>(op.getA().getType()).getElementType();
+    Type accElem = dType.getElementType();
     if (!accElem.isF32() && !accElem.isInteger(32))
       return fail("only f32 and i32 accumulators are lowered (got " + Twine(accElem.getIntOrFloatBitWidth()) + "-bit)");
-    int64_t kTotal = aMem.getShape()[1];
+    int64_t kTotal = cast<ShapedType>(op.getA().getType()).getShape()[1];
     if (isa<Float8E4M3FNType, Float8E5M2Type>(elem) && op.getMaxNumImpreciseAcc() > 0 &&
         op.getMaxNumImpreciseAcc() < kTotal)
       return fail("fp8 products with maxNumImpreciseAcc below K need a split accumulator, "
@@ -195,11 +307,12 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     if (instrK != expectedK)
       return fail("instrShape K must be " + Twine(expectedK) + " for these operands");
 
-    FailureOr<Operand> a = planOperand(op, adaptor.getA(), aMem, /*isB=*/false);
+    FailureOr<Operand> a = aMem ? planOperand(op, adaptor.getA(), aMem, /*isB=*/false)
+                                : FailureOr<Operand>(Operand{});
     FailureOr<Operand> bOp = planOperand(op, adaptor.getB(), op.getB().getType(), /*isB=*/true);
     if (failed(a) || failed(bOp))
       return failure();
-    if ((a->desc.mnMajor || bOp->desc.mnMajor) && !elem.isF16() && !elem.isBF16())
+    if (((aMem && a->desc.mnMajor) || bOp->desc.mnMajor) && !elem.isF16() && !elem.isBF16())
       return fail("wgmma reads only 16-bit operands transposed; this one must be K-major");
 
     // The accumulator: which register holds (m, n) on lane 0 of warp 0,
@@ -249,7 +362,7 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
       auto [wm, wn] = coordOf(layout::kWarp, int32_t(wg));
       for (auto [m0, n0] : origins)
         for (int64_t k0 = 0; k0 < kTotal; k0 += instrK)
-          if (!descriptorReadsTile(*a, wm ^ m0, k0, kInstrM, instrK) ||
+          if ((aMem && !descriptorReadsTile(*a, wm ^ m0, k0, kInstrM, instrK)) ||
               !descriptorReadsTile(*bOp, wn ^ n0, k0, instrN, instrK))
             return fail("its shared operand layouts are not ones a wgmma descriptor can read");
     }
@@ -269,7 +382,9 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
         return LLVM::SelectOp::create(rewriter, loc, set, i32Constant(rewriter, loc, bytes),
                                       i32Constant(rewriter, loc, 0));
       };
-      aWarpOff = LLVM::XOrOp::create(rewriter, loc, aWarpOff, term(a->offset(wm, 0) * a->bytes));
+      if (aMem)
+        aWarpOff =
+            LLVM::XOrOp::create(rewriter, loc, aWarpOff, term(a->offset(wm, 0) * a->bytes));
       bWarpOff =
           LLVM::XOrOp::create(rewriter, loc, bWarpOff, term(bOp->offset(wn, 0) * bOp->bytes));
     }
@@ -285,12 +400,23 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     auto scaleD = NVVM::WGMMAScaleOutAttr::get(getContext(), NVVM::WGMMAScaleOut::one);
     auto scaleIn = NVVM::WGMMAScaleInAttr::get(getContext(), NVVM::WGMMAScaleIn::one);
     auto layoutA = NVVM::MMALayoutAttr::get(
-        getContext(), a->desc.mnMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row);
+        getContext(), aMem && a->desc.mnMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row);
     auto layoutB = NVVM::MMALayoutAttr::get(
         getContext(), bOp->desc.mnMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col);
     NVVM::MMAIntOverflowAttr overflow;
     if (accElem.isInteger(32))
       overflow = NVVM::MMAIntOverflowAttr::get(getContext(), NVVM::MMAIntOverflow::wrapped);
+
+    // A in registers: the 32-bit words of each (tile row, K step), packed
+    // once, in the order of wgmma's A fragment.
+    std::map<std::pair<int64_t, int64_t>, SmallVector<Value>> aWords;
+    if (aRegsType) {
+      FailureOr<std::map<std::pair<int64_t, int64_t>, SmallVector<Value>>> words =
+          packRegisterA(rewriter, loc, op, aRegsType, adaptor.getA(), acc, origins, kTotal, instrK);
+      if (failed(words))
+        return failure();
+      aWords = std::move(*words);
+    }
 
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (auto [tile, origin] : llvm::enumerate(origins)) {
@@ -299,10 +425,16 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
       for (auto [i, r] : llvm::enumerate(regsOf[tile]))
         d = LLVM::InsertValueOp::create(rewriter, loc, d, regs[r], int64_t(i));
       for (int64_t k0 = 0; k0 < kTotal; k0 += instrK) {
-        Value aOff = LLVM::XOrOp::create(rewriter, loc, aWarpOff,
-                                         i32Constant(rewriter, loc, a->offset(m0, k0) * a->bytes));
         Value bOff = LLVM::XOrOp::create(
             rewriter, loc, bWarpOff, i32Constant(rewriter, loc, bOp->offset(n0, k0) * bOp->bytes));
+        if (aRegsType) {
+          d = registerAWgmma(rewriter, loc, tileType, d, aWords[{m0, k0}],
+                             descriptorAt(rewriter, loc, *bOp, bOff), instrN, instrK, elem,
+                             accElem, bOp->desc.mnMajor);
+          continue;
+        }
+        Value aOff = LLVM::XOrOp::create(rewriter, loc, aWarpOff,
+                                         i32Constant(rewriter, loc, a->offset(m0, k0) * a->bytes));
         d = NVVM::WgmmaMmaAsyncOp::create(rewriter, loc, tileType, d,
                                           descriptorAt(rewriter, loc, *a, aOff),
                                           descriptorAt(rewriter, loc, *bOp, bOff), shape, typeIn,
