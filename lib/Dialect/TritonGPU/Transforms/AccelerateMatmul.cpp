@@ -166,43 +166,79 @@ unsigned registerMajorDim(RankedTensorType type) {
   return rank - 1;
 }
 
-/// The value a shared operand is written from: the conversion to the
-/// blocked dot_op layout that ttgir-convert-from-ttir added is skipped.
-Value sharedSource(Value v) {
+/// How a shared operand is written: the value stored (the conversion to the
+/// blocked dot_op layout that ttgir-convert-from-ttir added is skipped, and
+/// so is a 2-D transpose, which becomes a transposed view of the buffer, as
+/// Triton's optimize-dot-operands makes it) and the buffer's type.
+struct SharedOperand {
+  Value stored;
+  bool viaTranspose = false;
+  MemDescType bufferType; // of `stored`
+};
+
+Value skipConversion(Value v) {
   if (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
     return cvt.getSrc();
   return v;
 }
 
-/// The nvmma_shared buffer wgmma reads `v` from (Triton's
-/// getSharedMemoryMMAOperand): contiguous along the dimension its registers
-/// run along, or K-major where wgmma cannot transpose.
-FailureOr<MemDescType> sharedOperandType(Value v, unsigned opIdx, bool allowTranspose) {
-  auto type = cast<RankedTensorType>(sharedSource(v).getType());
-  unsigned contiguous = allowTranspose ? registerMajorDim(type) : (opIdx == 0 ? 1 : 0);
+/// The nvmma_shared layout of a 2-D buffer contiguous along `contiguous`;
+/// failure when no swizzle fits (unswizzled operands are not laid out yet).
+FailureOr<NVMMASharedEncodingAttr> nvmmaEncoding(RankedTensorType type, unsigned contiguous) {
   unsigned bits = bitsOf(type.getElementType());
   int64_t rowBytes = type.getShape()[contiguous] * bits / 8;
-  unsigned swizzle = 0;
   for (unsigned s : {128u, 64u, 32u})
-    if (rowBytes % s == 0) {
-      swizzle = s;
-      break;
-    }
-  if (swizzle == 0 || type.getShape()[1 - contiguous] < 8)
-    return failure(); // unswizzled wgmma operands are not laid out yet
-  MLIRContext *ctx = v.getContext();
-  auto encoding = NVMMASharedEncodingAttr::get(ctx, swizzle, /*transposed=*/contiguous == 0, bits,
-                                               /*fp4Padded=*/false, /*layoutRank=*/2,
-                                               ArrayRef<int32_t>{});
-  return MemDescType::get(type.getShape(), type.getElementType(), encoding,
-                          SharedMemorySpaceAttr::get(ctx));
+    if (rowBytes % s == 0 && type.getShape()[1 - contiguous] >= 8)
+      return NVMMASharedEncodingAttr::get(type.getContext(), s, /*transposed=*/contiguous == 0,
+                                          bits, /*fp4Padded=*/false, /*layoutRank=*/2,
+                                          ArrayRef<int32_t>{});
+  return failure();
 }
 
-Value allocShared(OpBuilder &b, Value v, MemDescType type) {
-  v = sharedSource(v);
+/// The buffer wgmma reads operand `opIdx` from (Triton's
+/// getSharedMemoryMMAOperand): contiguous along the dimension the stored
+/// registers run along (a descriptor load's rows are the TMA box's), or
+/// K-major where wgmma cannot transpose.
+FailureOr<SharedOperand> sharedOperand(Value v, unsigned opIdx, bool allowTranspose) {
+  SharedOperand result;
+  result.stored = skipConversion(v);
+  if (auto trans = result.stored.getDefiningOp<tt::TransOp>();
+      trans && trans.getOrder().size() == 2 && trans.getOrder()[0] == 1) {
+    result.stored = trans.getSrc();
+    result.viaTranspose = true;
+  }
+  auto type = cast<RankedTensorType>(result.stored.getType());
+  unsigned natural = result.stored.getDefiningOp<tt::DescriptorLoadOp>() ? 1
+                                                                         : registerMajorDim(type);
+  unsigned kMajor = (opIdx == 0) != result.viaTranspose ? 1 : 0; // in `stored`'s dimensions
+  FailureOr<NVMMASharedEncodingAttr> encoding =
+      nvmmaEncoding(type, allowTranspose ? natural : kMajor);
+  if (failed(encoding))
+    return failure();
+  result.bufferType = MemDescType::get(type.getShape(), type.getElementType(), *encoding,
+                                       SharedMemorySpaceAttr::get(v.getContext()));
+  return result;
+}
+
+/// The transposed view of `buffer` (rank 2).
+Value transposedView(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemDescType>(buffer.getType());
+  auto enc = cast<NVMMASharedEncodingAttr>(type.getEncoding());
+  auto flipped = NVMMASharedEncodingAttr::get(
+      b.getContext(), enc.getSwizzlingByteWidth(), !enc.getTransposed(), enc.getElementBitWidth(),
+      enc.getFp4Padded(), enc.getLayoutRank(), enc.getCgaLayout());
+  auto viewType = MemDescType::get({type.getShape()[1], type.getShape()[0]},
+                                   type.getElementType(), flipped, type.getMemorySpace(),
+                                   type.getMutableMemory());
+  return MemDescTransOp::create(b, loc, viewType, buffer, ArrayRef<int32_t>{1, 0});
+}
+
+Value allocShared(OpBuilder &b, const SharedOperand &operand) {
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointAfterValue(v);
-  return LocalAllocOp::create(b, v.getLoc(), type, v, IntegerAttr()).getResult();
+  b.setInsertionPointAfterValue(operand.stored);
+  Location loc = operand.stored.getLoc();
+  Value buffer = LocalAllocOp::create(b, loc, operand.bufferType, operand.stored, IntegerAttr());
+  return operand.viaTranspose ? transposedView(b, loc, buffer) : buffer;
 }
 
 Value convertTo(OpBuilder &b, Value v, Attribute encoding) {
@@ -219,13 +255,13 @@ LogicalResult accelerateV3(tt::DotOp dot, unsigned numWarps) {
   Type elem = dot.getA().getType().getElementType();
   bool allowTranspose = elem.isF16() || elem.isBF16(); // wgmma transposes 16-bit types only
   bool aShared = comesFromLoadOrArgument(dot.getA());
-  FailureOr<MemDescType> bType = sharedOperandType(dot.getB(), 1, allowTranspose);
-  FailureOr<MemDescType> aType =
-      aShared ? sharedOperandType(dot.getA(), 0, allowTranspose) : FailureOr<MemDescType>();
-  if (failed(bType) || (aShared && failed(aType)))
+  FailureOr<SharedOperand> bShared = sharedOperand(dot.getB(), 1, allowTranspose);
+  FailureOr<SharedOperand> aSharedOp =
+      aShared ? sharedOperand(dot.getA(), 0, allowTranspose) : FailureOr<SharedOperand>();
+  if (failed(bShared) || (aShared && failed(aSharedOp)))
     return failure();
-  Value bOp = allocShared(b, dot.getB(), *bType);
-  Value a = aShared ? allocShared(b, dot.getA(), *aType)
+  Value bOp = allocShared(b, *bShared);
+  Value a = aShared ? allocShared(b, *aSharedOp)
                     : convertTo(b, dot.getA(),
                                 DotOperandEncodingAttr::get(ctx, 0, mma, mmaKWidth(elem)));
   Value acc = convertTo(b, dot.getC(), mma);

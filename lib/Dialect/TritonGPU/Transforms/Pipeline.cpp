@@ -70,6 +70,11 @@ struct LoopPlan {
   llvm::SmallDenseSet<unsigned> advancedOnly;
   /// wgmma ops that may leave one dot in flight (see the pass description).
   llvm::SmallDenseSet<Operation *> keepOneInFlight;
+  /// wgmma ops whose result is waited for only in the next iteration, by
+  /// the wait of an earlier dot there (attention's P @ V, waited for with
+  /// the next Q @ K): iteration argument -> the dot that waits for it.
+  llvm::SmallDenseSet<Operation *> deferred;
+  llvm::DenseMap<Operation *, SmallVector<unsigned>> alsoWaitsFor;
 };
 
 bool isPureLeaf(Operation *op) { return op->getNumRegions() == 0 && isMemoryEffectFree(op); }
@@ -134,9 +139,34 @@ bool collectAddressOps(LoopPlan &plan, ValueRange roots, llvm::SetVector<Operati
   return true;
 }
 
+/// The type of a transposed view of `src`, now a ring slot: the view spans
+/// the same trailing dimensions of the slot's allocation, permuted.
+MemDescType transposedType(MemDescType src, ArrayRef<int32_t> order) {
+  auto enc = cast<NVMMASharedEncodingAttr>(src.getEncoding());
+  auto flipped = NVMMASharedEncodingAttr::get(
+      src.getContext(), enc.getSwizzlingByteWidth(), !enc.getTransposed(),
+      enc.getElementBitWidth(), enc.getFp4Padded(), enc.getLayoutRank(), enc.getCgaLayout());
+  ArrayRef<int64_t> alloc = src.getAllocShape();
+  size_t lead = alloc.size() - src.getRank();
+  SmallVector<int64_t> shape, allocShape(alloc.take_front(lead));
+  for (int32_t d : order) {
+    shape.push_back(src.getShape()[d]);
+    allocShape.push_back(alloc[lead + d]);
+  }
+  return MemDescType::get(src.getContext(), shape, src.getElementType(), flipped,
+                          src.getMemorySpace(), src.getMutableMemory(), allocShape);
+}
+
+/// The op that defines a dot's shared operand, through a transposed view.
+Operation *viewedDef(Value operand) {
+  if (auto trans = operand.getDefiningOp<MemDescTransOp>())
+    operand = trans.getSrc();
+  return operand.getDefiningOp();
+}
+
 /// Finds the streamed load behind a dot operand, if any.
 tt::LoadOp loadBehind(Value operand, Block *body) {
-  Operation *def = operand.getDefiningOp();
+  Operation *def = viewedDef(operand);
   if (!def || def->getBlock() != body)
     return {};
   Value src;
@@ -271,7 +301,7 @@ bool mayKeepOneInFlight(LoopPlan &plan, ttng::WarpGroupDotOp dot, unsigned numDo
     return false;
   for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
     bool fromRing = llvm::any_of(plan.loads, [&](StreamedLoad &s) {
-      return llvm::is_contained(s.users, operand.getDefiningOp());
+      return llvm::is_contained(s.users, viewedDef(operand));
     });
     if (!fromRing && !loop.isDefinedOutsideOfLoop(operand))
       return false;
@@ -282,6 +312,38 @@ bool mayKeepOneInFlight(LoopPlan &plan, ttng::WarpGroupDotOp dot, unsigned numDo
   unsigned index = d.getUses().begin()->getOperandNumber();
   BlockArgument acc = loop.getRegionIterArgs()[index];
   return acc.hasOneUse() && dot.getC() == acc;
+}
+
+/// A wgmma whose result only becomes the next iteration's value of an
+/// argument that nothing reads before an earlier wgmma of the body has
+/// waited need not be waited for in its own iteration: that earlier wait
+/// also retires it, so it overlaps with the next iteration's first product.
+void findDeferredWaits(LoopPlan &plan) {
+  scf::ForOp loop = plan.loop;
+  Block *body = loop.getBody();
+  Operation *first = nullptr;
+  for (Operation &op : *body) {
+    auto dot = dyn_cast<ttng::WarpGroupDotOp>(op);
+    if (!dot || plan.keepOneInFlight.contains(dot))
+      continue;
+    if (!first) {
+      first = dot;
+      continue;
+    }
+    Value d = dot.getD();
+    if (!d.hasOneUse() || !isa<scf::YieldOp>(*d.getUsers().begin()))
+      continue;
+    unsigned index = d.getUses().begin()->getOperandNumber();
+    BlockArgument arg = loop.getRegionIterArgs()[index];
+    bool readLate = llvm::all_of(arg.getUsers(), [&](Operation *user) {
+      Operation *inBody = body->findAncestorOpInBlock(*user);
+      return inBody && first->isBeforeInBlock(inBody);
+    });
+    if (!readLate)
+      continue;
+    plan.deferred.insert(dot);
+    plan.alsoWaitsFor[first].push_back(index);
+  }
 }
 
 std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
@@ -343,6 +405,7 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
     if (auto dot = dyn_cast<ttng::WarpGroupDotOp>(op))
       if (mayKeepOneInFlight(plan, dot, numWgmma))
         plan.keepOneInFlight.insert(dot);
+  findDeferredWaits(plan);
   return plan;
 }
 
@@ -446,24 +509,36 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot) {
       continue;
     }
     auto dot = dyn_cast<ttng::WarpGroupDotOp>(op);
-    bool readsRing = dot && (views.contains(dot.getA().getDefiningOp()) ||
-                             views.contains(dot.getB().getDefiningOp()));
+    bool readsRing = dot && (views.contains(viewedDef(dot.getA())) ||
+                             views.contains(viewedDef(dot.getB())));
     // cp.async writes through the generic proxy, wgmma reads through the
     // async one.
     if (readsRing && !isa<ttng::FenceAsyncSharedOp>(builder.getInsertionBlock()->back()))
       ttng::FenceAsyncSharedOp::create(builder, loc, false);
     Operation *clone = builder.clone(op, map);
+    if (auto trans = dyn_cast<MemDescTransOp>(clone);
+        trans && isa<NVMMASharedEncodingAttr>(trans.getSrc().getType().getEncoding()))
+      trans.getResult().setType(transposedType(trans.getSrc().getType(), trans.getOrder()));
     if (!dot)
       continue;
     auto asyncDot = cast<ttng::WarpGroupDotOp>(clone);
     asyncDot.setIsAsync(true);
+    if (plan.deferred.contains(dot)) {
+      map.map(dot.getD(), asyncDot.getD());
+      continue;
+    }
     SmallVector<Value> waited{asyncDot.getD()};
     for (Value operand : {Value(asyncDot.getA()), Value(asyncDot.getB())})
       if (isa<MemDescType>(operand.getType()))
         waited.push_back(operand);
+    SmallVector<unsigned> later = plan.alsoWaitsFor.lookup(dot);
+    for (unsigned index : later)
+      waited.push_back(map.lookup(loop.getRegionIterArgs()[index]));
     unsigned pendings = plan.keepOneInFlight.contains(dot) ? 1 : 0;
     auto dotWait = ttng::WarpGroupDotWaitOp::create(builder, loc, waited, pendings);
     map.map(dot.getD(), dotWait.getResult(0));
+    for (auto [i, index] : llvm::enumerate(later))
+      map.map(loop.getRegionIterArgs()[index], dotWait.getResult(waited.size() - later.size() + i));
   }
 }
 
@@ -574,7 +649,8 @@ void LoopPipeliner::run() {
   for (unsigned i = 0; i < numArgs; ++i) {
     Value result = newLoop.getResult(i);
     auto dotWait = yield.getOperand(i).getDefiningOp<ttng::WarpGroupDotOp>();
-    if (dotWait && plan.keepOneInFlight.contains(dotWait) && !loop.getResult(i).use_empty())
+    if (dotWait && (plan.keepOneInFlight.contains(dotWait) || plan.deferred.contains(dotWait)) &&
+        !loop.getResult(i).use_empty())
       result = ttng::WarpGroupDotWaitOp::create(builder, loc, ValueRange{result}, 0).getResult(0);
     loop.getResult(i).replaceAllUsesWith(result);
   }

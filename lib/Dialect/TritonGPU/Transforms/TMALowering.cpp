@@ -63,6 +63,17 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   Value phase = arith::ConstantIntOp::create(b, loc, 0, 32);
   ttng::WaitBarrierOp::create(b, loc, barrier, phase, Value(), ValueRange());
   ttng::InvalBarrierOp::create(b, loc, barrier);
+  // A load only copied into a buffer of the same layout (a wgmma operand)
+  // is that buffer: the copy lands where the dot reads it.
+  auto alloc = load->hasOneUse() ? dyn_cast<ttg::LocalAllocOp>(*load->getUsers().begin())
+                                 : ttg::LocalAllocOp();
+  if (alloc && alloc.getType().getEncoding() == type->getEncoding() &&
+      alloc.getType().getShape() == type->getShape()) {
+    alloc.getResult().replaceAllUsesWith(buffer);
+    alloc.erase();
+    load.erase();
+    return success();
+  }
   Value value = ttg::LocalLoadOp::create(b, loc, load.getType(), buffer, Value());
   load.replaceAllUsesWith(value);
   load.erase();
