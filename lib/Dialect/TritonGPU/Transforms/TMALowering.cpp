@@ -71,6 +71,14 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
       alloc.getType().getShape() == type->getShape()) {
     alloc.getResult().replaceAllUsesWith(buffer);
     alloc.erase();
+    // Transposed views of the buffer are now views of a mutable one.
+    for (Operation *user : buffer.getUsers())
+      if (auto trans = dyn_cast<ttg::MemDescTransOp>(user)) {
+        ttg::MemDescType t = trans.getType();
+        trans.getResult().setType(ttg::MemDescType::get(ctx, t.getShape(), t.getElementType(),
+                                                        t.getEncoding(), t.getMemorySpace(),
+                                                        /*mutableMemory=*/true, t.getAllocShape()));
+      }
     load.erase();
     return success();
   }
