@@ -480,31 +480,55 @@ void LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
     auto copy = AsyncCopyGlobalToLocalOp::create(builder, loc, ptr, buffer, mask, Value(),
                                                  load.getCache(), load.getEvict(),
                                                  /*isVolatile=*/false, streamed.vec);
-    tokens.push_back(copy.getToken());
+    // One group per load, so that each operand is waited for only where it
+    // is first read (attention's V while its Q @ K runs).
+    AsyncCommitGroupOp::create(builder, loc, ValueRange{copy.getToken()});
   }
-  AsyncCommitGroupOp::create(builder, loc, tokens);
 }
 
 void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot) {
   unsigned numStages = plan.numStages;
-  // With S slots, S - 1 groups were committed before iteration i's: the
-  // prologue's plus one per earlier iteration, so S - 2 may stay pending.
-  auto wait = AsyncWaitOp::create(builder, loc, ValueRange(), numStages - 2);
+  unsigned numLoads = plan.loads.size();
   DenseMap<Operation *, Value> views;
+  DenseMap<Operation *, unsigned> loadOf;
   llvm::SmallPtrSet<Operation *, 8> skipped;
-  for (StreamedLoad &streamed : plan.loads) {
+  for (auto [j, streamed] : llvm::enumerate(plan.loads)) {
     Value view = MemDescIndexOp::create(builder, loc, streamed.slotType, streamed.ring, slot);
     skipped.insert(streamed.load);
-    for (Operation *user : streamed.users)
+    for (Operation *user : streamed.users) {
       views[user] = view;
+      loadOf[user] = unsigned(j);
+    }
   }
+  // Load j's group of iteration i is complete once at most the groups
+  // committed after it are pending: the iteration's later loads' and those
+  // of the S - 2 iterations issued ahead (each iteration commits one group
+  // per load). Each load is waited for where its value is first read.
+  DenseMap<unsigned, Value> waitOf;
+  auto waitFor = [&](unsigned j) -> Value {
+    if (Value token = waitOf.lookup(j))
+      return token;
+    unsigned pending = (numLoads - 1 - j) + numLoads * (numStages - 2);
+    // Reads right after one another share one wait, for the later load.
+    Block *block = builder.getInsertionBlock();
+    auto last = block->empty() ? AsyncWaitOp() : dyn_cast<AsyncWaitOp>(block->back());
+    if (last && llvm::is_contained(llvm::make_second_range(waitOf), last.getRetToken())) {
+      last.setNum(std::min<int32_t>(last.getNum(), pending));
+      waitOf[j] = last.getRetToken();
+      return last.getRetToken();
+    }
+    Value token = AsyncWaitOp::create(builder, loc, ValueRange(), pending).getRetToken();
+    waitOf[j] = token;
+    return token;
+  };
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (skipped.contains(&op))
       continue;
     if (auto it = views.find(&op); it != views.end()) {
       Value read = it->second;
+      Value token = waitFor(loadOf.lookup(&op));
       if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
-        read = LocalLoadOp::create(builder, loc, cvt.getType(), read, wait.getRetToken());
+        read = LocalLoadOp::create(builder, loc, cvt.getType(), read, token);
       map.map(op.getResult(0), read);
       continue;
     }

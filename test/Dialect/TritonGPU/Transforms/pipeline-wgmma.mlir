@@ -28,9 +28,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK: %[[M0:.*]] = tt.splat %[[ANY]] : i1 -> tensor<128x64xi1, #blocked>
 // CHECK: %[[S0:.*]] = ttg.memdesc_index %[[RA]][%[[SLOT0]]]
 // CHECK: %[[T0:.*]] = ttg.async_copy_global_to_local %[[PA0]], %[[S0]] mask %[[M0]] {contiguity = 8 : i32}
+// One commit group per load, so that each can be waited for on its own.
+// CHECK: ttg.async_commit_group tokens %[[T0]]
 // CHECK: %[[SB0:.*]] = ttg.memdesc_index %[[RB]][%[[SLOT0]]]
 // CHECK: %[[TB0:.*]] = ttg.async_copy_global_to_local %[[PB0]], %[[SB0]] mask %{{.*}} {contiguity = 8 : i32}
-// CHECK: ttg.async_commit_group tokens %[[T0]], %[[TB0]]
+// CHECK: ttg.async_commit_group tokens %[[TB0]]
 // Iteration 1: iff also ub - lb > step (unsigned).
 // CHECK: %[[IN1:.*]] = arith.cmpi ugt, %[[SPAN]], %[[STEP]] : i32
 // CHECK: %[[P1:.*]] = arith.andi %[[ANY]], %[[IN1]] : i1
@@ -45,9 +47,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // The pointers are carried two iterations ahead only (nothing else uses
 // them); the slot to fill starts at 2, the slot to read at 0.
 // CHECK: %[[R:.*]]:5 = scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %[[STEP]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[PA:.*]] = %[[PA2]], %[[PB:.*]] = %[[PB2]], %[[FILL:.*]] = %[[TWO]], %[[READ:.*]] = %[[SLOT0]])
-// CHECK-NEXT: ttg.async_wait {num = 1 : i32}
 // CHECK-NEXT: %[[VA:.*]] = ttg.memdesc_index %[[RA]][%[[READ]]]
 // CHECK-NEXT: %[[VB:.*]] = ttg.memdesc_index %[[RB]][%[[READ]]]
+// Read where A is read: two groups per iteration, those of the iteration
+// issued ahead (2) may be pending; B's read right after shares the wait.
+// CHECK-NEXT: ttg.async_wait {num = 2 : i32}
 // CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
 // CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[VA]], %[[VB]], %[[ACC]] {inputPrecision = 0 : i32, isAsync = true}
 // Ring distance: the copies below overwrite slot (i + 2) mod 3 = (i - 1)
@@ -60,10 +64,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK-NEXT: %[[MA:.*]] = tt.splat %[[MORE]] : i1 -> tensor<128x64xi1, #blocked>
 // CHECK-NEXT: %[[FA:.*]] = ttg.memdesc_index %[[RA]][%[[FILL]]]
 // CHECK-NEXT: %[[TA:.*]] = ttg.async_copy_global_to_local %[[PA]], %[[FA]] mask %[[MA]]
+// CHECK-NEXT: ttg.async_commit_group tokens %[[TA]]
 // CHECK-NEXT: tt.splat %[[MORE]] : i1 -> tensor<64x128xi1, #blocked1>
 // CHECK-NEXT: %[[FB:.*]] = ttg.memdesc_index %[[RB]][%[[FILL]]]
 // CHECK-NEXT: %[[TB:.*]] = ttg.async_copy_global_to_local %[[PB]], %[[FB]]
-// CHECK-NEXT: ttg.async_commit_group tokens %[[TA]], %[[TB]]
+// CHECK-NEXT: ttg.async_commit_group tokens %[[TB]]
 // CHECK-NEXT: %[[F1:.*]] = arith.addi %[[FILL]], %[[ONE]] : i32
 // CHECK-NEXT: %[[FW:.*]] = arith.cmpi sge, %[[F1]], %[[THREE]] : i32
 // CHECK-NEXT: %[[FN:.*]] = arith.select %[[FW]], %[[SLOT0]], %[[F1]] : i32
@@ -80,10 +85,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // S2-LABEL: tt.func @both_streamed
 // S2: ttg.local_alloc : () -> !ttg.memdesc<2x128x64xf16, #shared, #smem, mutable>
 // S2: ttg.local_alloc : () -> !ttg.memdesc<2x64x128xf16, #shared, #smem, mutable>
-// S2: ttg.async_commit_group
+// S2-COUNT-2: ttg.async_commit_group
 // S2-NOT: ttg.async_commit_group
 // S2: scf.for
-// S2-NEXT: ttg.async_wait {num = 0 : i32}
+// S2: ttg.async_wait {num = 0 : i32}
 // S2: ttng.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
 // S2: arith.cmpi ugt, %{{.*}}, %arg4 : i32
 // S2: ttg.async_commit_group
@@ -132,9 +137,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK: %[[MM0:.*]] = arith.andi %[[MASK]], %[[M0]]
 // CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %[[MM0]] {contiguity = 8 : i32}
 // CHECK: %[[R:.*]]:6 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, %[[PA:[^ ]*]] = %{{[^,]*}}, %[[PB:[^ ]*]] = %{{[^,]*}}, %[[PAH:[^ ]*]] = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %[[READ:[^ ]*]] = %{{[^)]*}})
-// CHECK-NEXT: ttg.async_wait {num = 1 : i32}
 // CHECK-NEXT: %[[VA:.*]] = ttg.memdesc_index %[[RA]][%[[READ]]]
 // CHECK-NEXT: %[[LB:.*]] = tt.load %[[PB]] : tensor<64x128x!tt.ptr<f16>, #blocked1>
+// CHECK-NEXT: ttg.async_wait {num = 1 : i32}
 // CHECK-NEXT: %[[MB:.*]] = ttg.local_alloc %[[LB]] : (tensor<64x128xf16, #blocked1>) -> !ttg.memdesc<64x128xf16, #shared1, #smem>
 // CHECK-NEXT: ttng.fence_async_shared
 // CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[VA]], %[[MB]], %[[ACC]] {{.*}}isAsync = true
@@ -186,17 +191,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK-LABEL: tt.func @override
 // CHECK: ttg.local_alloc : () -> !ttg.memdesc<4x128x64xf16, #shared, #smem, mutable>
 // CHECK: ttg.local_alloc : () -> !ttg.memdesc<4x64x128xf16, #shared, #smem, mutable>
-// CHECK-COUNT-3: ttg.async_commit_group
+// CHECK-COUNT-6: ttg.async_commit_group
 // CHECK-NOT: ttg.async_commit_group
 // CHECK: scf.for
-// CHECK-NEXT: ttg.async_wait {num = 2 : i32}
+// CHECK: ttg.async_wait {num = 4 : i32}
 // CHECK: ttng.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
 // CHECK: ttg.async_commit_group
 // CHECK: scf.yield
 // CHECK: } {tt.num_stages = 4 : i32}
 // S2-LABEL: tt.func @override
 // S2: ttg.local_alloc : () -> !ttg.memdesc<4x128x64xf16, #shared, #smem, mutable>
-// S2: ttg.async_wait {num = 2 : i32}
+// S2: ttg.async_wait {num = 4 : i32}
 // CHECK-LABEL: tt.func @one_stage
 // CHECK-NOT: ttg.async
 // CHECK: tt.load

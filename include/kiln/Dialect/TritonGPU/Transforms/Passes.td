@@ -152,11 +152,13 @@ def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
 
     - the first `num-stages - 1` iterations' copies are issued before the
       loop, iteration `i + num-stages - 1`'s at the end of iteration `i`,
-      each iteration's as one commit group, predicated off (zero-filled)
-      past the trip count;
-    - iteration `i` waits (`ttg.async_wait {num = num-stages - 2}`) for its
-      own group and reads slot `i mod num-stages` through
-      `ttg.memdesc_index`: a wgmma reads the slot itself, a dot operand in
+      one commit group per load, predicated off (zero-filled) past the trip
+      count;
+    - iteration `i` reads slot `i mod num-stages` through
+      `ttg.memdesc_index`, waiting for load `j` of `L` where it is first
+      read (`ttg.async_wait {num = L - 1 - j + L * (num-stages - 2)}`;
+      reads next to one another share a wait): a wgmma reads the slot
+      itself (or a `ttg.memdesc_trans` view of it), a dot operand in
       registers comes from `ttg.local_load` (the ring then has the
       `#ttg.swizzled_shared` layout Triton gives mma operands);
     - the address computation of the copies (pure ops of the body and the
@@ -168,8 +170,12 @@ def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
       the loop's only one, reads only ring slots or loop invariants and its
       result feeds only the next iteration's accumulator (the copies of
       iteration `i` overwrite the slot read by iteration `i - 1`, whose dot
-      that wait retired), otherwise 0; a `ttng.fence_async_shared` orders
-      the copies before a wgmma that reads them.
+      that wait retired), otherwise 0; a later wgmma whose result is only
+      the next iteration's value of an argument read after the first
+      wgmma's wait is not waited for in its own iteration: that wait lists
+      the argument and so retires it (attention's P @ V runs on while the
+      next Q @ K is issued); a `ttng.fence_async_shared` orders the copies
+      before a wgmma that reads them.
 
     A load stays synchronous when its threads move fewer than 4 contiguous
     bytes each (axis info and layout), when its `other` is not zero
