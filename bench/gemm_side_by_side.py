@@ -19,9 +19,12 @@ run makes every first compile real, and kiln's cache key differs from
 Triton's, so neither compiler is ever served the other's kernel.
 
 Timing: CUDA events around batches of about 1 ms of launches, after a
-warm-up; the median over a bounded number of batches. Two input sets are
-used in turn when the operands are smaller than ROTATE_BELOW (larger ones
-exceed L2 anyway).
+warm-up; the median over a bounded number of batches. Each compiler's
+config is the fastest of CONFIGS under it; the final figures are then taken
+in turn (Triton, kiln, vendor, ROUNDS times) and each is the median of its
+rounds, so that clock and temperature drift weigh on all three alike. Two
+input sets are used in turn when the operands are smaller than ROTATE_BELOW
+(larger ones exceed L2 anyway).
 
 Every case runs in its own try/except: an error is a FAIL row with its
 reason, never the end of the run. --budget bounds the whole run (default
@@ -89,8 +92,9 @@ ATTN_CONFIGS = [
 ]
 ATTN_TOL = (1e-2, 1e-2)
 
-TUNE = dict(max_batches=10, max_seconds=0.05)    # per config while tuning
-FINAL = dict(max_batches=50, max_seconds=0.4)    # the chosen config, and the vendor library
+TUNE = dict(max_batches=10, max_seconds=0.1)     # per config while tuning
+FINAL = dict(max_batches=20, max_seconds=0.1)    # one round of the final figures
+ROUNDS = 5   # final figures: Triton, kiln and the vendor library in turn, this many times
 
 
 # --- timing -------------------------------------------------------------------
@@ -191,11 +195,33 @@ def tune(compiler, configs, run, output, want, tol, deadline):
                     raise RuntimeError(f"CUDA context lost at {name}: {reason(e)}")
         if not results:
             return None, None, problems
-        _, best = min(results, key=lambda r: r[0])
-        ms = median_ms([lambda i=i: run(i, best) for i in range(run.sets)], **FINAL)
+        ms, best = min(results, key=lambda r: r[0])
         return ms, best, problems
     finally:
         kiln.triton.disable()
+
+
+def final_times(row, run, vendor):
+    """The final figures, each the median of ROUNDS medians taken in turn
+    (Triton, kiln, vendor, Triton, ...), so that the GPU's clocks and
+    temperature drift alike for all three."""
+    times = {"triton": [], "kiln": [], "vendor": []}
+    for _ in range(ROUNDS):
+        for compiler in ("triton", "kiln"):
+            best = row[f"{compiler}_config"]
+            if best is None:
+                continue
+            use(compiler)
+            try:
+                times[compiler].append(median_ms([lambda i=i: run(i, best) for i in range(run.sets)],
+                                                 **FINAL))
+            finally:
+                kiln.triton.disable()
+        if vendor is not None:
+            times["vendor"].append(median_ms([vendor], **FINAL))
+    for key, values in times.items():
+        if values:
+            row[f"{key}_ms"] = statistics.median(values)
 
 
 class Runner:
@@ -224,7 +250,6 @@ def run_gemm(dtype_name, shape, deadline):
     rtol, atol = GEMM_TOL[dtype_name]
     tol = (rtol, atol * math.sqrt(K))
 
-    row["vendor_ms"] = median_ms([lambda s=s: torch.matmul(s[0], s[1], out=s[2]) for s in sets], **FINAL)
     run = Runner(lambda i, config: matmul(sets[i][0], sets[i][1], sets[i][2], config), n_sets)
     notes = []
     for compiler in ("triton", "kiln"):
@@ -232,6 +257,8 @@ def run_gemm(dtype_name, shape, deadline):
         row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
         notes += [f"{compiler} {p}" for p in problems]
         row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
+    s0 = sets[0]
+    final_times(row, run, lambda: torch.matmul(s0[0], s0[1], out=s0[2]))
     row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
     row["note"] = "; ".join(notes)
     return row
@@ -252,17 +279,22 @@ def run_attention(head_dim, causal, deadline):
     # The reference: whichever backend torch picks (flash attention for f16).
     want = sdpa(q, k, v, is_causal=causal, scale=sm_scale).float()
     notes = []
-    try:
+
+    def cudnn():
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-            row["vendor_ms"] = median_ms([lambda: sdpa(q, k, v, is_causal=causal, scale=sm_scale)], **FINAL)
+            sdpa(q, k, v, is_causal=causal, scale=sm_scale)
+    try:
+        cudnn()
     except Exception as e:
         notes.append(f"cuDNN {reason(e)}")
+        cudnn = None
     run = Runner(lambda i, config: attention(q, k, v, o, m, sm_scale, causal, config), 1)
     for compiler in ("triton", "kiln"):
         ms, best, problems = tune(compiler, ATTN_CONFIGS, run, o, want, ATTN_TOL, deadline)
         row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
         notes += [f"{compiler} {p}" for p in problems]
         row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
+    final_times(row, run, cudnn)
     row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
     row["note"] = "; ".join(notes)
     return row

@@ -372,6 +372,7 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     auto [lane, warp] = laneAndWarp(rewriter, loc, ctx);
     (void)lane;
     Value aWarpOff = i32Constant(rewriter, loc, 0), bWarpOff = i32Constant(rewriter, loc, 0);
+    int64_t aWarpBits = 0, bWarpBits = 0; // the offset bits the warp parts may set
     for (unsigned bit = 2; (1u << bit) < numWarps; ++bit) {
       auto [wm, wn] = coordOf(layout::kWarp, int32_t(1) << bit);
       Value set = LLVM::ICmpOp::create(
@@ -382,9 +383,12 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
         return LLVM::SelectOp::create(rewriter, loc, set, i32Constant(rewriter, loc, bytes),
                                       i32Constant(rewriter, loc, 0));
       };
-      if (aMem)
+      if (aMem) {
         aWarpOff =
             LLVM::XOrOp::create(rewriter, loc, aWarpOff, term(a->offset(wm, 0) * a->bytes));
+        aWarpBits |= a->offset(wm, 0) * a->bytes;
+      }
+      bWarpBits |= bOp->offset(wn, 0) * bOp->bytes;
       bWarpOff =
           LLVM::XOrOp::create(rewriter, loc, bWarpOff, term(bOp->offset(wn, 0) * bOp->bytes));
     }
@@ -418,6 +422,27 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
       aWords = std::move(*words);
     }
 
+    // The descriptor of the tile `bytes` into an operand: where those bytes
+    // and the warp part's cannot overlap, XOR is addition, and the tile's
+    // descriptor is the operand's plus bytes / 16 (as Triton advances them);
+    // otherwise it is built from the XOR.
+    Value aDesc, bDesc;
+    auto descriptor = [&](const Operand &o, Value warpOff, int64_t warpBits, Value &base,
+                          int64_t bytes) -> Value {
+      if (bytes & warpBits)
+        return descriptorAt(rewriter, loc, o,
+                            LLVM::XOrOp::create(rewriter, loc, warpOff,
+                                                i32Constant(rewriter, loc, bytes)));
+      if (!base)
+        base = descriptorAt(rewriter, loc, o, warpOff);
+      if (bytes == 0)
+        return base;
+      return LLVM::AddOp::create(
+          rewriter, loc, base,
+          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                   rewriter.getI64IntegerAttr(bytes >> 4)));
+    };
+
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (auto [tile, origin] : llvm::enumerate(origins)) {
       auto [m0, n0] = origin;
@@ -425,19 +450,15 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
       for (auto [i, r] : llvm::enumerate(regsOf[tile]))
         d = LLVM::InsertValueOp::create(rewriter, loc, d, regs[r], int64_t(i));
       for (int64_t k0 = 0; k0 < kTotal; k0 += instrK) {
-        Value bOff = LLVM::XOrOp::create(
-            rewriter, loc, bWarpOff, i32Constant(rewriter, loc, bOp->offset(n0, k0) * bOp->bytes));
+        Value descB =
+            descriptor(*bOp, bWarpOff, bWarpBits, bDesc, bOp->offset(n0, k0) * bOp->bytes);
         if (aRegsType) {
-          d = registerAWgmma(rewriter, loc, tileType, d, aWords[{m0, k0}],
-                             descriptorAt(rewriter, loc, *bOp, bOff), instrN, instrK, elem,
-                             accElem, bOp->desc.mnMajor);
+          d = registerAWgmma(rewriter, loc, tileType, d, aWords[{m0, k0}], descB, instrN, instrK,
+                             elem, accElem, bOp->desc.mnMajor);
           continue;
         }
-        Value aOff = LLVM::XOrOp::create(rewriter, loc, aWarpOff,
-                                         i32Constant(rewriter, loc, a->offset(m0, k0) * a->bytes));
-        d = NVVM::WgmmaMmaAsyncOp::create(rewriter, loc, tileType, d,
-                                          descriptorAt(rewriter, loc, *a, aOff),
-                                          descriptorAt(rewriter, loc, *bOp, bOff), shape, typeIn,
+        Value descA = descriptor(*a, aWarpOff, aWarpBits, aDesc, a->offset(m0, k0) * a->bytes);
+        d = NVVM::WgmmaMmaAsyncOp::create(rewriter, loc, tileType, d, descA, descB, shape, typeIn,
                                           typeIn, typeD, scaleD, scaleIn, scaleIn, layoutA,
                                           layoutB, overflow);
       }
