@@ -118,7 +118,9 @@ FailureOr<Operand> planOperand(Operation *op, Value base, ttg::MemDescType type,
     result.desc.sbo = result.offset(0, 8) * bytes;
   } else {
     result.desc.lbo = 16; // not used by swizzled K-major layouts
-    result.desc.sbo = result.offset(8, 0) * bytes;
+    // Between 8-row groups; with a single group (N = 8) never used, the
+    // atoms' own pitch then.
+    result.desc.sbo = mnSize > 8 ? result.offset(8, 0) * bytes : 8 * result.desc.swizzle;
   }
   return result;
 }

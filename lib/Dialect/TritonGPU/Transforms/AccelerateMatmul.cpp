@@ -37,12 +37,12 @@ unsigned mmaKWidth(Type elem) { return std::max(32u / bitsOf(elem), 1u); }
 bool hasMmaTypes(tt::DotOp dot, int version, int capability) {
   Type a = dot.getA().getType().getElementType(), b = dot.getB().getType().getElementType();
   Type c = dot.getC().getType().getElementType();
-  if (isFp8(a) && isFp8(b)) // e4m3 and e5m2 may mix
-    return (version == 3 || capability >= 89) && (c.isF32() || (version == 3 && c.isF16()));
-  if (a != b)
+  if (a != b) // e4m3 x e5m2 would need a B type of its own in the lowerings
     return false;
-  if (a.isF16())
-    return c.isF32() || c.isF16();
+  if (isFp8(a))
+    return (version == 3 || capability >= 89) && c.isF32();
+  if (a.isF16()) // wgmma's f16 accumulators are not lowered yet: mma.sync
+    return c.isF32() || (version == 2 && c.isF16());
   if (a.isBF16())
     return c.isF32();
   if (a.isF32())
@@ -62,8 +62,10 @@ bool supportsMma(tt::DotOp dot, int version, int capability, unsigned numWarps) 
   int64_t k = dot.getA().getType().getShape()[rank - 1];
   if (version == 3) {
     // Below 32 accumulating steps fp8 products lose too much in wgmma's
-    // f32 adder tree; Triton keeps them on mma.sync.
-    if (isFp8(elem) && cType.getElementType().isF32() && dot.getMaxNumImpreciseAcc() < 32)
+    // f32 adder tree; Triton keeps them on mma.sync. Between 32 and K they
+    // need a split accumulator, which the lowering does not have yet.
+    int64_t imprecise = dot.getMaxNumImpreciseAcc();
+    if (isFp8(elem) && (imprecise < 32 || imprecise < k))
       return false;
     return rank == 2 && numWarps % 4 == 0 && m % 64 == 0 && n % 8 == 0 && k >= 256 / bitsOf(elem);
   }
@@ -71,11 +73,22 @@ bool supportsMma(tt::DotOp dot, int version, int capability, unsigned numWarps) 
   return m >= 16 && n >= 8 && k >= int64_t(mmaKWidth(elem)) * 8;
 }
 
-/// Whether `dot`'s result feeds another dot (attention's second product).
-bool hasChainedDot(Operation *dot) {
+/// Whether `dot` feeds (or, with `fedToo`, is fed by) another dot of its
+/// region, as attention's two products: every warp then goes along one
+/// dimension (Triton looks both ways for mma.sync, forward for wgmma).
+bool hasChainedDot(Operation *dot, bool fedToo) {
+  auto sameRegion = [&](Operation *op) { return op->getParentRegion() == dot->getParentRegion(); };
   SetVector<Operation *> slice;
-  getForwardSlice(dot->getResult(0), &slice);
-  return llvm::any_of(slice, [](Operation *op) { return isa<tt::DotOp>(op); });
+  ForwardSliceOptions forward;
+  forward.filter = sameRegion;
+  getForwardSlice(dot->getResult(0), &slice, forward);
+  if (fedToo) {
+    BackwardSliceOptions backward;
+    backward.filter = sameRegion;
+    backward.omitBlockArguments = true;
+    (void)getBackwardSlice(dot, &slice, backward);
+  }
+  return llvm::any_of(slice, [&](Operation *op) { return op != dot && isa<tt::DotOp>(op); });
 }
 
 SmallVector<unsigned> mmaV3InstrShape(tt::DotOp dot, unsigned numWarps) {
@@ -97,7 +110,7 @@ SmallVector<unsigned> mmaV3InstrShape(tt::DotOp dot, unsigned numWarps) {
 
 SmallVector<unsigned> mmaV3WarpsPerCTA(tt::DotOp dot, unsigned numWarps,
                                        ArrayRef<unsigned> instrShape) {
-  if (hasChainedDot(dot))
+  if (hasChainedDot(dot, /*fedToo=*/false))
     return {numWarps, 1};
   ArrayRef<int64_t> shape = dot.getC().getType().getShape();
   // A warp group (4 warps) is the smallest unit; more warps go along M
@@ -117,7 +130,7 @@ SmallVector<unsigned> mmaV2WarpsPerCTA(tt::DotOp dot, unsigned numWarps) {
   unsigned rank = shape.size();
   if (rank == 3)
     return {numWarps, 1, 1};
-  if (hasChainedDot(dot))
+  if (hasChainedDot(dot, /*fedToo=*/true))
     return shape[0] >= shape[1] ? SmallVector<unsigned>{numWarps, 1}
                                 : SmallVector<unsigned>{1, numWarps};
   // Registers per thread grow with repM * 4 + repN * 2 (A's fragment is
@@ -299,8 +312,8 @@ struct AccelerateMatmulPass : ttg::impl::AccelerateMatmulBase<AccelerateMatmulPa
       return;
     llvm::Expected<Target> target = Target::parse(targetAttr.getValue());
     if (!target) {
-      llvm::consumeError(target.takeError());
-      return;
+      module.emitError() << "ttgir-accelerate-matmul: " << llvm::toString(target.takeError());
+      return signalPassFailure();
     }
     int capability = target->capability();
     if (target->backend() != "nvidia" || capability < 80)

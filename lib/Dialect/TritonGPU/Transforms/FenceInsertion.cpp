@@ -59,8 +59,8 @@ struct FenceInsertionPass : ttg::impl::FenceInsertionBase<FenceInsertionPass> {
       return;
     llvm::Expected<Target> target = Target::parse(targetAttr.getValue());
     if (!target) {
-      llvm::consumeError(target.takeError());
-      return;
+      module.emitError() << "ttgir-fence-insertion: " << llvm::toString(target.takeError());
+      return signalPassFailure();
     }
     if (target->backend() != "nvidia" || target->capability() < 90)
       return;

@@ -9,7 +9,8 @@
 //
 // For a loop  for i in [lb, ub) step s { body(i, args) }  with S stages:
 //   prologue: copies of iterations 0 .. S-2 into slots 0 .. S-2
-//   iteration i: wait for its own copies, read slot i mod S, run the body,
+//   iteration i: wait for its copies (each where first read), read slot
+//                i mod S, run the body,
 //                then copy iteration i+S-1 into slot (i+S-1) mod S
 //   epilogue: wait for every copy (the last S-1 are predicated off), free.
 //
@@ -72,7 +73,8 @@ struct LoopPlan {
   llvm::SmallDenseSet<Operation *> keepOneInFlight;
   /// wgmma ops whose result is waited for only in the next iteration, by
   /// the wait of an earlier dot there (attention's P @ V, waited for with
-  /// the next Q @ K): iteration argument -> the dot that waits for it.
+  /// the next Q @ K), and for each waiting dot the iteration arguments it
+  /// also waits for.
   llvm::SmallDenseSet<Operation *> deferred;
   llvm::DenseMap<Operation *, SmallVector<unsigned>> alsoWaitsFor;
 };
@@ -333,6 +335,18 @@ void findDeferredWaits(LoopPlan &plan) {
     Value d = dot.getD();
     if (!d.hasOneUse() || !isa<scf::YieldOp>(*d.getUsers().begin()))
       continue;
+    // Its shared operands must outlive the next iteration's first wait: ring
+    // slots (refilled only S - 1 iterations later) or loop invariants, not
+    // buffers the body writes again before that wait.
+    bool operandsStay = llvm::all_of(
+        SmallVector<Value, 2>{dot.getA(), dot.getB()}, [&](Value operand) {
+          return !isa<MemDescType>(operand.getType()) || loop.isDefinedOutsideOfLoop(operand) ||
+                 llvm::any_of(plan.loads, [&](StreamedLoad &s) {
+                   return llvm::is_contained(s.users, viewedDef(operand));
+                 });
+        });
+    if (!operandsStay)
+      continue;
     unsigned index = d.getUses().begin()->getOperandNumber();
     BlockArgument arg = loop.getRegionIterArgs()[index];
     bool readLate = llvm::all_of(arg.getUsers(), [&](Operation *user) {
@@ -541,7 +555,8 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot) {
       ttng::FenceAsyncSharedOp::create(builder, loc, false);
     Operation *clone = builder.clone(op, map);
     if (auto trans = dyn_cast<MemDescTransOp>(clone);
-        trans && isa<NVMMASharedEncodingAttr>(trans.getSrc().getType().getEncoding()))
+        trans && isa<NVMMASharedEncodingAttr>(trans.getSrc().getType().getEncoding()) &&
+        trans.getOrder() == ArrayRef<int32_t>{1, 0})
       trans.getResult().setType(transposedType(trans.getSrc().getType(), trans.getOrder()));
     if (!dot)
       continue;
@@ -673,8 +688,9 @@ void LoopPipeliner::run() {
   for (unsigned i = 0; i < numArgs; ++i) {
     Value result = newLoop.getResult(i);
     auto dotWait = yield.getOperand(i).getDefiningOp<ttng::WarpGroupDotOp>();
-    if (dotWait && (plan.keepOneInFlight.contains(dotWait) || plan.deferred.contains(dotWait)) &&
-        !loop.getResult(i).use_empty())
+    // Even an unused result is waited for: its dot may still read the ring
+    // deallocated below.
+    if (dotWait && (plan.keepOneInFlight.contains(dotWait) || plan.deferred.contains(dotWait)))
       result = ttng::WarpGroupDotWaitOp::create(builder, loc, ValueRange{result}, 0).getResult(0);
     loop.getResult(i).replaceAllUsesWith(result);
   }

@@ -67,8 +67,15 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   // is that buffer: the copy lands where the dot reads it.
   auto alloc = load->hasOneUse() ? dyn_cast<ttg::LocalAllocOp>(*load->getUsers().begin())
                                  : ttg::LocalAllocOp();
+  // Only where the buffer's users take a mutable buffer as they are.
+  auto directUse = [](Operation *user) {
+    return isa<ttng::WarpGroupDotOp>(user) ||
+           (isa<ttg::MemDescTransOp>(user) &&
+            llvm::all_of(user->getUsers(), [](Operation *u) { return isa<ttng::WarpGroupDotOp>(u); }));
+  };
   if (alloc && alloc.getType().getEncoding() == type->getEncoding() &&
-      alloc.getType().getShape() == type->getShape()) {
+      alloc.getType().getShape() == type->getShape() &&
+      llvm::all_of(alloc->getUsers(), directUse)) {
     alloc.getResult().replaceAllUsesWith(buffer);
     alloc.erase();
     // Transposed views of the buffer are now views of a mutable one.

@@ -95,3 +95,24 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %d : tensor<32x64xf32, #l>
   }
 }
+
+// -----
+
+// wgmma's f16 accumulators are not lowered: an f16 * f16 -> f16 dot takes
+// mma.sync on sm_90 too. Mixed fp8 operands take no tensor core.
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0
+// CHECK-LABEL: tt.func @f16_accumulator
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf16, #[[MMA]]>
+// CHECK-LABEL: tt.func @mixed_fp8
+// CHECK: tt.dot %arg0, %arg1, %arg2 : tensor<64x64xf8E4M3FN, #{{[a-z0-9]+}}> * tensor<64x64xf8E5M2, #{{[a-z0-9]+}}> -> tensor<64x64xf32, #{{[a-z0-9]+}}>
+#l = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func @f16_accumulator(%a: tensor<64x64xf16, #l>, %b: tensor<64x64xf16, #l>, %c: tensor<64x64xf16, #l>) -> tensor<64x64xf16, #l> {
+    %d = tt.dot %a, %b, %c : tensor<64x64xf16, #l> * tensor<64x64xf16, #l> -> tensor<64x64xf16, #l>
+    tt.return %d : tensor<64x64xf16, #l>
+  }
+  tt.func @mixed_fp8(%a: tensor<64x64xf8E4M3FN, #l>, %b: tensor<64x64xf8E5M2, #l>, %c: tensor<64x64xf32, #l>) -> tensor<64x64xf32, #l> {
+    %d = tt.dot %a, %b, %c : tensor<64x64xf8E4M3FN, #l> * tensor<64x64xf8E5M2, #l> -> tensor<64x64xf32, #l>
+    tt.return %d : tensor<64x64xf32, #l>
+  }
+}
