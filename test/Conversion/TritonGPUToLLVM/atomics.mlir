@@ -18,7 +18,7 @@
 // CHECK: "atom.global.cta.acquire.max.s64 $0, [ $1 + 0 ], $2;", "=l,l,l"
 // CHECK: "atom.global.sys.relaxed.min.u64 $0, [ $1 + 0 ], $2;", "=l,l,l"
 // CHECK: %[[F:.*]] = llvm.bitcast %{{.*}} : f32 to i32
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "atom.global.gpu.acq_rel.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r" %{{.*}}, %[[F]]
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects "atom.global.gpu.acq_rel.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r" %{{.*}}, %[[F]]
 // CHECK: llvm.bitcast %[[OLD]] : i32 to f32
 // CHECK: "atom.global.gpu.release.add.f64 $0, [ $1 + 0 ], $2;", "=l,l,l"
 // CHECK: "atom.global.gpu.acq_rel.exch.b32 $0, [ $1 + 0 ], $2;", "=r,l,r"
@@ -83,7 +83,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: llvm.insertelement %{{.*}} : vector<2xf16>
 // CHECK: %[[PAIR:.*]] = llvm.insertelement %{{.*}} : vector<2xf16>
 // CHECK-NEXT: %[[BITS:.*]] = llvm.bitcast %[[PAIR]] : vector<2xf16> to i32
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "atom.global.gpu.acq_rel.add.noftz.f16x2 $0, [ $1 + 0 ], $2;", "=r,l,r" %{{.*}}, %[[BITS]]
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects "atom.global.gpu.acq_rel.add.noftz.f16x2 $0, [ $1 + 0 ], $2;", "=r,l,r" %{{.*}}, %[[BITS]]
 // CHECK: llvm.bitcast %[[OLD]] : i32 to vector<2xf16>
 // CHECK-COUNT-3: atom.global.gpu.acq_rel.add.noftz.f16x2
 // CHECK-NOT: atom.global
@@ -193,7 +193,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[LANE:.*]] = llvm.urem
 // CHECK: llvm.and %[[LANE]], %{{.*}}
 // CHECK: %[[FIRST:.*]] = llvm.icmp "eq"
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, 0x0;\0A\09@$4 atom.global.acq_rel.gpu.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b" %{{.*}}, %{{.*}}, %{{.*}}, %[[FIRST]]
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects "mov.u32 $0, 0x0;\0A\09@$4 atom.global.acq_rel.gpu.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b" %{{.*}}, %{{.*}}, %{{.*}}, %[[FIRST]]
 // CHECK: %[[MASK:.*]] = llvm.mlir.constant(-17 : i32)
 // CHECK: %[[SRC:.*]] = llvm.and %{{.*}}, %[[MASK]]
 // CHECK: %[[GOT:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[OLD]], %[[SRC]], %{{.*}} : i32 -> i32

@@ -11,6 +11,11 @@
 
 namespace kiln::lowering {
 
+/// Inline PTX (AT&T operand order); `result` null for none.
+mlir::Value inlinePtx(mlir::OpBuilder &b, mlir::Location loc, mlir::Type result,
+                      llvm::StringRef text, llvm::StringRef constraints, mlir::ValueRange args,
+                      bool sideEffects = false);
+
 /// ttng.warp_group_dot and ttng.warp_group_dot_wait (sm_90a).
 void populateWGMMAPatterns(TypeConverter &converter, const Context &ctx,
                            mlir::RewritePatternSet &patterns);

@@ -1,9 +1,12 @@
 //===- TargetInfo.cpp - NVIDIA's side of the LLVM lowering ----------------===//
 //
-// The only file of the lowering that includes the NVVM dialect.
+// With WGMMA.cpp, the only file of the lowering that includes the NVVM
+// dialect.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Conversion/TritonGPUToLLVM/TargetInfo.h"
+
+#include "Patterns.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -14,6 +17,15 @@
 using namespace mlir;
 
 namespace kiln {
+
+Value lowering::inlinePtx(OpBuilder &b, Location loc, Type result, StringRef text,
+                          StringRef constraints, ValueRange args, bool sideEffects) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange(result) : TypeRange(), args, text, constraints, sideEffects,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      /*asm_dialect=*/LLVM::AsmDialectAttr(), ArrayAttr()); // AT&T, the default
+  return result ? op.getResult(0) : Value();
+}
 
 namespace {
 
@@ -58,14 +70,9 @@ Value intrinsic(OpBuilder &b, Location loc, StringRef name, Type result, ValueRa
   return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name), args).getResult(0);
 }
 
-/// Inline PTX; `result` null for none.
 Value ptx(OpBuilder &b, Location loc, Type result, StringRef text, StringRef constraints,
           ValueRange args, bool sideEffects = false) {
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, result ? TypeRange(result) : TypeRange(), args, text, constraints, sideEffects,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      /*asm_dialect=*/LLVM::AsmDialectAttr(), ArrayAttr()); // AT&T, the default
-  return result ? op.getResult(0) : Value();
+  return lowering::inlinePtx(b, loc, result, text, constraints, args, sideEffects);
 }
 
 Value constI32(OpBuilder &b, Location loc, int64_t v) {
@@ -202,13 +209,7 @@ Value emitPredicatedAsm(OpBuilder &b, Location loc, StringRef instr, ArrayRef<Ty
   os << instr;
   Type result = n == 1 ? resultTypes[0]
                        : Type(LLVM::LLVMStructType::getLiteral(b.getContext(), resultTypes));
-  return LLVM::InlineAsmOp::create(b, loc, result, operands, text, constraints,
-                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
-                                   LLVM::tailcallkind::TailCallKind::None,
-                                   LLVM::AsmDialectAttr::get(b.getContext(),
-                                                             LLVM::AsmDialect::AD_ATT),
-                                   ArrayAttr())
-      .getResult(0);
+  return ptx(b, loc, result, text, constraints, operands, /*sideEffects=*/true);
 }
 
 /// "$i" operands, braced as a PTX vector when there are several.

@@ -269,13 +269,7 @@ Value registerAWgmma(OpBuilder &b, Location loc, Type tileType, Value d, ArrayRe
     operands.push_back(LLVM::ExtractValueOp::create(b, loc, d, int64_t(i)));
   llvm::append_range(operands, aWords);
   operands.push_back(descB);
-  return LLVM::InlineAsmOp::create(b, loc, tileType, operands, text, constraints,
-                                   /*has_side_effects=*/true, /*is_align_stack=*/false,
-                                   LLVM::tailcallkind::TailCallKind::None,
-                                   LLVM::AsmDialectAttr::get(b.getContext(),
-                                                             LLVM::AsmDialect::AD_ATT),
-                                   ArrayAttr())
-      .getResult(0);
+  return inlinePtx(b, loc, tileType, text, constraints, operands, /*sideEffects=*/true);
 }
 
 struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
@@ -513,10 +507,8 @@ struct WarpGroupDotWaitLowering : OpConversionPattern<ttng::WarpGroupDotWaitOp> 
     for (unsigned i = 0; i < regs.size(); ++i)
       constraints += "," + std::to_string(i);
     auto resultType = LLVM::LLVMStructType::getLiteral(getContext(), types);
-    auto wait = LLVM::InlineAsmOp::create(
-        rewriter, loc, resultType, regs, text, constraints, /*has_side_effects=*/true,
-        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    Value wait = inlinePtx(rewriter, loc, resultType, text, constraints, regs,
+                           /*sideEffects=*/true);
     SmallVector<Value> results;
     for (auto [input, span] : llvm::zip(adaptor.getInputs(), spans)) {
       if (span.second == 0) {
@@ -525,7 +517,7 @@ struct WarpGroupDotWaitLowering : OpConversionPattern<ttng::WarpGroupDotWaitOp> 
       }
       SmallVector<Value> parts;
       for (unsigned i = 0; i < span.second; ++i)
-        parts.push_back(LLVM::ExtractValueOp::create(rewriter, loc, wait.getResult(0),
+        parts.push_back(LLVM::ExtractValueOp::create(rewriter, loc, wait,
                                                      int64_t(span.first + i)));
       results.push_back(pack(rewriter, loc, input.getType(), parts));
     }
@@ -562,13 +554,11 @@ struct MmaAccumulatorConstantLowering : OpConversionPattern<arith::ConstantOp> {
     Location loc = op.getLoc();
     auto resultType = LLVM::LLVMStructType::getLiteral(getContext(),
                                                        SmallVector<Type>(regs, elem));
-    auto movs = LLVM::InlineAsmOp::create(
-        rewriter, loc, resultType, ValueRange(), text, constraints, /*has_side_effects=*/true,
-        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    Value movs = inlinePtx(rewriter, loc, resultType, text, constraints, ValueRange(),
+                           /*sideEffects=*/true);
     SmallVector<Value> values;
     for (int32_t i = 0; i < regs; ++i)
-      values.push_back(LLVM::ExtractValueOp::create(rewriter, loc, movs.getResult(0), int64_t(i)));
+      values.push_back(LLVM::ExtractValueOp::create(rewriter, loc, movs, int64_t(i)));
     rewriter.replaceOp(op, pack(rewriter, loc, getTypeConverter()->convertType(type), values));
     return success();
   }

@@ -235,15 +235,9 @@ FailureOr<SharedOperand> sharedOperand(Value v, unsigned opIdx, bool allowTransp
 
 /// The transposed view of `buffer` (rank 2).
 Value transposedView(OpBuilder &b, Location loc, Value buffer) {
-  auto type = cast<MemDescType>(buffer.getType());
-  auto enc = cast<NVMMASharedEncodingAttr>(type.getEncoding());
-  auto flipped = NVMMASharedEncodingAttr::get(
-      b.getContext(), enc.getSwizzlingByteWidth(), !enc.getTransposed(), enc.getElementBitWidth(),
-      enc.getFp4Padded(), enc.getLayoutRank(), enc.getCgaLayout());
-  auto viewType = MemDescType::get({type.getShape()[1], type.getShape()[0]},
-                                   type.getElementType(), flipped, type.getMemorySpace(),
-                                   type.getMutableMemory());
-  return MemDescTransOp::create(b, loc, viewType, buffer, ArrayRef<int32_t>{1, 0});
+  SmallVector<int32_t> order{1, 0};
+  return MemDescTransOp::create(b, loc, transposedType(cast<MemDescType>(buffer.getType()), order),
+                                buffer, order);
 }
 
 Value allocShared(OpBuilder &b, const SharedOperand &operand) {
@@ -307,16 +301,13 @@ void accelerateV2(tt::DotOp dot, unsigned numWarps) {
 struct AccelerateMatmulPass : ttg::impl::AccelerateMatmulBase<AccelerateMatmulPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto targetAttr = module->getAttrOfType<StringAttr>("ttg.target");
-    if (!targetAttr)
-      return;
-    llvm::Expected<Target> target = Target::parse(targetAttr.getValue());
-    if (!target) {
-      module.emitError() << "ttgir-accelerate-matmul: " << llvm::toString(target.takeError());
+    FailureOr<std::optional<Target>> target = moduleTarget(module, "ttgir-accelerate-matmul");
+    if (failed(target))
       return signalPassFailure();
-    }
-    int capability = target->capability();
-    if (target->backend() != "nvidia" || capability < 80)
+    if (!*target)
+      return;
+    int capability = (*target)->capability();
+    if ((*target)->backend() != "nvidia" || capability < 80)
       return; // AMD's matrix cores and pre-Ampere MMA come later
     SmallVector<tt::DotOp> dots;
     module.walk([&](tt::DotOp dot) {

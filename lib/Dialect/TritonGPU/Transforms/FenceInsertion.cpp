@@ -54,15 +54,12 @@ bool writtenByThreads(Value buffer, tt::FuncOp func) {
 struct FenceInsertionPass : ttg::impl::FenceInsertionBase<FenceInsertionPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto targetAttr = module->getAttrOfType<StringAttr>("ttg.target");
-    if (!targetAttr)
-      return;
-    llvm::Expected<Target> target = Target::parse(targetAttr.getValue());
-    if (!target) {
-      module.emitError() << "ttgir-fence-insertion: " << llvm::toString(target.takeError());
+    FailureOr<std::optional<Target>> target = moduleTarget(module, "ttgir-fence-insertion");
+    if (failed(target))
       return signalPassFailure();
-    }
-    if (target->backend() != "nvidia" || target->capability() < 90)
+    if (!*target)
+      return;
+    if ((*target)->backend() != "nvidia" || (*target)->capability() < 90)
       return;
     for (auto func : module.getOps<tt::FuncOp>())
       func.walk([&](ttng::WarpGroupDotOp dot) {

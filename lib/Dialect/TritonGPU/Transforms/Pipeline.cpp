@@ -141,24 +141,6 @@ bool collectAddressOps(LoopPlan &plan, ValueRange roots, llvm::SetVector<Operati
   return true;
 }
 
-/// The type of a transposed view of `src`, now a ring slot: the view spans
-/// the same trailing dimensions of the slot's allocation, permuted.
-MemDescType transposedType(MemDescType src, ArrayRef<int32_t> order) {
-  auto enc = cast<NVMMASharedEncodingAttr>(src.getEncoding());
-  auto flipped = NVMMASharedEncodingAttr::get(
-      src.getContext(), enc.getSwizzlingByteWidth(), !enc.getTransposed(),
-      enc.getElementBitWidth(), enc.getFp4Padded(), enc.getLayoutRank(), enc.getCgaLayout());
-  ArrayRef<int64_t> alloc = src.getAllocShape();
-  size_t lead = alloc.size() - src.getRank();
-  SmallVector<int64_t> shape, allocShape(alloc.take_front(lead));
-  for (int32_t d : order) {
-    shape.push_back(src.getShape()[d]);
-    allocShape.push_back(alloc[lead + d]);
-  }
-  return MemDescType::get(src.getContext(), shape, src.getElementType(), flipped,
-                          src.getMemorySpace(), src.getMutableMemory(), allocShape);
-}
-
 /// The op that defines a dot's shared operand, through a transposed view.
 Operation *viewedDef(Value operand) {
   if (auto trans = operand.getDefiningOp<MemDescTransOp>())
@@ -705,15 +687,8 @@ void LoopPipeliner::run() {
 
 /// Whether the module's target has cp.async (sm_80 and later); modules
 /// without `ttg.target` are taken to have it.
-bool targetHasCpAsync(ModuleOp module) {
-  auto target = module->getAttrOfType<StringAttr>("ttg.target");
-  if (!target)
-    return true;
-  StringRef arch = target.getValue();
-  if (!arch.consume_front("cuda:"))
-    return false;
-  unsigned capability = 0;
-  return !arch.getAsInteger(10, capability) && capability >= 80;
+bool targetHasCpAsync(const std::optional<Target> &target) {
+  return !target || (target->backend() == "nvidia" && target->capability() >= 80);
 }
 
 constexpr int64_t kMaxStages = 16;
@@ -723,7 +698,10 @@ struct PipelinePass : public ttg::impl::PipelineBase<PipelinePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (!targetHasCpAsync(module))
+    FailureOr<std::optional<Target>> target = moduleTarget(module, "ttgir-pipeline");
+    if (failed(target))
+      return signalPassFailure();
+    if (!targetHasCpAsync(*target))
       return;
     SmallVector<std::pair<scf::ForOp, unsigned>> loops;
     bool failed = false;

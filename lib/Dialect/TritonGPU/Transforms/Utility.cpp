@@ -8,6 +8,34 @@ using namespace mlir;
 
 namespace kiln::ttg {
 
+MemDescType transposedType(MemDescType src, ArrayRef<int32_t> order) {
+  auto enc = cast<NVMMASharedEncodingAttr>(src.getEncoding());
+  auto flipped = NVMMASharedEncodingAttr::get(
+      src.getContext(), enc.getSwizzlingByteWidth(), !enc.getTransposed(),
+      enc.getElementBitWidth(), enc.getFp4Padded(), enc.getLayoutRank(), enc.getCgaLayout());
+  ArrayRef<int64_t> alloc = src.getAllocShape();
+  size_t lead = alloc.size() - src.getRank();
+  SmallVector<int64_t> shape, allocShape(alloc.take_front(lead));
+  for (int32_t d : order) {
+    shape.push_back(src.getShape()[d]);
+    allocShape.push_back(alloc[lead + d]);
+  }
+  return MemDescType::get(src.getContext(), shape, src.getElementType(), flipped,
+                          src.getMemorySpace(), src.getMutableMemory(), allocShape);
+}
+
+FailureOr<std::optional<Target>> moduleTarget(ModuleOp module, StringRef pass) {
+  auto name = module->getAttrOfType<StringAttr>("ttg.target");
+  if (!name)
+    return std::optional<Target>();
+  llvm::Expected<Target> target = Target::parse(name.getValue());
+  if (!target) {
+    module.emitError() << pass << ": " << llvm::toString(target.takeError());
+    return failure();
+  }
+  return std::optional<Target>(*target);
+}
+
 BlockedEncodingAttr buildBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                          ArrayRef<unsigned> sizePerThread,
                                          ArrayRef<unsigned> order, unsigned numWarps,

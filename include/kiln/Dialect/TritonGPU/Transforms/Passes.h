@@ -3,6 +3,8 @@
 #define KILN_DIALECT_TRITONGPU_TRANSFORMS_PASSES_H
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Pipeline/Options.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace kiln::ttg {
@@ -26,6 +28,15 @@ BlockedEncodingAttr buildBlockedEncoding(mlir::MLIRContext *ctx, llvm::ArrayRef<
                                          llvm::ArrayRef<unsigned> sizePerThread,
                                          llvm::ArrayRef<unsigned> order, unsigned numWarps,
                                          unsigned threadsPerWarp);
+
+/// The type of the `ttg.memdesc_trans` view with `order` [1, 0] of a rank-2
+/// `#ttg.nvmma_shared` buffer (or of a slot of a ring of them): the same
+/// bytes, dimensions swapped, `transposed` flipped, the slot's allocation.
+MemDescType transposedType(MemDescType src, llvm::ArrayRef<int32_t> order);
+
+/// The module's `ttg.target`: std::nullopt when it has none; failure, with
+/// a located error naming `pass`, when it does not parse.
+mlir::FailureOr<std::optional<Target>> moduleTarget(mlir::ModuleOp module, llvm::StringRef pass);
 
 } // namespace kiln::ttg
 
