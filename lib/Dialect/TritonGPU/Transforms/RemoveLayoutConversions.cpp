@@ -1,12 +1,13 @@
 //===- RemoveLayoutConversions.cpp - ttgir-remove-layout-conversions ------===//
 //
-// A simpler form of Triton 3.6's tritongpu-remove-layout-conversions that
-// covers the patterns of kernels without dots: forward propagation of the
-// layouts of loads and atomics, backward rematerialisation of cheap
-// computations in the layout a conversion asks for, and folding of the
-// conversions that are left redundant. Not done (yet): propagation through
-// scf.while, hoisting conversions out of loops or into conditionals, and a
-// cost model weighing a conversion against recomputation.
+// A simpler form of Triton 3.6's tritongpu-remove-layout-conversions:
+// forward propagation of the layouts of MMA accumulators, then of loads and
+// atomics, loop-carried values kept in the one layout their loop body
+// converts them to, backward rematerialisation of cheap computations in the
+// layout a conversion asks for, and folding of the conversions that are
+// left redundant. Not done (yet): propagation through scf.while, hoisting
+// conversions into conditionals, and a cost model weighing a conversion
+// against recomputation.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
