@@ -20,6 +20,18 @@ from triton.tools.tensor_descriptor import TensorDescriptor
 # --- (a) blocked matmul, grouped program order --------------------------------
 
 @triton.jit
+def grouped_tile(pid, num_pid_m, num_pid_n, GROUP_SIZE_M: tl.constexpr):
+    # Programs are numbered down columns of GROUP_SIZE_M row-blocks, so that
+    # programs running together share the tiles of A and B they read in L2.
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    first_pid_m = pid // num_pid_in_group * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    return pid_m, pid_n
+
+
+@triton.jit
 def leaky_relu(x):
     return tl.where(x >= 0, x, 0.01 * x)
 
@@ -29,18 +41,9 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                   stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
                   BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
                   GROUP_SIZE_M: tl.constexpr, ACTIVATION: tl.constexpr):
-    # C[M, N] = A[M, K] @ B[K, N]. Programs are numbered down columns of
-    # GROUP_SIZE_M row-blocks, so that programs running together share the
-    # tiles of A and B they read in L2.
-    pid = tl.program_id(axis=0)
-    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
-    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
-    num_pid_in_group = GROUP_SIZE_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_SIZE_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
+    # C[M, N] = A[M, K] @ B[K, N], tiles in grouped order.
+    pid_m, pid_n = grouped_tile(tl.program_id(axis=0), tl.cdiv(M, BLOCK_SIZE_M), tl.cdiv(N, BLOCK_SIZE_N),
+                                GROUP_SIZE_M)
 
     # Rows and columns past the edge wrap around (their results are never
     # stored), so only the K tail needs a mask in the loop.
@@ -233,15 +236,8 @@ def matmul_fp8_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bn, stride
     # C[M, N] (f16) = A[M, K] @ B[N, K]^T in float8e4nv, f32 accumulation.
     # B is stored K-contiguous, as fp8 weights usually are: fp8 tensor-core
     # operands are read K-major. K is a multiple of BLOCK_SIZE_K.
-    pid = tl.program_id(axis=0)
-    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
-    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
-    num_pid_in_group = GROUP_SIZE_M * num_pid_n
-    group_id = pid // num_pid_in_group
-    first_pid_m = group_id * GROUP_SIZE_M
-    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
-    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
-    pid_n = (pid % num_pid_in_group) // group_size_m
+    pid_m, pid_n = grouped_tile(tl.program_id(axis=0), tl.cdiv(M, BLOCK_SIZE_M), tl.cdiv(N, BLOCK_SIZE_N),
+                                GROUP_SIZE_M)
 
     offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
     offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N

@@ -166,6 +166,12 @@ Value descriptorAt(OpBuilder &b, Location loc, const Operand &o, Value byteOffse
   return LLVM::OrOp::create(b, loc, wide, high);
 }
 
+/// The (row, col) that input `in` = `v` alone maps to in a 2-D layout.
+std::pair<int64_t, int64_t> coord(const LinearLayout &l, StringRef in, int32_t v) {
+  auto out = l.apply({{in, v}});
+  return {component(out, layout::dimName(0)), component(out, layout::dimName(1))};
+}
+
 /// The PTX name of a wgmma operand type.
 StringRef ptxType(Type t) {
   switch (wgmmaType(t)) {
@@ -192,11 +198,6 @@ packRegisterA(OpBuilder &b, Location loc, Operation *op, RankedTensorType type, 
                            << "' cannot be lowered to LLVM: operand A in registers " << why;
   };
   LinearLayout ll = layoutOf(type);
-  auto coord = [](const LinearLayout &l, StringRef in, int32_t v) {
-    auto out = l.apply({{in, v}});
-    return std::pair<int64_t, int64_t>{component(out, layout::dimName(0)),
-                                       component(out, layout::dimName(1))};
-  };
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   int64_t e = 32 / bits;
   const std::pair<int64_t, int64_t> lanes[] = {{0, e}, {0, 2 * e}, {1, 0}, {2, 0}, {4, 0}};
@@ -315,11 +316,7 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     // and that lanes and the warps of a group sit where wgmma puts them.
     LinearLayout acc = layoutOf(dType);
     int32_t numRegs = acc.getInDimSize(layout::kRegister);
-    auto coordOf = [&](StringRef in, int32_t v) {
-      auto out = acc.apply({{in, v}});
-      return std::pair<int64_t, int64_t>{component(out, layout::dimName(0)),
-                                         component(out, layout::dimName(1))};
-    };
+    auto coordOf = [&](StringRef in, int32_t v) { return coord(acc, in, v); };
     const std::pair<int64_t, int64_t> laneImages[] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
     for (int i = 0; i < 5; ++i)
       if (coordOf(layout::kLane, 1 << i) != laneImages[i])

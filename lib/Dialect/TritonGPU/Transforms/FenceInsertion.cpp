@@ -34,19 +34,17 @@ Value allocationOf(Value v) {
   }
 }
 
-/// Whether threads write `buffer` through the generic proxy.
-bool writtenByThreads(Value buffer, tt::FuncOp func) {
-  if (auto alloc = buffer.getDefiningOp<LocalAllocOp>(); alloc && alloc.getSrc())
-    return true;
-  bool written = false;
+/// The buffers of `func` that threads write through the generic proxy: an
+/// initialised local_alloc, or one local_store or cp.async writes.
+llvm::DenseSet<Value> writtenByThreads(tt::FuncOp func) {
+  llvm::DenseSet<Value> written;
   func.walk([&](Operation *op) {
-    Value dst;
-    if (auto store = dyn_cast<LocalStoreOp>(op))
-      dst = store.getDst();
+    if (auto alloc = dyn_cast<LocalAllocOp>(op); alloc && alloc.getSrc())
+      written.insert(alloc.getResult());
+    else if (auto store = dyn_cast<LocalStoreOp>(op))
+      written.insert(allocationOf(store.getDst()));
     else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op))
-      dst = copy.getResult();
-    if (dst && allocationOf(dst) == buffer)
-      written = true;
+      written.insert(allocationOf(copy.getResult()));
   });
   return written;
 }
@@ -61,11 +59,12 @@ struct FenceInsertionPass : ttg::impl::FenceInsertionBase<FenceInsertionPass> {
       return;
     if ((*target)->backend() != "nvidia" || (*target)->capability() < 90)
       return;
-    for (auto func : module.getOps<tt::FuncOp>())
+    for (auto func : module.getOps<tt::FuncOp>()) {
+      llvm::DenseSet<Value> written = writtenByThreads(func);
       func.walk([&](ttng::WarpGroupDotOp dot) {
         bool needed = false;
         for (Value operand : {dot.getA(), Value(dot.getB())})
-          if (isa<MemDescType>(operand.getType()) && writtenByThreads(allocationOf(operand), func))
+          if (isa<MemDescType>(operand.getType()) && written.contains(allocationOf(operand)))
             needed = true;
         Operation *prev = dot->getPrevNode();
         if (!needed || isa_and_nonnull<ttng::FenceAsyncSharedOp>(prev))
@@ -73,6 +72,7 @@ struct FenceInsertionPass : ttg::impl::FenceInsertionBase<FenceInsertionPass> {
         OpBuilder b(dot);
         ttng::FenceAsyncSharedOp::create(b, dot.getLoc(), /*bCluster=*/false);
       });
+    }
   }
 };
 
