@@ -30,7 +30,8 @@ config.substitutions.append(
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 # Tests must not see the developer's plugins or cache.
-config.environment.pop("TRITON_PLUGIN_PATHS", None)
+for name in ("TRITON_PLUGIN_PATHS", "KILN_PLUGIN_PATHS", "TRITON_PLUGIN_VERSION_CHECK"):
+    config.environment.pop(name, None)
 config.environment["KILN_CACHE_DIR"] = os.path.join(config.test_exec_root, "kiln-cache")
 llvm_config.use_default_substitutions()
 # `not`, `count` and friends live beside FileCheck.
@@ -77,7 +78,19 @@ else:
 # installed). They import kiln from the source tree, so they test the
 # checkout and not the copy installed there, except the test of the
 # installed .pth hook, which clears PYTHONPATH.
-venv = os.path.join(config.kiln_obj_root, "venv")
+#
+# The bridge's tests run once per Triton release the CI installs: with
+# Triton 3.6.0 (build/venv) as part of this suite, and with Triton 3.9.0
+# (build/triton-3.9/venv) as a suite of test/Python alone, whose site
+# configuration (<build>/test/triton-3.9) sets kiln_triton_release.
+release = getattr(config, "kiln_triton_release", None)
+if release:
+    config.name = "kiln-triton-" + release
+    config.test_source_root = os.path.join(os.path.dirname(__file__), "Python")
+    config.test_exec_root = os.path.join(config.kiln_obj_root, "test", "triton-" + release)
+    venv = os.path.join(config.kiln_obj_root, "triton-" + release, "venv")
+else:
+    venv = os.path.join(config.kiln_obj_root, "venv")
 venv_python = os.path.join(venv, "bin", "python")
 
 
@@ -106,6 +119,14 @@ if os.path.isfile(stamp) and os.access(venv_python, os.X_OK):
         if not f.read().strip().endswith(python_sources_hash()):
             lit_config.warning("the kiln package in %s is older than python/: run scripts/setup "
                                "(the tests of the installed copy use it)" % venv)
+    # Triton 3.7.1 too (build/triton-3.7/venv), in the main suite only: the
+    # release that reads TRITON_PLUGIN_PATHS itself, for the plugin tests.
+    triton37 = os.path.join(config.kiln_obj_root, "triton-3.7", "venv")
+    if not release and os.path.isfile(os.path.join(triton37, "kiln-setup.stamp")):
+        config.available_features.add("triton-3.7")
+        config.substitutions.append(("%triton37_python", os.path.join(triton37, "bin", "python")))
+    elif not release and os.environ.get("KILN_REQUIRE_TRITON") == "1":
+        lit_config.fatal("KILN_REQUIRE_TRITON=1 but %s is not set up (run scripts/setup)" % triton37)
 elif os.environ.get("KILN_REQUIRE_TRITON") == "1":
     lit_config.fatal("KILN_REQUIRE_TRITON=1 but %s is not set up (run scripts/setup)" % venv)
 else:
@@ -119,5 +140,6 @@ config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 config.environment["TRITON_HOME"] = os.path.join(config.test_exec_root, "triton-home")
 for name in ("KILN_TRITON", "KILN_TRITON_TTIR", "KILN_BUILD_DIR", "TRITON_CACHE_DIR",
              "TRITON_KERNEL_DUMP", "TRITON_KERNEL_OVERRIDE", "TRITON_ALWAYS_COMPILE",
-             "TRITON_OVERRIDE_ARCH", "PTXAS_OPTIONS"):
+             "TRITON_OVERRIDE_ARCH", "PTXAS_OPTIONS", "TRITON_DEFAULT_FP_FUSION",
+             "TRITON_FORCE_DISABLE_FP_FUSION"):
     config.environment.pop(name, None)

@@ -56,9 +56,24 @@ CompileOptions CompileOptions::forTarget(const Target &target) {
 }
 
 std::string CompileOptions::str() const {
-  return formatv("target={0} num-warps={1} num-stages={2} num-ctas={3} warp-size={4}",
-                 target.str(), numWarps, numStages, numCtas, warpSize)
-      .str();
+  std::string text =
+      formatv("target={0} num-warps={1} num-stages={2} num-ctas={3} warp-size={4}",
+              target.str(), numWarps, numStages, numCtas, warpSize)
+          .str();
+  if (!enableFpFusion)
+    text += " fp-fusion=off";
+  if (!enableReflectFtz)
+    text += " reflect-ftz=off";
+  if (maxnreg)
+    text += " maxnreg=" + std::to_string(*maxnreg);
+  if (sched4reg)
+    text += " sched4reg=on";
+  if (minSharedMem)
+    text += " min-shared-mem=" + std::to_string(*minSharedMem);
+  // Length-prefixed, so that no flag text can pose as another option.
+  for (const std::string &flag : ptxasOptions)
+    text += " ptxas-option=" + std::to_string(flag.size()) + ":" + flag;
+  return text;
 }
 
 } // namespace kiln

@@ -377,12 +377,17 @@ Error PluginManager::loadList(StringRef paths) {
 }
 
 Error PluginManager::loadFromEnvironment() {
-  const char *paths = std::getenv("TRITON_PLUGIN_PATHS");
-  if (!paths)
-    return Error::success();
-  if (Error error = loadList(paths))
-    return createStringError(inconvertibleErrorCode(),
-                             "TRITON_PLUGIN_PATHS: " + toString(std::move(error)));
+  // TRITON_PLUGIN_PATHS, shared with Triton; then KILN_PLUGIN_PATHS, which
+  // Triton never reads (Triton 3.7 and 3.8 load every TRITON_PLUGIN_PATHS
+  // entry themselves and refuse folders).
+  for (const char *variable : {"TRITON_PLUGIN_PATHS", "KILN_PLUGIN_PATHS"}) {
+    const char *paths = std::getenv(variable);
+    if (!paths)
+      continue;
+    if (Error error = loadList(paths))
+      return createStringError(inconvertibleErrorCode(),
+                               Twine(variable) + ": " + toString(std::move(error)));
+  }
   return Error::success();
 }
 

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -128,12 +129,13 @@ def _kernel_name(text):
 
 
 def compile(source, *, target="cuda:90", num_warps=4, num_stages=3, start="ttir", shared=None,
-            env=None, executable=None, kernel=None, timeout=None):
+            env=None, executable=None, kernel=None, timeout=None, flags=()):
     """Compiles `source` (an artifact of stage `start`) to a cubin in one kiln process.
 
     Returns a Result with every stage after `start` (and `start` itself only
     when kiln reran it, i.e. ttir). Raises CompileError on any kiln error.
-    `env` is the environment of the kiln process (default: this one's).
+    `env` is the environment of the kiln process (default: this one's);
+    `flags` are more `kiln compile` flags (e.g. "--enable-fp-fusion=false").
     """
     if start not in _SUFFIX:
         raise ValueError(f"start must be one of {', '.join(_SUFFIX)}, not {start!r}")
@@ -155,6 +157,7 @@ def compile(source, *, target="cuda:90", num_warps=4, num_stages=3, start="ttir"
                    "--dump-stages", dump, "-o", os.path.join(work, "out.cubin")]
         if start == "ptx" and shared is not None:
             command += ["--shared", str(shared)]
+        command += list(flags)
         began = time.perf_counter()
         try:
             done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
@@ -164,6 +167,9 @@ def compile(source, *, target="cuda:90", num_warps=4, num_stages=3, start="ttir"
         seconds = time.perf_counter() - began
         if done.returncode != 0:
             raise CompileError(kernel, target, done.stderr.decode(errors="replace"), command, done.returncode)
+        if done.stderr:
+            # Warnings of a compile that worked (a Triton plugin skipped, ...).
+            sys.stderr.write(done.stderr.decode(errors="replace"))
         stages = {}
         metadata = None
         for name in sorted(os.listdir(dump)):
@@ -213,7 +219,7 @@ def identity(target="cuda:90", env=None, executable=None):
     st = os.stat(exe)
     for part in [version, pipeline.stdout.decode(), f"{os.path.realpath(exe)} {st.st_size} {st.st_mtime_ns}"]:
         digest.update(f"{len(part)}:{part}".encode())
-    for path in plugin_files((env or os.environ).get("TRITON_PLUGIN_PATHS", "")):
+    for path in plugin_files(env):
         try:
             with open(path, "rb") as f:
                 digest.update(hashlib.sha256(f.read()).digest())
@@ -223,15 +229,26 @@ def identity(target="cuda:90", env=None, executable=None):
     return (words[1] if len(words) > 1 else "unknown"), digest.hexdigest()
 
 
-def plugin_files(value=None):
-    """The files TRITON_PLUGIN_PATHS names (a folder stands for its *.so)."""
-    value = os.environ.get("TRITON_PLUGIN_PATHS", "") if value is None else value
+PLUGIN_VARIABLES = ("TRITON_PLUGIN_PATHS", "KILN_PLUGIN_PATHS")
+
+
+def plugin_paths(env=None):
+    """The plugin search lists kiln reads, as one string (for memo keys)."""
+    env = os.environ if env is None else env
+    return "\0".join(env.get(name, "") for name in PLUGIN_VARIABLES)
+
+
+def plugin_files(env=None):
+    """The files TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS name (a folder
+    stands for its *.so), in kiln's loading order."""
+    env = os.environ if env is None else env
     files = []
-    for entry in value.split(":"):
-        if not entry:
-            continue
-        if os.path.isdir(entry):
-            files += sorted(os.path.join(entry, n) for n in os.listdir(entry) if n.endswith(".so"))
-        else:
-            files.append(entry)
+    for name in PLUGIN_VARIABLES:
+        for entry in env.get(name, "").split(":"):
+            if not entry:
+                continue
+            if os.path.isdir(entry):
+                files += sorted(os.path.join(entry, n) for n in os.listdir(entry) if n.endswith(".so"))
+            else:
+                files.append(entry)
     return files

@@ -1,4 +1,5 @@
-"""kiln behind stock Triton 3.6's frontend, launcher, autotuner and cache.
+"""kiln behind stock Triton's frontend, launcher, autotuner and cache
+(Triton 3.6, 3.7, 3.8 and 3.9).
 
     import kiln.triton
     kiln.triton.enable()          # or KILN_TRITON=1 in the environment
@@ -14,14 +15,24 @@ return that compile's artifacts, unless Triton hands them something else
 its own stage. Each stage fills Triton's metadata as Triton's own stage
 does, so Triton's cache, dumps and launcher work unchanged.
 
-Triton's cache key is `triton_key-source-backend.hash()-options-env`;
-enable() extends the CUDA backend's hash() with kiln's identity (build,
-effective pipeline, loaded plugins and their file hashes, the bridge's
-version and ttir mode), so that a kernel cached by stock Triton, by another
-kiln, or with another plugin is never served for this one.
+From Triton 3.7 the hook is also called with no arguments, by every compile
+and by every launch of a `@triton.jit` kernel, and returns `(key, hash)`
+for Triton's cache keys: kiln's answer is memoised, so a launch costs a
+dictionary look-up (docs/triton-bridge.md has the figures).
+
+Triton's disk-cache key is `triton_key-source-backend.hash()-options-env`
+(plus the hook's key from 3.7); enable() extends the CUDA backend's hash()
+with kiln's identity (build, effective pipeline, loaded plugins and their
+file hashes, the bridge's version and ttir mode), so that a kernel cached
+by stock Triton, by another kiln, or with another plugin is never served
+for this one.
 """
+import dataclasses
 import gc
+import hashlib
 import os
+import re
+import warnings
 
 import triton
 from triton import knobs
@@ -31,7 +42,17 @@ from triton.backends.nvidia import compiler as _nvidia
 from . import _driver
 from ._driver import CompileError
 
-BRIDGE_VERSION = "1"
+BRIDGE_VERSION = "2"
+
+
+def _release(text):
+    found = re.match(r"(\d+)\.(\d+)", text)
+    return (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+
+
+# The Triton this process runs, and the releases the bridge is tested with.
+TRITON_VERSION = _release(triton.__version__)
+TESTED_RELEASES = ((3, 6), (3, 7), (3, 8), (3, 9))
 
 _TRUE = ("1", "true", "yes", "on")
 
@@ -43,6 +64,8 @@ class _State:
     previous_hook = None    # the hook that was installed before ours
     original_hash = None    # CUDABackend.hash as Triton defines it
     identities = {}         # memo of kiln's identity, see _identity()
+    pipeline_keys = {}      # memo of the no-argument hook's answer, see _pipeline_key()
+    warned_release = False
 
 
 def _env_wants_kiln():
@@ -67,6 +90,11 @@ def enable(ttir=None, executable=None):
         raise ValueError(f"ttir must be 'triton' or 'kiln', not {ttir!r}")
     _State.ttir = ttir
     _State.executable = executable
+    _State.pipeline_keys.clear()
+    if TRITON_VERSION not in TESTED_RELEASES and not _State.warned_release:
+        _State.warned_release = True
+        warnings.warn(f"kiln's Triton bridge is tested with Triton 3.6 to 3.9, not {triton.__version__}: "
+                      "kernels compile through kiln, but a change in Triton's stages may break them")
     if not _State.enabled:
         hook = knobs.runtime.add_stages_inspection_hook
         _State.previous_hook = hook if hook is not _stages_hook else None
@@ -113,8 +141,9 @@ def _kiln_env(options, arch):
 
 def _identity(arch):
     """kiln's identity for `cuda:<arch>`, memoised on what can change it: the
-    executable and every plugin file TRITON_PLUGIN_PATHS names (path, size,
-    modification time), so a rebuilt kiln or plugin is asked again."""
+    executable and every plugin file TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS
+    name (path, size, modification time), so a rebuilt kiln or plugin is
+    asked again."""
     exe = _State.executable or _driver.find_executable()
     stamps = []
     for path in [exe] + _driver.plugin_files():
@@ -123,7 +152,7 @@ def _identity(arch):
             stamps.append((path, st.st_size, st.st_mtime_ns, st.st_ino))
         except OSError:
             stamps.append((path, None))   # kiln itself reports the missing file
-    memo = (arch, tuple(stamps), os.environ.get("TRITON_PLUGIN_PATHS", ""))
+    memo = (arch, tuple(stamps), _driver.plugin_paths())
     if memo not in _State.identities:
         _State.identities[memo] = _driver.identity(f"cuda:{arch}", executable=exe)
     return _State.identities[memo]
@@ -137,30 +166,73 @@ def _hash_with_kiln(self):
     return f"{base}-kiln-{version}-{key}-bridge{BRIDGE_VERSION}-ttir={_State.ttir}"
 
 
-# The Triton options kiln has no equivalent for: a kernel asking for one is
-# refused with a clear error rather than compiled differently from what was
-# asked. (Launch-only options such as launch_pdl pass through: Triton's
-# launcher applies them to kiln's cubin as to its own.)
-def _unsupported(options):
-    wrong = []
+# Triton options that only Triton's frontend, launcher or driver reads, or
+# that reach kiln another way (num_warps, num_stages, arch as the target,
+# extern_libs as TRITON_LIBDEVICE_PATH, ir_override through the stages).
+_PASSED_OVER = frozenset((
+    "num_warps", "num_stages", "warp_size", "ir_override", "launch_cooperative_grid", "launch_pdl",
+    "supported_fp8_dtypes", "deprecated_fp8_dot_operand_dtypes", "default_dot_input_precision",
+    "allowed_dot_input_precisions", "max_num_imprecise_acc_default", "debug", "backend_name",
+    "sanitize_overflow", "arch", "extern_libs", "fpsan_homomorphic_casts"))
+
+
+def _ptxas_flags(options):
+    """The ptxas flags Triton's make_cubin adds to kiln's own (-lineinfo, -v,
+    --fmad=false without fp fusion, the GPU name), as this Triton release
+    passes them."""
+    flags = []
+    if knobs.compilation.disable_line_info:
+        flags.append("-suppress-debug-info")
+    if getattr(knobs.nvidia, "disable_ptxas_opt", False):
+        flags += ["--opt-level", "0"]
+    if TRITON_VERSION >= (3, 7):
+        flags.append("--regAllocOptLevel=2")
+    if options.ptx_options:
+        flags += [word for word in options.ptx_options.split(" ") if word]
+    return flags
+
+
+def _codegen_flags(options):
+    """(kiln compile flags, refusals) for Triton's options: each option kiln
+    implements becomes its flag; one kiln cannot honour is refused with a
+    reason rather than compiled differently from what was asked, and so is
+    any option this bridge does not know (a newer Triton's) when it is not
+    at its default."""
+    flags, wrong = [], []
     if options.num_ctas != 1:
         wrong.append(f"num_ctas={options.num_ctas} (kiln compiles one CTA per program)")
-    if options.maxnreg is not None:
-        wrong.append(f"maxnreg={options.maxnreg}")
+    if options.warp_size != 32:
+        wrong.append(f"warp_size={options.warp_size}")
     if options.ptx_version is not None:
         wrong.append(f"ptx_version={options.ptx_version} (kiln takes the version of its ptxas)")
-    if options.ptx_options:
-        wrong.append(f"ptx_options={options.ptx_options!r} (PTXAS_OPTIONS)")
-    if not options.enable_fp_fusion:
-        wrong.append("enable_fp_fusion=False (kiln always allows fused multiply-add)")
-    if not options.enable_reflect_ftz:
-        wrong.append("enable_reflect_ftz=False")
     if options.instrumentation_mode:
         wrong.append(f"instrumentation_mode={options.instrumentation_mode!r}")
     others = [name for name, _ in (options.extern_libs or ()) if name != "libdevice"]
     if others:
         wrong.append(f"extern_libs {others}")
-    return wrong
+    if getattr(options, "clc", False):
+        wrong.append("clc=True (cluster launch control is Blackwell's; kiln has no sm_100 back end)")
+    if not options.enable_fp_fusion:
+        flags.append("--enable-fp-fusion=false")
+    if not options.enable_reflect_ftz:
+        flags.append("--enable-reflect-ftz=false")
+    if options.maxnreg is not None:
+        flags.append(f"--maxnreg={options.maxnreg}")
+    if getattr(options, "sched4reg", False):
+        flags.append("--sched4reg")
+    if getattr(options, "min_shared_mem", None) is not None:
+        flags.append(f"--min-shared-mem={options.min_shared_mem}")
+    flags += [f"--ptxas-option={flag}" for flag in _ptxas_flags(options)]
+    handled = {"num_ctas", "ptx_version", "instrumentation_mode", "clc", "enable_fp_fusion",
+               "enable_reflect_ftz", "maxnreg", "sched4reg", "min_shared_mem", "ptx_options"}
+    for field in getattr(type(options), "__dataclass_fields__", {}).values():
+        if field.name in handled or field.name in _PASSED_OVER:
+            continue
+        value = getattr(options, field.name, None)
+        if not isinstance(field.default, type(dataclasses.MISSING)) and value != field.default:
+            wrong.append(f"{field.name}={value!r} (an option of Triton {triton.__version__} "
+                         "this kiln bridge does not know)")
+    return flags, wrong
 
 
 # The stage whose artifact each stage reads.
@@ -182,7 +254,7 @@ class _Compile:
         if isinstance(text, bytes):
             text = text.decode()
         kernel = _driver._kernel_name(text) or "kernel"
-        wrong = _unsupported(self.options)
+        flags, wrong = _codegen_flags(self.options)
         if wrong:
             raise CompileError(kernel, self.target,
                                "kiln: error: Triton options kiln does not implement: " + "; ".join(wrong),
@@ -191,7 +263,7 @@ class _Compile:
                                       num_stages=self.options.num_stages, start=_INPUT_OF[stage],
                                       shared=metadata.get("shared"), kernel=kernel,
                                       env=_kiln_env(self.options, self.arch),
-                                      executable=_State.executable)
+                                      executable=_State.executable, flags=flags)
 
     def stage(self, name):
         def run(src, metadata):
@@ -238,7 +310,29 @@ def _driver_version():
     return __version__
 
 
-def _stages_hook(backend, stages, options, language, capability):
+def _pipeline_key():
+    """The no-argument call (Triton 3.7+): `(key, hash)` naming kiln's part of
+    the pipeline, chained after a hook installed before kiln's. Every launch
+    makes this call, so it is a memo look-up: kiln's identity itself (its
+    build, pipeline and plugin files) enters the disk-cache key through
+    backend.hash(), which runs once per compile."""
+    previous = _State.previous_hook() if _State.previous_hook is not None else ("", "")
+    plugins = _driver.plugin_paths()
+    memo = (previous, plugins)
+    answer = _State.pipeline_keys.get(memo)
+    if answer is None:
+        exe = _State.executable or ""
+        ours = f"-kiln-bridge{BRIDGE_VERSION}-ttir={_State.ttir}-exe={exe}-plugins={plugins}"
+        key = f"{previous[0]}{ours}"
+        digest = hashlib.sha256(f"{previous[1]}{ours}".encode()).hexdigest()
+        answer = _State.pipeline_keys[memo] = (key, digest)
+    return answer
+
+
+def _stages_hook(*args):
+    if not args:
+        return _pipeline_key()
+    backend, stages, options, language, capability = args
     if _State.previous_hook is not None:
         _State.previous_hook(backend, stages, options, language, capability)
     # Only CUDA kernels from Triton's own language: Gluon's ttgir and the AMD

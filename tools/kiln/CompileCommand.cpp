@@ -53,12 +53,32 @@ cl::list<std::string> printAfter("print-after",
                                  cl::desc("Print the IR after this pass id (repeatable)"),
                                  cl::value_desc("id"), cl::sub(command), cl::cat(category()));
 cl::list<std::string> plugins("plugin",
-                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS)"),
+                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS)"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
 cl::opt<int> numWarps("num-warps", cl::desc("Warps per program (default 4)"), cl::init(4),
                       cl::sub(command), cl::cat(category()));
 cl::opt<int> numStages("num-stages", cl::desc("Software-pipelining stages (default 3)"),
                        cl::init(3), cl::sub(command), cl::cat(category()));
+// Code-generation options, named as Triton names them (CUDAOptions).
+cl::opt<bool> enableFpFusion("enable-fp-fusion",
+                             cl::desc("Contract multiplies and adds into fma (default true; "
+                                      "false: neither LLVM nor ptxas fuses)"),
+                             cl::init(true), cl::sub(command), cl::cat(category()));
+cl::opt<bool> enableReflectFtz("enable-reflect-ftz",
+                               cl::desc("libdevice flushes f32 denormals to zero (default true)"),
+                               cl::init(true), cl::sub(command), cl::cat(category()));
+cl::opt<int> maxnreg("maxnreg", cl::desc("At most this many registers per thread (.maxnreg)"),
+                     cl::value_desc("n"), cl::init(0), cl::sub(command), cl::cat(category()));
+cl::opt<bool> sched4reg("sched4reg",
+                        cl::desc("Schedule for register pressure in LLVM's NVPTX back end"),
+                        cl::sub(command), cl::cat(category()));
+cl::opt<long long> minSharedMem("min-shared-mem",
+                                cl::desc("Ask for at least this much shared memory per program"),
+                                cl::value_desc("bytes"), cl::init(-1), cl::sub(command),
+                                cl::cat(category()));
+cl::list<std::string> ptxasOptions("ptxas-option",
+                                   cl::desc("Pass a flag to ptxas after kiln's own (repeatable)"),
+                                   cl::value_desc("flag"), cl::sub(command), cl::cat(category()));
 cl::opt<bool> noCache("no-cache", cl::desc("Neither read nor write the compile cache"),
                       cl::sub(command), cl::cat(category()));
 cl::opt<bool> verbose("verbose", cl::desc("Report cache hits and misses on standard error"),
@@ -92,6 +112,38 @@ Error writeOutput(StringRef path, StringRef data) {
     return fail("cannot write '" + path + "'");
   }
   file.keep();
+  return Error::success();
+}
+
+/// The code-generation flags, checked, into `options`.
+Error applyCodegenOptions(CompileOptions &options) {
+  options.enableFpFusion = enableFpFusion;
+  options.enableReflectFtz = enableReflectFtz;
+  if (maxnreg.getNumOccurrences()) {
+    // PTX allows up to 255 registers per thread; fewer than 16 cannot run.
+    if (maxnreg < 16 || maxnreg > 255)
+      return fail("--maxnreg must be from 16 to 255, got " + Twine(int(maxnreg)));
+    options.maxnreg = maxnreg;
+  }
+  options.sched4reg = sched4reg;
+  if (minSharedMem.getNumOccurrences()) {
+    if (minSharedMem < 0)
+      return fail("--min-shared-mem must not be negative, got " + Twine(static_cast<long long>(minSharedMem)));
+    options.minSharedMem = minSharedMem;
+  }
+  for (const std::string &flag : ptxasOptions) {
+    // ptxas's input, output and architecture are kiln's to choose.
+    // A flag's value may follow as its own word (`--maxrregcount`, `64`).
+    StringRef f(flag);
+    if (f.empty() || f == "-o" || f.starts_with("--output-file") || f.starts_with("--gpu-name") ||
+        f.starts_with("-arch"))
+      return fail("--ptxas-option '" + flag +
+                  "': expected a ptxas flag other than the output file and the GPU name");
+    options.ptxasOptions.push_back(flag);
+  }
+  if (options.target.kind != "cuda" &&
+      (options.maxnreg || options.sched4reg || !options.ptxasOptions.empty()))
+    return fail("--maxnreg, --sched4reg and --ptxas-option are for cuda targets");
   return Error::success();
 }
 
@@ -141,6 +193,8 @@ Expected<std::string> compile() {
   Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages);
   if (!options)
     return options.takeError();
+  if (Error error = applyCodegenOptions(*options))
+    return std::move(error);
 
   mlir::DialectRegistry registry;
   registerKilnAndPluginDialects(registry);

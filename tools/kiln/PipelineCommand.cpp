@@ -28,7 +28,7 @@ cl::opt<int> numWarps("num-warps", cl::desc("Warps per program (default 4)"), cl
 cl::opt<int> numStages("num-stages", cl::desc("Software-pipelining stages (default 3)"),
                        cl::init(3), cl::sub(command), cl::cat(category()));
 cl::list<std::string> plugins("plugin",
-                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS)"),
+                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS)"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
 cl::opt<bool> identity("identity",
                        cl::desc("Print 'kiln <version> <key>': a hash of this kiln build, the "

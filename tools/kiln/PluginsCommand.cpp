@@ -15,7 +15,7 @@ cl::SubCommand command("plugins",
                        "PATH' validates one plugin on its own (TRITON_PLUGIN_PATHS is not "
                        "read) and explains any problem");
 cl::list<std::string> plugins("plugin",
-                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS)"),
+                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS)"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
 cl::list<std::string> positional(cl::Positional, cl::desc("[check PATH]"), cl::sub(command),
                                  cl::cat(category()));
@@ -102,7 +102,7 @@ int run() {
     return reportError(std::move(error));
   const auto &loaded = PluginManager::get().plugins();
   if (loaded.empty())
-    outs() << "no plugins loaded (set TRITON_PLUGIN_PATHS or pass --plugin)\n";
+    outs() << "no plugins loaded (set TRITON_PLUGIN_PATHS or KILN_PLUGIN_PATHS, or pass --plugin)\n";
   for (const LoadedPlugin &plugin : loaded)
     describe(plugin, outs());
   return 0;

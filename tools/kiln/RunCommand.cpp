@@ -88,7 +88,7 @@ cl::opt<std::string> memoryLimit(
     cl::value_desc("SIZE"), cl::init("4G"), cl::sub(command), cl::cat(category()));
 
 cl::list<std::string> plugins("plugin",
-                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS), "
+                              cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS), "
                                        "so kernels using its dialects parse"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
 cl::opt<bool> isolate("isolate",

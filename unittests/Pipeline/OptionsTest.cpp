@@ -46,4 +46,23 @@ TEST(CompileOptions, CanonicalFormNamesEveryOption) {
   EXPECT_EQ(options.str(), "target=cuda:80 num-warps=8 num-stages=3 num-ctas=1 warp-size=32");
 }
 
+TEST(CompileOptions, CodegenOptionsAppearWhenNotDefault) {
+  CompileOptions options;
+  options.target = Target{"cuda", "90"};
+  options.enableFpFusion = false;
+  options.enableReflectFtz = false;
+  options.maxnreg = 64;
+  options.sched4reg = true;
+  options.minSharedMem = 4096;
+  options.ptxasOptions = {"--maxrregcount", "64"};
+  EXPECT_EQ(options.str(), "target=cuda:90 num-warps=4 num-stages=3 num-ctas=1 warp-size=32 "
+                           "fp-fusion=off reflect-ftz=off maxnreg=64 sched4reg=on "
+                           "min-shared-mem=4096 ptxas-option=14:--maxrregcount ptxas-option=2:64");
+  // The length prefix keeps one flag from reading as two.
+  CompileOptions joined = options, split = options;
+  joined.ptxasOptions = {"-a ptxas-option=2:-b"};
+  split.ptxasOptions = {"-a", "-b"};
+  EXPECT_NE(joined.str(), split.str());
+}
+
 } // namespace

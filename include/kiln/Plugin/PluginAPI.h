@@ -28,6 +28,7 @@
 #define KILN_PLUGIN_PLUGINAPI_H
 
 #include "kiln/Config.h"
+#include "kiln/Plugin/TritonEntryPoint.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -77,11 +78,17 @@ constexpr uint32_t kPluginInfoMinSize = offsetof(PluginInfo, registerDialects);
   sizeof(::kiln::PluginInfo), ::kiln::kPluginApiMajor, ::kiln::kPluginApiMinor, \
       NAME, VERSION, KILN_HOST_ABI
 
-/// Defines the exported entry point returning `INFO`.
+/// Defines the exported entry point returning `INFO`, and Triton's entry
+/// point with an empty record, so that Triton 3.7 and 3.8, which load every
+/// library in TRITON_PLUGIN_PATHS, accept the plugin (TritonEntryPoint.h).
 #define KILN_PLUGIN(INFO)                                                      \
   extern "C" __attribute__((visibility("default"))) const ::kiln::PluginInfo * \
   kilnGetPluginInfo() {                                                        \
     return &(INFO);                                                            \
+  }                                                                            \
+  extern "C" __attribute__((visibility("default"))) const void *               \
+  tritonGetPluginInfo() {                                                      \
+    KILN_TRITON_PLUGIN_RECORD((INFO).name, (INFO).version)                     \
   }
 
 /// The name of the entry point, for loaders.

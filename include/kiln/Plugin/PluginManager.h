@@ -1,8 +1,8 @@
 //===- PluginManager.h - loading and tracking plugins -----------*- C++ -*-===//
 //
 // One PluginManager per process. Plugins load in a defined order: the
-// entries of TRITON_PLUGIN_PATHS (files, or folders whose *.so load in name
-// order), then explicit paths (`--plugin`, loadPlugin). Each file loads once.
+// entries of TRITON_PLUGIN_PATHS, then of KILN_PLUGIN_PATHS (files, or
+// folders whose *.so load in name order), then explicit paths (`--plugin`, loadPlugin). Each file loads once.
 // Every failure is an llvm::Error whose message names the plugin (when its
 // name is known), its file and the cause; a failed plugin adds nothing to
 // kiln's registries.
@@ -56,7 +56,8 @@ public:
   /// TRITON_PLUGIN_PATHS: Triton's own plugins in it are skipped, with a
   /// warning.
   llvm::Error loadList(llvm::StringRef paths);
-  /// Loads TRITON_PLUGIN_PATHS, if set.
+  /// Loads TRITON_PLUGIN_PATHS, then KILN_PLUGIN_PATHS (same syntax; Triton
+  /// never reads it), each if set.
   llvm::Error loadFromEnvironment();
 
   const std::vector<LoadedPlugin> &plugins() const { return loaded; }

@@ -21,8 +21,10 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -83,7 +85,7 @@ void readMetadata(mlir::ModuleOp module, const CompileOptions &options, KernelMe
   m.numWarps = get("ttg.num-warps", options.numWarps);
   m.numCtas = get("ttg.num-ctas", options.numCtas);
   m.warpSize = get("ttg.threads-per-warp", options.warpSize);
-  m.shared = get("ttg.shared", 0);
+  m.shared = std::max(get("ttg.shared", 0), options.minSharedMem.value_or(0));
   m.tmemSize = get("ttg.tensor_memory_size", 0);
   m.globalScratchSize = get("ttg.global_scratch_memory_size", 0);
   m.globalScratchAlign = get("ttg.global_scratch_memory_alignment", 1);
@@ -186,6 +188,16 @@ Error linkLibdeviceIfUsed(llvm::Module &module, mlir::Operation *caller) {
   return Error::success();
 }
 
+/// No contraction in the kernel's own code: `contract` flags dropped, so
+/// that the optimiser cannot fuse; llvm.fmuladd stays, and the code
+/// generator splits it (fp fusion Strict). libdevice, linked later, keeps
+/// its explicit fma calls, as in Triton.
+void forbidContraction(llvm::Function &f) {
+  for (llvm::Instruction &inst : instructions(f))
+    if (isa<FPMathOperator>(inst) && inst.hasAllowContract())
+      inst.setHasAllowContract(false);
+}
+
 /// LLVM's default O3 pipeline, with the NVPTX target's own passes (NVVM
 /// reflection for libdevice, address-space inference).
 void optimise(llvm::Module &module, TargetMachine &machine) {
@@ -239,8 +251,18 @@ Expected<std::string> generateLLVMIR(mlir::ModuleOp module, const CompileOptions
     return machine.takeError();
   llvmModule->setTargetTriple(Triple(kTriple));
   llvmModule->setDataLayout((*machine)->createDataLayout());
-  // libdevice flushes f32 denormals to zero, as Triton's kernels do.
-  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 1);
+  // libdevice flushes f32 denormals to zero, as Triton's kernels do unless
+  // enable_reflect_ftz is off.
+  llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                            options.enableReflectFtz ? 1 : 0);
+  for (llvm::Function &f : *llvmModule) {
+    if (f.isDeclaration())
+      continue;
+    if (options.maxnreg && f.getCallingConv() == CallingConv::PTX_Kernel)
+      f.addFnAttr("nvvm.maxnreg", std::to_string(*options.maxnreg));
+    if (!options.enableFpFusion)
+      forbidContraction(f);
+  }
 
   if (Error err = linkLibdeviceIfUsed(*llvmModule, libdeviceCaller))
     return std::move(err);

@@ -83,7 +83,8 @@ Expected<std::unique_ptr<TargetMachine>> createTargetMachine(const CompileOption
   if (capability < 50)
     return fail("target " + options.target.str() + ": kiln generates code for cuda:50 and newer");
   TargetOptions settings;
-  settings.AllowFPOpFusion = FPOpFusion::Fast;
+  // Strict: not even llvm.fmuladd becomes an fma (SelectionDAG splits it).
+  settings.AllowFPOpFusion = options.enableFpFusion ? FPOpFusion::Fast : FPOpFusion::Strict;
   settings.NoNaNsFPMath = true;
   settings.TrapUnreachable = true;
   std::string features = ptxVersion ? "+ptx" + std::to_string(ptxVersion) : "";
@@ -103,6 +104,12 @@ Expected<std::string> generatePTX(StringRef llvmIR, const CompileOptions &option
   Expected<std::unique_ptr<TargetMachine>> machine = createTargetMachine(options, versions->llvm);
   if (!machine)
     return machine.takeError();
+
+  // A process-wide LLVM flag, so set for every compile, on or off.
+  if (auto *flag = static_cast<cl::opt<bool> *>(cl::getRegisteredOptions().lookup("nvptx-sched4reg")))
+    flag->setValue(options.sched4reg);
+  else if (options.sched4reg)
+    return fail("this LLVM's NVPTX back end has no -nvptx-sched4reg");
 
   LLVMContext context;
   SMDiagnostic diagnostic;

@@ -137,12 +137,20 @@ Expected<std::string> assembleCubin(StringRef ptx, const CompileOptions &options
       return fail("cannot write '" + input.path + "': " + ec.message());
     os << ptx;
   }
-  // Triton's make_cubin flags: line info, -v (register and spill counts in
-  // the log), the arch with its `a` suffix.
-  std::string gpu = "--gpu-name=" + smArch(options.target);
+  // Triton's make_cubin flags: line info, no fused multiply-add when fp
+  // fusion is off, -v (register and spill counts in the log), the caller's
+  // extra flags, the arch with its `a` suffix.
+  std::vector<std::string> flags = {"-lineinfo"};
+  if (!options.enableFpFusion)
+    flags.push_back("--fmad=false");
+  flags.push_back("-v");
+  flags.insert(flags.end(), options.ptxasOptions.begin(), options.ptxasOptions.end());
+  flags.push_back("--gpu-name=" + smArch(options.target));
+  for (StringRef arg : {input.path.str(), StringRef("-o"), output.path.str()})
+    flags.push_back(arg.str());
   std::string log;
-  int status = execute(ptxas->path,
-                       {"-lineinfo", "-v", gpu, input.path.str(), "-o", output.path.str()}, log);
+  SmallVector<StringRef> args(flags.begin(), flags.end());
+  int status = execute(ptxas->path, args, log);
   if (status != 0) {
     // ptxas names the temporary file; the user knows it as the PTX input.
     // The first few errors say enough.
