@@ -64,7 +64,8 @@ class _State:
     previous_hook = None    # the hook that was installed before ours
     original_hash = None    # CUDABackend.hash as Triton defines it
     identities = {}         # memo of kiln's identity, see _identity()
-    pipeline_keys = {}      # memo of the no-argument hook's answer, see _pipeline_key()
+    pipeline_key = None     # the no-argument hook's answer, see _pipeline_key()
+    chained_keys = {}       # memo of it after another hook's answers
     warned_release = False
 
 
@@ -90,7 +91,9 @@ def enable(ttir=None, executable=None):
         raise ValueError(f"ttir must be 'triton' or 'kiln', not {ttir!r}")
     _State.ttir = ttir
     _State.executable = executable
-    _State.pipeline_keys.clear()
+    ours = f"-kiln-bridge{BRIDGE_VERSION}-ttir={ttir}-exe={executable or ''}"
+    _State.pipeline_key = (ours, hashlib.sha256(ours.encode()).hexdigest())
+    _State.chained_keys.clear()
     if TRITON_VERSION not in TESTED_RELEASES and not _State.warned_release:
         _State.warned_release = True
         warnings.warn(f"kiln's Triton bridge is tested with Triton 3.6 to 3.9, not {triton.__version__}: "
@@ -311,21 +314,22 @@ def _driver_version():
 
 
 def _pipeline_key():
-    """The no-argument call (Triton 3.7+): `(key, hash)` naming kiln's part of
-    the pipeline, chained after a hook installed before kiln's. Every launch
-    makes this call, so it is a memo look-up: kiln's identity itself (its
-    build, pipeline and plugin files) enters the disk-cache key through
-    backend.hash(), which runs once per compile."""
-    previous = _State.previous_hook() if _State.previous_hook is not None else ("", "")
-    plugins = _driver.plugin_paths()
-    memo = (previous, plugins)
-    answer = _State.pipeline_keys.get(memo)
+    """The no-argument call (Triton 3.7+): `(key, hash)` naming the bridge's
+    part of the pipeline, after the answer of a hook installed before kiln's.
+    Every launch makes this call, so it reads no file and no environment:
+    kiln's identity (its build, pipeline and plugin files) enters the
+    disk-cache key through backend.hash() on every compile, and what changes
+    this answer (enable(), disable(), the ttir mode) also empties the JIT's
+    in-memory kernels."""
+    if _State.previous_hook is None:
+        return _State.pipeline_key
+    previous = _State.previous_hook()
+    answer = _State.chained_keys.get(previous)
     if answer is None:
-        exe = _State.executable or ""
-        ours = f"-kiln-bridge{BRIDGE_VERSION}-ttir={_State.ttir}-exe={exe}-plugins={plugins}"
-        key = f"{previous[0]}{ours}"
-        digest = hashlib.sha256(f"{previous[1]}{ours}".encode()).hexdigest()
-        answer = _State.pipeline_keys[memo] = (key, digest)
+        key, digest = previous
+        ours = _State.pipeline_key[0]
+        answer = (f"{key}{ours}", hashlib.sha256(f"{digest}{ours}".encode()).hexdigest())
+        _State.chained_keys[previous] = answer
     return answer
 
 

@@ -170,10 +170,11 @@ def hook():
         # every launch of a @triton.jit kernel makes it.
         key, digest = knobs.runtime.add_stages_inspection_hook()
         assert key.startswith("-other-kiln-bridge") and len(digest) == 64, (key, digest)
-        os.environ["TRITON_PLUGIN_PATHS"] = "/elsewhere/plugin.so"
+        kiln.triton.enable(ttir="kiln")
         other_key = knobs.runtime.add_stages_inspection_hook()
-        del os.environ["TRITON_PLUGIN_PATHS"]
-        assert other_key[1] != digest and "/elsewhere/plugin.so" in other_key[0]
+        kiln.triton.enable(ttir="triton")
+        assert other_key[1] != digest and "ttir=kiln" in other_key[0]
+        assert knobs.runtime.add_stages_inspection_hook() == (key, digest)
         print("no-argument call: the earlier hook's key, then kiln's")
     else:
         print("no-argument call: the earlier hook's key, then kiln's (not made before Triton 3.7)")
