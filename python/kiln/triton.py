@@ -125,9 +125,13 @@ def _forget_compiled_kernels():
     # arguments and options only: without this, toggling the bridge would
     # keep serving the other compiler's kernels in this process.
     jit = triton.runtime.jit.JITFunction
-    for obj in gc.get_objects():
-        if isinstance(obj, jit):
-            obj.device_caches.clear()
+    # isinstance() on every live object touches deprecated module attributes
+    # (torch.distributed.reduce_op warns): those warnings are not the user's.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for obj in gc.get_objects():
+            if isinstance(obj, jit):
+                obj.device_caches.clear()
 
 
 def _kiln_env(options, arch):
