@@ -36,7 +36,7 @@ int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
     return bytesOf(planScan(op));
   if (auto gather = dyn_cast<tt::GatherOp>(op))
     return gatherScratchBytes(gather.getSrc().getType());
-  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp, tt::AtomicLoadOp, tt::AtomicPollOp>(op))
     return planAtomicResult(op).scratchBytes;
   if (isa<tt::HistogramOp>(op))
     return histogramScratchBytes(op, ctx.warpSize);

@@ -12,7 +12,8 @@ namespace kiln {
 
 AtomicResultPlan planAtomicResult(Operation *op) {
   AtomicResultPlan plan;
-  if (!isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op) || op->getResult(0).use_empty())
+  if (!isa<tt::AtomicRMWOp, tt::AtomicCASOp, tt::AtomicLoadOp, tt::AtomicPollOp>(op) ||
+      op->getResult(0).use_empty())
     return plan;
   Type type = op->getResult(0).getType();
   Type elem = getElementTypeOrSelf(type);

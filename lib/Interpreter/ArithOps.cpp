@@ -326,6 +326,9 @@ void registerArithHandlers(HandlerMap &m) {
   addHandler<arith::MaxNumFOp>(m, execFloatBinary<FB::MaxNum>);
   addHandler<arith::MinNumFOp>(m, execFloatBinary<FB::MinNum>);
   addHandler<kiln::tt::PreciseDivFOp>(m, execFloatBinary<FB::Div>);
+  // Exact division for tt.approx_divf: the GPU's div.approx.f32 is within
+  // 2 ulp of it (docs/interpreter.md).
+  addHandler<kiln::tt::ApproxDivFOp>(m, execFloatBinary<FB::Div>);
   addHandler<arith::NegFOp>(m, execNegF);
 
   addHandler<arith::CmpIOp>(m, execCmpI);

@@ -44,6 +44,7 @@ void registerArithHandlers(HandlerMap &map);
 void registerMathHandlers(HandlerMap &map);
 void registerShapeHandlers(HandlerMap &map);
 void registerMemoryHandlers(HandlerMap &map);
+void registerSyncHandlers(HandlerMap &map);
 void registerReduceHandlers(HandlerMap &map);
 void registerDotHandlers(HandlerMap &map);
 /// Also handlers keyed by registered op name, for dialects loaded in `ctx`.

@@ -157,6 +157,7 @@ Exec::Exec(ModuleOp module, Memory &memory, const RunOptions &opts)
   registerMathHandlers(handlers_);
   registerShapeHandlers(handlers_);
   registerMemoryHandlers(handlers_);
+  registerSyncHandlers(handlers_);
   registerReduceHandlers(handlers_);
   registerDotHandlers(handlers_);
   registerDebugHandlers(handlers_, module.getContext());

@@ -28,8 +28,8 @@ bool isVectorizable(Region &region) {
     if (ns == "arith" || ns == "math")
       return;
     if (isa<tt::ExternElementwiseOp, tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
-            tt::MulhiUIOp, tt::BitcastOp, tt::FpToFpOp, tt::IntToPtrOp, tt::PtrToIntOp,
-            tt::AddPtrOp>(op))
+            tt::ApproxDivFOp, tt::MulhiUIOp, tt::BitcastOp, tt::FpToFpOp, tt::IntToPtrOp,
+            tt::PtrToIntOp, tt::AddPtrOp>(op))
       return;
     ok = false;
   });

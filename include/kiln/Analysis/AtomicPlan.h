@@ -31,7 +31,8 @@ struct AtomicResultPlan {
   int64_t scratchBytes = 0;
 };
 
-/// The plan of `op` (tt.atomic_rmw or tt.atomic_cas; other ops: None). A
+/// The plan of `op` (tt.atomic_rmw, tt.atomic_cas, tt.atomic_load or
+/// tt.atomic_poll, whose i1 results take a byte each; other ops: None). A
 /// scalar atomic with a used result is done by thread 0 and broadcast
 /// through shared memory, as in Triton.
 AtomicResultPlan planAtomicResult(mlir::Operation *op);

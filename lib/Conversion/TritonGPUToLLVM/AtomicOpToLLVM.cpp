@@ -10,6 +10,12 @@
 // broadcast through shared memory. The instructions come from the target
 // (inline PTX on NVIDIA, spelled as Triton 3.6 spells them).
 //
+// Triton 3.9's tt.atomic_load, tt.atomic_store and tt.atomic_poll follow
+// the same rules, with relaxed accesses and the order in fences around
+// them, as Triton places them: an acquire load is followed by a fence and a
+// CTA barrier, a release store preceded by a barrier and a fence; a poll
+// spins each thread over its elements and ends in a (fence and a) barrier.
+//
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
 
@@ -288,6 +294,203 @@ struct AtomicCASLowering : OpConversionPattern<tt::AtomicCASOp> {
   const Context &ctx;
 };
 
+/// The element type of a tensor (or the scalar type) as LLVM holds it.
+Type llvmElement(const mlir::TypeConverter &converter, Type type) {
+  return converter.convertType(getElementTypeOrSelf(type));
+}
+
+struct AtomicLoadLowering : OpConversionPattern<tt::AtomicLoadOp> {
+  AtomicLoadLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(tt::AtomicLoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto scope = scopeOf(op.getScope());
+    Type elem = llvmElement(*getTypeConverter(), op.getType());
+    auto ordered = [&] {
+      if (op.getSem() != tt::MemSemantic::ACQUIRE)
+        return;
+      ctx.target.fence(rewriter, loc, TargetInfo::MemOrder::Acquire, scope);
+      ctx.target.barrier(rewriter, loc);
+    };
+    auto tensor = dyn_cast<RankedTensorType>(op.getType());
+    if (!tensor) {
+      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      Value got = ctx.target.atomicLoad(rewriter, loc, scope, adaptor.getPtr(), elem,
+                                        both(rewriter, loc, isThread0, adaptor.getMask()));
+      ordered();
+      FailureOr<Value> result = broadcastScalar(rewriter, loc, ctx, op, got, isThread0);
+      if (failed(result))
+        return failure();
+      rewriter.replaceOp(op, *result);
+      return success();
+    }
+    layout::LinearLayout ll = layoutOf(tensor);
+    uint64_t copies = ll.getFreeVariableMask(layout::kRegister);
+    SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks = registersOf(rewriter, loc, adaptor.getMask());
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    SmallVector<Value> got(ptrs.size());
+    for (size_t r = 0; r < ptrs.size(); ++r)
+      if (!(r & copies))
+        got[r] = ctx.target.atomicLoad(rewriter, loc, scope, ptrs[r], elem,
+                                       both(rewriter, loc, firstHolder,
+                                            masks.empty() ? Value() : masks[r]));
+    ordered();
+    FailureOr<SmallVector<Value>> results =
+        shareOldValues(rewriter, loc, ctx, op, ll, std::move(got), firstHolder);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOp(op, pack(rewriter, loc, getTypeConverter()->convertType(tensor), *results));
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct AtomicStoreLowering : OpConversionPattern<tt::AtomicStoreOp> {
+  AtomicStoreLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(tt::AtomicStoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto scope = scopeOf(op.getScope());
+    if (op.getSem() == tt::MemSemantic::RELEASE) {
+      // The whole CTA's earlier accesses, then the release.
+      ctx.target.barrier(rewriter, loc);
+      ctx.target.fence(rewriter, loc, TargetInfo::MemOrder::Release, scope);
+    }
+    auto tensor = dyn_cast<RankedTensorType>(op.getVal().getType());
+    if (!tensor) {
+      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      ctx.target.atomicStore(rewriter, loc, scope, adaptor.getPtr(), adaptor.getVal(),
+                             both(rewriter, loc, isThread0, adaptor.getMask()));
+      rewriter.eraseOp(op);
+      return success();
+    }
+    layout::LinearLayout ll = layoutOf(tensor);
+    uint64_t copies = ll.getFreeVariableMask(layout::kRegister);
+    SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
+    SmallVector<Value> masks = registersOf(rewriter, loc, adaptor.getMask());
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    for (size_t r = 0; r < ptrs.size(); ++r)
+      if (!(r & copies))
+        ctx.target.atomicStore(rewriter, loc, scope, ptrs[r], vals[r],
+                               both(rewriter, loc, firstHolder,
+                                    masks.empty() ? Value() : masks[r]));
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+/// Each thread spins over the elements it polls (those it holds first; a
+/// scalar: thread 0) until all have read their expected value or the
+/// shared timeout expires; the loads of elements already seen are
+/// predicated off. Returns, per polled register, whether it was seen.
+SmallVector<Value> spin(OpBuilder &b, Location loc, const Context &ctx, TargetInfo::MemScope scope,
+                        ArrayRef<Value> ptrs, ArrayRef<Value> expected, Value poller,
+                        Value timeout) {
+  Type i1 = b.getI1Type();
+  auto constant = [&](bool v) { return LLVM::ConstantOp::create(b, loc, i1, b.getBoolAttr(v)); };
+  Value start = timeout ? ctx.target.globalTimer(b, loc) : Value();
+  size_t n = ptrs.size();
+  // State: done flags (a thread that polls nothing is done), then seen flags.
+  SmallVector<Value> init(n, poller ? Value(LLVM::XOrOp::create(b, loc, poller, constant(true)))
+                                    : Value(constant(false)));
+  init.append(n, constant(false));
+  SmallVector<Type> types(2 * n, i1);
+  auto loop = scf::WhileOp::create(
+      b, loc, types, init,
+      [&](OpBuilder &bb, Location l, ValueRange state) {
+        SmallVector<Value> next;
+        Value allDone;
+        for (size_t i = 0; i < n; ++i) {
+          Value pending = LLVM::XOrOp::create(bb, l, state[i], constant(true));
+          Value got = ctx.target.atomicLoad(bb, l, scope, ptrs[i], expected[i].getType(),
+                                            pending);
+          Value hit = LLVM::AndOp::create(
+              bb, l, pending,
+              LLVM::ICmpOp::create(bb, l, LLVM::ICmpPredicate::eq, got, expected[i]));
+          Value done = LLVM::OrOp::create(bb, l, state[i], hit);
+          next.push_back(done);
+          allDone = allDone ? Value(LLVM::AndOp::create(bb, l, allDone, done)) : done;
+        }
+        for (size_t i = 0; i < n; ++i)
+          next.push_back(LLVM::OrOp::create(bb, l, state[n + i], LLVM::AndOp::create(
+                                                                     bb, l, next[i],
+                                                                     LLVM::XOrOp::create(
+                                                                         bb, l, state[i],
+                                                                         constant(true)))));
+        Value more = LLVM::XOrOp::create(bb, l, allDone, constant(true));
+        if (timeout) {
+          // Unsigned, as Triton compares: the loads above ran at least once.
+          Value elapsed = LLVM::SubOp::create(bb, l, ctx.target.globalTimer(bb, l), start);
+          Value left = LLVM::ICmpOp::create(bb, l, LLVM::ICmpPredicate::ult, elapsed, timeout);
+          more = LLVM::AndOp::create(bb, l, more, left);
+        }
+        scf::ConditionOp::create(bb, l, more, next);
+      },
+      [&](OpBuilder &bb, Location l, ValueRange state) {
+        scf::YieldOp::create(bb, l, state);
+      });
+  return SmallVector<Value>(loop.getResults().drop_front(n));
+}
+
+struct AtomicPollLowering : OpConversionPattern<tt::AtomicPollOp> {
+  AtomicPollLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(tt::AtomicPollOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto scope = scopeOf(op.getScope());
+    // The whole CTA waits for every poll; the acquire is the seen loads'.
+    auto finish = [&] {
+      if (op.getSem() == tt::MemSemantic::ACQUIRE)
+        ctx.target.fence(rewriter, loc, TargetInfo::MemOrder::Acquire, scope);
+      ctx.target.barrier(rewriter, loc);
+    };
+    auto tensor = dyn_cast<RankedTensorType>(op.getType());
+    if (!tensor) {
+      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      Value seen = spin(rewriter, loc, ctx, scope, adaptor.getPtr(), adaptor.getExpected(),
+                        isThread0, adaptor.getTimeout())[0];
+      finish();
+      FailureOr<Value> result = broadcastScalar(rewriter, loc, ctx, op, seen, isThread0);
+      if (failed(result))
+        return failure();
+      rewriter.replaceOp(op, *result);
+      return success();
+    }
+    layout::LinearLayout ll = layoutOf(tensor);
+    uint64_t copies = ll.getFreeVariableMask(layout::kRegister);
+    SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> expected = unpack(rewriter, loc, adaptor.getExpected());
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    SmallVector<Value> ownPtrs, ownExpected;
+    SmallVector<size_t> own;
+    for (size_t r = 0; r < ptrs.size(); ++r)
+      if (!(r & copies)) {
+        own.push_back(r);
+        ownPtrs.push_back(ptrs[r]);
+        ownExpected.push_back(expected[r]);
+      }
+    SmallVector<Value> seen =
+        spin(rewriter, loc, ctx, scope, ownPtrs, ownExpected, firstHolder, adaptor.getTimeout());
+    finish();
+    SmallVector<Value> flags(ptrs.size());
+    for (auto [r, s] : llvm::zip(own, seen))
+      flags[r] = s;
+    FailureOr<SmallVector<Value>> results =
+        shareOldValues(rewriter, loc, ctx, op, ll, std::move(flags), firstHolder);
+    if (failed(results))
+      return failure();
+    rewriter.replaceOp(op, pack(rewriter, loc, getTypeConverter()->convertType(tensor), *results));
+    return success();
+  }
+  const Context &ctx;
+};
+
 } // namespace
 
 LogicalResult checkAtomicLowering(Operation *op, const TargetInfo &target) {
@@ -297,6 +500,8 @@ LogicalResult checkAtomicLowering(Operation *op, const TargetInfo &target) {
                                    getElementTypeOrSelf(rmw.getVal().getType()));
   else if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
     why = target.casUnsupported(getElementTypeOrSelf(cas.getVal().getType()));
+  else if (isa<tt::GridDependencyWaitOp, tt::GridDependencyLaunchDependentsOp>(op))
+    why = target.gridDependencyUnsupported();
   if (why.empty())
     return success();
   return op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM: " << why;
@@ -304,7 +509,8 @@ LogicalResult checkAtomicLowering(Operation *op, const TargetInfo &target) {
 
 void populateAtomicPatterns(TypeConverter &converter, const Context &ctx,
                             RewritePatternSet &patterns) {
-  patterns.add<AtomicRMWLowering, AtomicCASLowering>(converter, ctx);
+  patterns.add<AtomicRMWLowering, AtomicCASLowering, AtomicLoadLowering, AtomicStoreLowering,
+               AtomicPollLowering>(converter, ctx);
 }
 
 } // namespace kiln::lowering

@@ -90,7 +90,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
   if (auto cvt = dyn_cast<tt::FpToFpOp>(op))
     return lowering::canLowerFpToFp(op);
   if (isa<tt::CallOp, tt::PrintOp, tt::AssertOp, tt::ElementwiseInlineAsmOp,
-          tt::ExternElementwiseOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::MulhiUIOp,
+          tt::ExternElementwiseOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::ApproxDivFOp,
+          tt::MulhiUIOp, tt::GridDependencyWaitOp, tt::GridDependencyLaunchDependentsOp,
           tt::ClampFOp, tt::BitcastOp, tt::IntToPtrOp, tt::PtrToIntOp>(op))
     return true;
   if (auto load = dyn_cast<tt::LoadOp>(op))
@@ -101,6 +102,12 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
     return isPlainAccess(rmw.getPtr(), rmw.getVal().getType());
   if (auto cas = dyn_cast<tt::AtomicCASOp>(op))
     return isPlainAccess(cas.getPtr(), cas.getVal().getType());
+  if (auto load = dyn_cast<tt::AtomicLoadOp>(op))
+    return isPlainAccess(load.getPtr(), load.getType());
+  if (auto store = dyn_cast<tt::AtomicStoreOp>(op))
+    return isPlainAccess(store.getPtr(), store.getVal().getType());
+  if (auto poll = dyn_cast<tt::AtomicPollOp>(op))
+    return isPlainAccess(poll.getPtr(), poll.getExpected().getType());
   if (isa<tt::DotOp>(op))
     return lowering::hasDotLowering(op);
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
@@ -124,7 +131,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
   if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
           tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, tt::HistogramOp, tt::ReduceOp,
           tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, scf::ForOp, scf::IfOp, scf::YieldOp,
-          scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp>(op))
+          scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp,
+          ttg::BarrierOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (dialect == "arith")

@@ -96,7 +96,7 @@ public:
 
   Pending visitBlock(Block &block, Pending state) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
-      if (isa<gpu::BarrierOp>(op)) {
+      if (isa<gpu::BarrierOp, ttg::BarrierOp>(op)) { // every ttg.barrier is a CTA barrier
         state.clear();
         continue;
       }

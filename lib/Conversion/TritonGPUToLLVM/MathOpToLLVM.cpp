@@ -126,6 +126,19 @@ struct PreciseDivFLowering : OpConversionPattern<tt::PreciseDivFOp> {
   const Context &ctx;
 };
 
+struct ApproxDivFLowering : OpConversionPattern<tt::ApproxDivFOp> {
+  ApproxDivFLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(tt::ApproxDivFOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    return replaceByRegister(op, adaptor.getOperands(), rewriter, *getTypeConverter(),
+                             [&](ValueRange a, Type) {
+                               return ctx.target.divApproxF32(rewriter, op.getLoc(), a[0], a[1]);
+                             });
+  }
+  const Context &ctx;
+};
+
 struct MulhiUILowering : OpConversionPattern<tt::MulhiUIOp> {
   MulhiUILowering(TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
@@ -192,7 +205,7 @@ void populateMathPatterns(TypeConverter &converter, const Context &ctx,
                           RewritePatternSet &patterns) {
   MLIRContext *mctx = &converter.getContext();
   patterns.add<MathLibraryLowering, DivFLowering, PreciseSqrtLowering, PreciseDivFLowering,
-               MulhiUILowering>(converter, ctx);
+               ApproxDivFLowering, MulhiUILowering>(converter, ctx);
   patterns.add<ClampFLowering, ExternElementwiseLowering>(converter, mctx);
 }
 

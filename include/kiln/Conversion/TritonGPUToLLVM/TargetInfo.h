@@ -66,6 +66,9 @@ public:
   /// f32 x / y: fast (what arith.divf means to Triton) or correctly rounded.
   virtual mlir::Value divF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x, mlir::Value y,
                              bool precise) const = 0;
+  /// f32 x / y by the hardware's approximation (tt.approx_divf).
+  virtual mlir::Value divApproxF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                                   mlir::Value y) const = 0;
   /// Correctly rounded f32 square root.
   virtual mlir::Value preciseSqrtF32(mlir::OpBuilder &b, mlir::Location loc,
                                      mlir::Value x) const = 0;
@@ -187,6 +190,28 @@ public:
   virtual mlir::Value atomicCAS(mlir::OpBuilder &b, mlir::Location loc, MemOrder order,
                                 MemScope scope, mlir::Value ptr, mlir::Value cmp, mlir::Value val,
                                 mlir::Value pred) const = 0;
+
+  /// Triton 3.9's atomic loads, stores and polls: one element (an integer
+  /// or float of 8 to 64 bits) accessed atomically, relaxed in `scope`,
+  /// where `pred` is true (null: always); a load reads 0 elsewhere. Their
+  /// acquire and release orders are fences around them.
+  virtual mlir::Value atomicLoad(mlir::OpBuilder &b, mlir::Location loc, MemScope scope,
+                                 mlir::Value ptr, mlir::Type type, mlir::Value pred) const = 0;
+  virtual void atomicStore(mlir::OpBuilder &b, mlir::Location loc, MemScope scope,
+                           mlir::Value ptr, mlir::Value value, mlir::Value pred) const = 0;
+  /// Orders the thread's earlier accesses before its later ones in `scope`:
+  /// as an acquire (`order` Acquire) or a release (Release).
+  virtual void fence(mlir::OpBuilder &b, mlir::Location loc, MemOrder order,
+                     MemScope scope) const = 0;
+  /// Nanoseconds of a timer common to the whole GPU, i64.
+  virtual mlir::Value globalTimer(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+
+  /// Programmatic dependent launch (tt.grid_dependency_*): why the target
+  /// has none, or empty; then waiting for the grids this one depends on,
+  /// and letting those that depend on it start.
+  virtual std::string gridDependencyUnsupported() const = 0;
+  virtual void gridDependencyWait(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  virtual void gridDependencyLaunchDependents(mlir::OpBuilder &b, mlir::Location loc) const = 0;
 
   // mbarriers and TMA (NVIDIA sm_90 and later). `bar` and the shared
   // buffers are `!llvm.ptr<3>`, `desc` the generic address of a 128-byte

@@ -331,6 +331,10 @@ public:
                      {x, y});
   }
 
+  Value divApproxF32(OpBuilder &b, Location loc, Value x, Value y) const override {
+    return intrinsic(b, loc, "llvm.nvvm.div.approx.f", x.getType(), {x, y});
+  }
+
   Value preciseSqrtF32(OpBuilder &b, Location loc, Value x) const override {
     return intrinsic(b, loc, "llvm.nvvm.sqrt.rn.f", x.getType(), x);
   }
@@ -680,6 +684,61 @@ public:
     Value out = emitPredicatedAsm(b, loc, instr, {reg}, {ptr, asInt(cmp), asInt(val)},
                                   {"l", c, c}, pred);
     return elem == reg ? out : Value(LLVM::BitcastOp::create(b, loc, elem, out));
+  }
+
+  // As Triton 3.9 spells them: "@$p ld.relaxed.gpu.global.b32 $0, [ $1 + 0 ];"
+  // with the result set to 0 first; 8-bit values travel in 16-bit registers.
+  Value atomicLoad(OpBuilder &b, Location loc, MemScope scope, Value ptr, Type type,
+                   Value pred) const override {
+    unsigned bits = type.getIntOrFloatBitWidth();
+    Type reg = b.getIntegerType(std::max(16u, bits));
+    std::string instr = "ld.relaxed." + scopeName(scope).str() + ".global.b" +
+                        std::to_string(bits) + " $0, [ $1 + 0 ];";
+    Value out = emitPredicatedAsm(b, loc, instr, {reg}, {ptr}, {"l"}, pred);
+    if (bits < 16)
+      out = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), out);
+    return out.getType() == type ? out : Value(LLVM::BitcastOp::create(b, loc, type, out));
+  }
+
+  void atomicStore(OpBuilder &b, Location loc, MemScope scope, Value ptr, Value value,
+                   Value pred) const override {
+    unsigned bits = value.getType().getIntOrFloatBitWidth();
+    Type asInt = b.getIntegerType(bits);
+    Value v = value.getType() == asInt ? value : Value(LLVM::BitcastOp::create(b, loc, asInt, value));
+    if (bits < 16)
+      v = LLVM::ZExtOp::create(b, loc, b.getI16Type(), v);
+    std::string text = "st.relaxed." + scopeName(scope).str() + ".global.b" +
+                       std::to_string(bits) + " [ $0 + 0 ], $1;";
+    std::string constraints = std::string("l,") + (bits <= 16 ? "h" : bits == 64 ? "l" : "r");
+    SmallVector<Value> args{ptr, v};
+    if (pred) {
+      text = "@$2 " + text;
+      constraints += ",b";
+      args.push_back(pred);
+    }
+    ptx(b, loc, Type(), text, constraints, args, /*sideEffects=*/true);
+  }
+
+  // fence.acquire/.release need sm_90; below, the stronger fence.acq_rel.
+  void fence(OpBuilder &b, Location loc, MemOrder order, MemScope scope) const override {
+    std::string sem = cc >= 90 ? orderName(order).str() : "acq_rel";
+    ptx(b, loc, Type(), "fence." + sem + "." + scopeName(scope).str() + ";", "", {},
+        /*sideEffects=*/true);
+  }
+
+  Value globalTimer(OpBuilder &b, Location loc) const override {
+    return ptx(b, loc, b.getI64Type(), "mov.u64 $0, %globaltimer;", "=l", {},
+               /*sideEffects=*/true);
+  }
+
+  std::string gridDependencyUnsupported() const override {
+    return cc >= 90 ? "" : "griddepcontrol (programmatic dependent launch) needs sm_90";
+  }
+  void gridDependencyWait(OpBuilder &b, Location loc) const override {
+    ptx(b, loc, Type(), "griddepcontrol.wait;", "", {}, /*sideEffects=*/true);
+  }
+  void gridDependencyLaunchDependents(OpBuilder &b, Location loc) const override {
+    ptx(b, loc, Type(), "griddepcontrol.launch_dependents;", "", {}, /*sideEffects=*/true);
   }
 
 private:

@@ -10,6 +10,11 @@ using namespace kiln::tt;
 #include "kiln/Dialect/Triton/IR/Dialect.cpp.inc"
 #include "kiln/Dialect/Triton/IR/Enums.cpp.inc"
 
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#define GET_ATTRDEF_CLASSES
+#include "kiln/Dialect/Triton/IR/Attrs.cpp.inc"
+
 namespace {
 /// Every tt op may be inlined; a tt.return becomes a branch (or its operands
 /// replace the call's results when the callee has a single block).
@@ -52,6 +57,7 @@ struct TritonInlinerInterface : public DialectInlinerInterface {
 
 void TritonDialect::initialize() {
   registerTypes();
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "kiln/Dialect/Triton/IR/Ops.cpp.inc"
@@ -62,4 +68,19 @@ void TritonDialect::initialize() {
 Operation *TritonDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                               Type type, Location loc) {
   return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+void TritonDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "kiln/Dialect/Triton/IR/Attrs.cpp.inc"
+      >();
+}
+
+void TritonDialect::noteParsed(Spelling what, bool newer) {
+  parsedSpellings[unsigned(what)].fetch_or(newer ? 2u : 1u, std::memory_order_relaxed);
+}
+
+bool TritonDialect::printsNewer(Spelling what) const {
+  return parsedSpellings[unsigned(what)].load(std::memory_order_relaxed) == 2u;
 }

@@ -38,13 +38,18 @@ void PointerType::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
-// `!tt.tensordesc<tensor<128x64xf16>>` (Triton 3.6) or the later shorthand
-// `!tt.tensordesc<128x64xf16>`; always printed in the 3.6 form.
+// `!tt.tensordesc<tensor<128x64xf16>>` (Triton 3.6) or the shorthand of
+// 3.8 and later, `!tt.tensordesc<128x64xf16>` (`<64x64xf16, #shared>` with
+// a layout). Printed in the 3.6 form unless the context parsed only the
+// shorthand (TritonDialect::printsNewer).
 Type TensorDescType::parse(AsmParser &parser) {
   if (parser.parseLess())
     return {};
   Type block;
   OptionalParseResult full = parser.parseOptionalType(block);
+  auto &dialect = static_cast<TritonDialect &>(*parser.getContext()->getLoadedDialect(
+      TritonDialect::getDialectNamespace()));
+  dialect.noteParsed(TritonDialect::Spelling::DescriptorType, !full.has_value());
   if (full.has_value()) {
     if (failed(*full))
       return {};
@@ -81,7 +86,19 @@ LogicalResult TensorDescType::verify(function_ref<InFlightDiagnostic()> emitErro
 }
 
 void TensorDescType::print(AsmPrinter &printer) const {
-  printer << "<" << getBlockType() << ">";
+  auto &dialect = static_cast<TritonDialect &>(getDialect());
+  RankedTensorType block = getBlockType();
+  if (!dialect.printsNewer(TritonDialect::Spelling::DescriptorType)) {
+    printer << "<" << block << ">";
+    return;
+  }
+  printer << "<";
+  for (int64_t d : block.getShape())
+    printer << d << "x";
+  printer << block.getElementType();
+  if (block.getEncoding())
+    printer << ", " << block.getEncoding();
+  printer << ">";
 }
 
 RankedTensorType TensorDescType::getSignlessBlockType() const {

@@ -12,6 +12,7 @@
 using namespace mlir;
 using namespace kiln::ttg;
 
+#include "kiln/Dialect/TritonGPU/IR/Enums.cpp.inc"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.cpp.inc"
 
 namespace {

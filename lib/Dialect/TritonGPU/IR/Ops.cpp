@@ -3,9 +3,37 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace kiln::ttg;
+
+namespace {
+/// ttg.barrier's address spaces: `all`, `none`, or names joined with `|`.
+ParseResult parseAddrSpace(OpAsmParser &parser, IntegerAttr &attr) {
+  uint32_t bits = 0;
+  do {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef name;
+    if (parser.parseKeyword(&name))
+      return failure();
+    std::optional<AddrSpace> space = symbolizeAddrSpace(name);
+    if (!space)
+      return parser.emitError(loc, "unknown barrier address space '")
+             << name << "' (expected all, none, local, global_read, global_write, "
+                        "tensor_read or tensor_write)";
+    bits |= uint32_t(*space);
+  } while (succeeded(parser.parseOptionalVerticalBar()));
+  attr = parser.getBuilder().getI32IntegerAttr(int32_t(bits));
+  return success();
+}
+
+void printAddrSpace(OpAsmPrinter &printer, Operation *, IntegerAttr attr) {
+  auto space = AddrSpace(uint32_t(attr.getInt()));
+  // The generated stringify also lists the group's bits before its name.
+  printer << (space == AddrSpace::All ? "all" : stringifyAddrSpace(space));
+}
+} // namespace
 
 #define GET_OP_CLASSES
 #include "kiln/Dialect/TritonGPU/IR/Ops.cpp.inc"
@@ -180,5 +208,17 @@ LogicalResult AsyncWaitOp::verify() {
   int64_t num = getNumAttr().getInt(); // signed: getNum() is unsigned
   if (num < 0)
     return emitOpError() << "num must not be negative, got " << num;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronisation
+//===----------------------------------------------------------------------===//
+
+LogicalResult BarrierOp::verify() {
+  uint32_t bits = uint32_t(getAddrSpaceAttr().getInt());
+  if (bits & ~uint32_t(AddrSpace::All))
+    return emitOpError() << "address-space bits 0x" << llvm::utohexstr(bits)
+                         << " name no address space";
   return success();
 }

@@ -1,6 +1,7 @@
 //===- Coalesce.cpp - the ttgir-coalesce pass -----------------------------===//
 //
-// Gives each global load, store and atomic on a tensor of pointers the
+// Gives each global load, store and atomic (rmw, cas, and Triton 3.9's
+// atomic load, store and poll) on a tensor of pointers the
 // blocked layout that lets a warp's accesses coalesce and each thread's
 // become one vector access, from the axis-info analysis. Follows Triton
 // 3.6's tritongpu-coalesce.
@@ -32,7 +33,8 @@ namespace {
 /// The tensor of pointers a memory op accesses, or null.
 Value getMemAccessPtr(Operation *op) {
   Value ptr = llvm::TypeSwitch<Operation *, Value>(op)
-                  .Case<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(
+                  .Case<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp,
+                        tt::AtomicLoadOp, tt::AtomicStoreOp, tt::AtomicPollOp>(
                       [](auto memOp) { return memOp.getPtr(); })
                   .Default([](Operation *) { return Value(); });
   auto tensor = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;

@@ -60,7 +60,9 @@ bool isMmaAnchor(Operation *op) {
 bool isAnchor(Operation *op) {
   if (auto gather = dyn_cast<tt::GatherOp>(op))
     return gather.getEfficientLayout();
-  return isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op);
+  // A poll's result keeps its pointers' (coalesced) layout, as an atomic's.
+  return isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp, tt::AtomicLoadOp, tt::AtomicPollOp>(
+      op);
 }
 
 /// A reduction to scalars reads its operands in any (common) layout.

@@ -24,8 +24,12 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <atomic>
+
 #include "kiln/Dialect/Triton/IR/Dialect.h.inc"
 #include "kiln/Dialect/Triton/IR/Enums.h.inc"
+#define GET_ATTRDEF_CLASSES
+#include "kiln/Dialect/Triton/IR/Attrs.h.inc"
 #include "kiln/Dialect/Triton/IR/Interfaces.h"
 #include "kiln/Dialect/Triton/IR/Types.h"
 

@@ -4,6 +4,7 @@
 include "kiln/Dialect/Triton/IR/TritonDialect.td"
 include "kiln/Dialect/Triton/IR/TritonTypes.td"
 include "kiln/Dialect/Triton/IR/TritonAttrDefs.td"
+include "kiln/Dialect/Triton/IR/TritonAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
@@ -105,6 +106,17 @@ def TT_PreciseDivFOp : TT_Op<"precise_divf", [Elementwise, SameOperandsAndResult
   let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
 }
 
+def TT_ApproxDivFOp : TT_Op<"approx_divf", [Elementwise, SameOperandsAndResultType, Pure]> {
+  let summary = "fast approximate f32 division (Triton 3.9)";
+  let description = [{
+    `tl.math.fdiv(x, y, approx=True)`: the hardware's approximate division
+    (PTX `div.approx.f32`, about 2 ulp). The interpreter divides exactly.
+  }];
+  let arguments = (ins TT_Float32Like:$x, TT_Float32Like:$y);
+  let results = (outs TT_Float32Like:$result);
+  let assemblyFormat = "$x `,` $y attr-dict `:` type($x)";
+}
+
 def TT_MulhiUIOp : TT_Op<"mulhiui", [Elementwise, SameOperandsAndResultType, Pure]> {
   let summary = "high N bits of the unsigned 2N-bit product";
   let arguments = (ins TT_IntLike:$x, TT_IntLike:$y);
@@ -177,12 +189,10 @@ def TT_LoadOp : TT_Op<"load", [
   let builders = [
     OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$mask, "::mlir::Value":$other)>
   ];
-  // No commas between the oilist clauses: their leading keywords must be unique.
-  let assemblyFormat = [{
-    $ptr (`,` $mask^)? (`,` $other^)?
-    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
-    attr-dict `:` type($ptr)
-  }];
+  // `$ptr (, $mask)? (, $other)? <hints> attr-dict : type($ptr)`, where the
+  // hints are Triton 3.6's oilist (`cacheModifier = cg evictionPolicy =
+  // evict_last`) or 3.9's `cachePolicy` attribute (CacheHints.cpp).
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
 }
@@ -202,11 +212,9 @@ def TT_StoreOp : TT_Op<"store", [
     DefaultValuedAttr<DenseI32ArrayAttr, "::llvm::ArrayRef<int32_t>{}">:$boundaryCheck,
     DefaultValuedAttr<TT_CacheModifierAttr, "::kiln::tt::CacheModifier::NONE">:$cache,
     DefaultValuedAttr<TT_EvictionPolicyAttr, "::kiln::tt::EvictionPolicy::NORMAL">:$evict);
-  let assemblyFormat = [{
-    $ptr `,` $value (`,` $mask^)?
-    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
-    attr-dict `:` type($ptr)
-  }];
+  // `$ptr, $value (, $mask)? <hints> attr-dict : type($ptr)`, hints as for
+  // tt.load (CacheHints.cpp).
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
 }
@@ -593,11 +601,9 @@ def TT_DescriptorLoadOp : TT_Op<"descriptor_load", [MemoryEffects<[MemRead<Globa
     DefaultValuedAttr<TT_CacheModifierAttr, "::kiln::tt::CacheModifier::NONE">:$cache,
     DefaultValuedAttr<TT_EvictionPolicyAttr, "::kiln::tt::EvictionPolicy::NORMAL">:$evict);
   let results = (outs TT_Tensor:$result);
-  let assemblyFormat = [{
-    $desc `[` $indices `]`
-    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
-    attr-dict `:` qualified(type($desc)) `->` type($result)
-  }];
+  // `$desc [ $indices ] <hints> attr-dict : type($desc) -> type($result)`,
+  // hints as for tt.load (CacheHints.cpp).
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
@@ -704,5 +710,7 @@ def TT_ReturnOp : TT_Op<"return", [Pure, HasParent<"FuncOp">, ReturnLike, Termin
   let assemblyFormat = "attr-dict ($srcs^ `:` type($srcs))?";
   let hasVerifier = 1;
 }
+
+include "kiln/Dialect/Triton/IR/TritonSyncOps.td"
 
 #endif

@@ -33,7 +33,8 @@ def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
   let description = [{
     `!tt.tensordesc<tensor<128x64xf16>>`: the block type each
     `tt.descriptor_load`/`store` moves. The shorthand
-    `!tt.tensordesc<128x64xf16>` of later Triton versions is accepted too.
+    `!tt.tensordesc<128x64xf16>` of Triton 3.8 and later is accepted too,
+    and printed when a context parsed no other (docs/ttgir.md).
     Triton records the signedness of an integer block
     (`!tt.tensordesc<tensor<64xui32>>` over a `!tt.ptr<i32>`): it selects
     signed or unsigned min/max in `tt.descriptor_reduce`, while the values
@@ -54,6 +55,8 @@ def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
 def TT_Float : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F16, BF16, F32, F64], "floating-point">;
 def TT_FloatTensor : StaticShapeTensorOf<[TT_Float]>;
 def TT_FloatLike : AnyTypeOf<[TT_Float, TT_FloatTensor]>;
+
+def TT_Float32Like : AnyTypeOf<[F32, StaticShapeTensorOf<[F32]>]>;
 
 def TT_BoolTensor : StaticShapeTensorOf<[I1]>;
 def TT_BoolLike : AnyTypeOf<[I1, TT_BoolTensor]>;

@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h.inc"
+#include "kiln/Dialect/TritonGPU/IR/Enums.h.inc"
 
 #include "kiln/Dialect/TritonGPU/IR/AttrInterfaces.h.inc"
 

@@ -4,6 +4,7 @@
 include "kiln/Dialect/TritonGPU/IR/TritonGPUDialect.td"
 include "kiln/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td"
 include "kiln/Dialect/TritonGPU/IR/TritonGPUTypes.td"
+include "kiln/Dialect/TritonGPU/IR/TritonGPUEnums.td"
 include "kiln/Dialect/Triton/IR/TritonAttrDefs.td"
 include "kiln/Dialect/Triton/IR/TritonTypes.td"
 include "mlir/IR/OpBase.td"
@@ -174,6 +175,27 @@ def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {
   let results = (outs TTG_AsyncToken:$retToken);
   let assemblyFormat = "($asyncToken^)? attr-dict";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronisation
+//===----------------------------------------------------------------------===//
+
+def TTG_BarrierOp : TTG_Op<"barrier"> {
+  let summary = "CTA-wide barrier (Triton 3.7 and later; 3.6 used gpu.barrier)";
+  let description = [{
+    Every thread of the CTA waits for the others; `addrSpace` names the
+    memory whose accesses it orders (`local`, `global_read`,
+    `global_write`, `tensor_read`, `tensor_write`, joined with `|`, or
+    `all`). kiln lowers every form to the one CTA barrier that orders all
+    of them, as it lowers `gpu.barrier`.
+  }];
+  let arguments = (ins I32Attr:$addrSpace);
+  let assemblyFormat = "custom<AddrSpace>($addrSpace) attr-dict";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "AddrSpace":$addrSpace), [{
+    build($_builder, $_state, $_builder.getI32IntegerAttr(int32_t(addrSpace)));
+  }]>];
 }
 
 #endif
