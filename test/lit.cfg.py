@@ -131,9 +131,6 @@ elif os.environ.get("KILN_REQUIRE_TRITON") == "1":
     lit_config.fatal("KILN_REQUIRE_TRITON=1 but %s is not set up (run scripts/setup)" % venv)
 else:
     lit_config.note("no %s (scripts/setup makes it): the Triton bridge tests are unsupported" % venv)
-# Triton 3.9 warns on every compile unless fp fusion's default is named:
-# name the default 3.6 to 3.9 share (on).
-config.environment["TRITON_DEFAULT_FP_FUSION"] = "1"
 config.environment["PYTHONPATH"] = os.path.join(config.kiln_src_root, "python")
 config.environment["KILN_EXECUTABLE"] = os.path.join(config.kiln_tools_dir, "kiln")
 # No __pycache__ folders in the source tree.
@@ -146,3 +143,6 @@ for name in ("KILN_TRITON", "KILN_TRITON_TTIR", "KILN_BUILD_DIR", "TRITON_CACHE_
              "TRITON_OVERRIDE_ARCH", "PTXAS_OPTIONS", "TRITON_DEFAULT_FP_FUSION",
              "TRITON_FORCE_DISABLE_FP_FUSION"):
     config.environment.pop(name, None)
+# Triton 3.9 warns on every compile unless fp fusion's default is named:
+# name the default 3.6 to 3.9 share (on).
+config.environment["TRITON_DEFAULT_FP_FUSION"] = "1"
