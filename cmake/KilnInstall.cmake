@@ -26,16 +26,17 @@ file(RELATIVE_PATH kiln_bin_to_lib
 set_target_properties(kiln kiln-opt kiln-run-cuda PROPERTIES
   INSTALL_RPATH "\$ORIGIN/${kiln_bin_to_lib}"
   INSTALL_RPATH_USE_LINK_PATH ON)
-set_target_properties(KilnCore KilnRunSpec KilnInterpreter KilnLayout KilnRuntime PROPERTIES
+set_target_properties(KilnCore KilnSupport KilnRunSpec KilnInterpreter KilnLayout KilnRuntime PROPERTIES
   INSTALL_RPATH "\$ORIGIN"
   INSTALL_RPATH_USE_LINK_PATH ON)
 set_target_properties(KilnCore PROPERTIES EXPORT_NAME Core)
+set_target_properties(KilnSupport PROPERTIES EXPORT_NAME Support)
 set_target_properties(KilnInterpreter PROPERTIES EXPORT_NAME Interpreter)
 set_target_properties(KilnLayout PROPERTIES EXPORT_NAME Layout)
 set_target_properties(KilnRunSpec PROPERTIES EXPORT_NAME RunSpec)
 set_target_properties(KilnRuntime PROPERTIES EXPORT_NAME Runtime)
 
-install(TARGETS kiln kiln-opt kiln-run-cuda KilnCore KilnRunSpec KilnInterpreter KilnLayout
+install(TARGETS kiln kiln-opt kiln-run-cuda KilnCore KilnSupport KilnRunSpec KilnInterpreter KilnLayout
   KilnRuntime EXPORT KilnTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -1,4 +1,4 @@
-# KILN_RUNTIME_ONLY: the CUDA runtime (lib/Runtime), the run-spec library
+# KILN_RUNTIME_ONLY: the CUDA runtime (lib/Backend/NVIDIA/Runtime), the run-spec library
 # and kiln-run-cuda, on LLVM's Support library alone: no MLIR, no CUDA.
 # With KILN_STATIC_TOOLS as well, Support is linked from its archives (and
 # libstdc++ and libgcc statically), so that the tool runs on a GPU machine
@@ -31,6 +31,7 @@ else()
   set(KILN_LLVM_SUPPORT_LIBS LLVM)
 endif()
 
-add_subdirectory(lib/Interpreter)
-add_subdirectory(lib/Runtime)
+add_subdirectory(lib/Support)
+add_subdirectory(lib/RunSpec)
+add_subdirectory(lib/Backend/NVIDIA/Runtime)
 add_subdirectory(tools/kiln-run-cuda)

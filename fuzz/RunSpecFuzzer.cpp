@@ -10,7 +10,7 @@
 // input fast (kiln run's default is 4 GiB).
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Interpreter/RunSpec.h"
+#include "kiln/RunSpec/RunSpec.h"
 
 #include "kiln/Registration.h"
 

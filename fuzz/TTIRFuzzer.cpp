@@ -10,6 +10,7 @@
 //     (before it, in the generic form too).
 //
 //===----------------------------------------------------------------------===//
+#include "kiln/Backend/Registry.h"
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Pipeline/Compiler.h"
 #include "kiln/Pipeline/PipelineEditor.h"

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Registration.h"
 
+#include "kiln/Backend/Registry.h"
 #include "kiln/Plugin/PluginManager.h"
 
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
@@ -31,6 +32,8 @@ void registerKilnDialects(mlir::DialectRegistry &registry) {
                   mlir::func::FuncDialect, mlir::ub::UBDialect, mlir::LLVM::LLVMDialect,
                   mlir::NVVM::NVVMDialect, mlir::ROCDL::ROCDLDialect,
                   mlir::gpu::GPUDialect>();
+  // A context's lowering asks the back ends' registries.
+  registerBackends();
 }
 
 void registerKilnAndPluginDialects(mlir::DialectRegistry &registry) {
@@ -44,6 +47,7 @@ void registerKilnPasses() {
     tt::registerTritonPasses();
     ttg::registerTritonGPUPasses();
     registerTritonGPUToLLVMPasses();
+    registerBackends();
     return true;
   }();
   (void)registered;

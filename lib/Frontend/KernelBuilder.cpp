@@ -10,7 +10,7 @@
 
 #include "KernelBuilderSupport.h"
 
-#include "kiln/Frontend/OpRegistry.h"
+#include "kiln/Plugin/OpRegistry.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
 

@@ -10,7 +10,7 @@
 #ifndef KILN_LIB_INTERPRETER_KERNELS_H
 #define KILN_LIB_INTERPRETER_KERNELS_H
 
-#include "kiln/Interpreter/Value.h"
+#include "kiln/RunSpec/Value.h"
 
 #include <cstring>
 #include <type_traits>

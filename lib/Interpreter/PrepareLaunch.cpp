@@ -4,7 +4,7 @@
 // interpreter's arguments. Apart from RunSpec.cpp, which needs no MLIR.
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Interpreter/RunSpec.h"
+#include "kiln/RunSpec/RunSpec.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 

@@ -3,7 +3,7 @@
 // Apart from Value.cpp so that the run-spec library needs no MLIR.
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Interpreter/Value.h"
+#include "kiln/RunSpec/Value.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 

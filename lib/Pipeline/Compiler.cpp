@@ -143,10 +143,14 @@ std::string kernelName(mlir::ModuleOp module) {
       name = func.getName().str();
       break;
     }
-  // An LLVM-dialect module (`--from llir`): the function marked a kernel.
+  // An LLVM-dialect module (`--from llir`): the function its back end marked
+  // a kernel (`nvvm.kernel`, `rocdl.kernel`).
+  auto isKernelMark = [](const mlir::NamedAttribute &attr) {
+    return attr.getName().strref().ends_with(".kernel");
+  };
   if (name.empty())
     for (mlir::Operation &op : module.getBody()->getOperations())
-      if (op.hasAttr("nvvm.kernel"))
+      if (llvm::any_of(op.getAttrs(), isKernelMark))
         if (auto symbol = op.getAttrOfType<mlir::StringAttr>("sym_name")) {
           name = symbol.str();
           break;

@@ -294,13 +294,9 @@ Error EditApplier::apply(const PipelineEdit &edit, const std::string &condition)
   llvm_unreachable("unknown edit kind");
 }
 
-Expected<Pipeline> buildPipeline(const CompileOptions &options, ArrayRef<PipelineEdit> edits,
-                                 mlir::ModuleOp module) {
-  Expected<std::vector<Stage>> stages = coreStages(options);
-  if (!stages)
-    return stages.takeError();
-  Pipeline pipeline{options.target.backend().str(), options, std::move(*stages)};
-
+Expected<Pipeline> applyEdits(Pipeline pipeline, ArrayRef<PipelineEdit> edits,
+                               mlir::ModuleOp module) {
+  const CompileOptions &options = pipeline.options;
   EditApplier applier(pipeline);
   for (const PipelineEdit &edit : edits) {
     if (!edit.scope.backend.empty() && edit.scope.backend != pipeline.backend)

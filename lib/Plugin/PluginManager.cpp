@@ -1,7 +1,8 @@
 //===- PluginManager.cpp - loading and tracking plugins -------------------===//
+#include "kiln/Backend/Registry.h"
 #include "kiln/Plugin/PluginManager.h"
 
-#include "kiln/Frontend/OpRegistry.h"
+#include "kiln/Plugin/OpRegistry.h"
 #include "kiln/Plugin/PassRegistrar.h"
 #include "kiln/Plugin/SharedLibrary.h"
 #include "kiln/Registration.h"

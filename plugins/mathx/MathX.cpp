@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Frontend/KernelBuilder.h"
-#include "kiln/Frontend/OpRegistry.h"
+#include "kiln/Plugin/OpRegistry.h"
 #include "kiln/Plugin/PluginAPI.h"
 
 using namespace mlir;

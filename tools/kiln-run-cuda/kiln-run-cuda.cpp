@@ -6,8 +6,8 @@
 // lines.
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Interpreter/RunSpec.h"
-#include "kiln/Runtime/CudaRun.h"
+#include "kiln/RunSpec/RunSpec.h"
+#include "kiln/Backend/NVIDIA/Runtime/CudaRun.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/WithColor.h"

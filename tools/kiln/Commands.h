@@ -9,7 +9,7 @@
 #ifndef KILN_TOOLS_KILN_COMMANDS_H
 #define KILN_TOOLS_KILN_COMMANDS_H
 
-#include "kiln/Pipeline/Options.h"
+#include "kiln/Base/Options.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"

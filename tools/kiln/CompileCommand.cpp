@@ -1,6 +1,7 @@
 //===- CompileCommand.cpp - kiln compile ----------------------------------===//
 #include "Commands.h"
 
+#include "kiln/Backend/Registry.h"
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Pipeline/Cache.h"
 #include "kiln/Pipeline/Compiler.h"
@@ -9,7 +10,7 @@
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
 #include "kiln/Support/ParseGuards.h"
-#include "kiln/Target/NVIDIA/NVPTX.h"
+#include "kiln/Backend/NVIDIA/NVPTX.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

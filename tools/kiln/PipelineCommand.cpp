@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "kiln/Backend/Registry.h"
 #include "kiln/Config.h"
 #include "kiln/Pipeline/Cache.h"
 #include "kiln/Plugin/PluginManager.h"

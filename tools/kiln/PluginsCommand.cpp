@@ -1,6 +1,7 @@
 //===- PluginsCommand.cpp - kiln plugins [check PATH] ---------------------===//
 #include "Commands.h"
 
+#include "kiln/Backend/Registry.h"
 #include "kiln/Plugin/PluginManager.h"
 
 #include "llvm/ADT/StringExtras.h"

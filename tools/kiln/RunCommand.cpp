@@ -11,14 +11,15 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "kiln/Backend/Registry.h"
 #include "kiln/Interpreter/Interpreter.h"
-#include "kiln/Interpreter/RunSpec.h"
+#include "kiln/RunSpec/RunSpec.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Pipeline/Compiler.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
-#include "kiln/Runtime/CudaRun.h"
+#include "kiln/Backend/NVIDIA/Runtime/CudaRun.h"
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
 
@@ -132,18 +133,11 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
     return fail(toString(std::move(e)));
   if (!artifact.metadata.known())
     return fail("the cubin stage left no kernel metadata");
-  // The code generators' metadata, as Triton's JSON would carry it.
-  const KernelMetadata &m = artifact.metadata;
   runtime::CompiledKernel kernel;
   kernel.image = artifact.serialize();
-  kernel.metadata.name = m.name.empty() ? name : m.name;
-  kernel.metadata.numWarps = m.numWarps;
-  kernel.metadata.numCtas = m.numCtas;
-  kernel.metadata.shared = m.shared;
-  kernel.metadata.globalScratchSize = m.globalScratchSize;
-  kernel.metadata.globalScratchAlign = m.globalScratchAlign;
-  kernel.metadata.profileScratchSize = m.profileScratchSize;
-  kernel.metadata.profileScratchAlign = m.profileScratchAlign;
+  kernel.metadata = std::move(artifact.metadata);
+  if (kernel.metadata.name.empty())
+    kernel.metadata.name = name;
   return kernel;
 }
 

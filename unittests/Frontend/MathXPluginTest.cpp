@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "FrontendTestUtil.h"
 
-#include "kiln/Frontend/OpRegistry.h"
+#include "kiln/Plugin/OpRegistry.h"
 #include "kiln/Plugin/PluginManager.h"
 
 #include <cmath>

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Interpreter/Interpreter.h"
-#include "kiln/Interpreter/RunSpec.h"
+#include "kiln/RunSpec/RunSpec.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"

@@ -5,7 +5,7 @@
 // like APFloat in every rounding mode, overflow and subnormals included.
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Interpreter/FloatFormats.h"
+#include "kiln/RunSpec/FloatFormats.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APSInt.h"

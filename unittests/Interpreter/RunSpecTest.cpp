@@ -1,6 +1,6 @@
 //===- RunSpecTest.cpp - run specs: parsing, launches, comparisons --------===//
 #include "kiln/Interpreter/Interpreter.h"
-#include "kiln/Interpreter/RunSpec.h"
+#include "kiln/RunSpec/RunSpec.h"
 
 #include "Harness.h"
 

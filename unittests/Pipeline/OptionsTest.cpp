@@ -1,5 +1,5 @@
 //===- OptionsTest.cpp - targets and compile options ----------------------===//
-#include "kiln/Pipeline/Options.h"
+#include "kiln/Base/Options.h"
 
 #include "gtest/gtest.h"
 

@@ -4,6 +4,7 @@
 // plugin makes in extendPipeline, recorded under a made-up plugin name.
 //
 //===----------------------------------------------------------------------===//
+#include "kiln/Backend/Registry.h"
 #include "kiln/Pipeline/PipelineEditor.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"

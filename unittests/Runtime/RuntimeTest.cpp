@@ -4,8 +4,8 @@
 // poisoned output, and the driver's absence: all that needs no GPU.
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Runtime/CudaDriver.h"
-#include "kiln/Runtime/CudaRun.h"
+#include "kiln/Backend/NVIDIA/Runtime/CudaDriver.h"
+#include "kiln/Backend/NVIDIA/Runtime/CudaRun.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 //===- KernelMetadataTest.cpp - the metadata comment and JSON ------------===//
-#include "kiln/Target/KernelMetadata.h"
+#include "kiln/Base/KernelMetadata.h"
 
 #include "llvm/Support/JSON.h"
 

@@ -1,5 +1,5 @@
 //===- PTXVersionTest.cpp - ptxas release -> PTX ISA, target names -------===//
-#include "kiln/Target/NVIDIA/NVPTX.h"
+#include "kiln/Backend/NVIDIA/NVPTX.h"
 
 #include <gtest/gtest.h>
 

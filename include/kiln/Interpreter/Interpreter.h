@@ -12,8 +12,8 @@
 #ifndef KILN_INTERPRETER_INTERPRETER_H
 #define KILN_INTERPRETER_INTERPRETER_H
 
-#include "kiln/Interpreter/Memory.h"
-#include "kiln/Interpreter/Value.h"
+#include "kiln/RunSpec/Memory.h"
+#include "kiln/RunSpec/Value.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"

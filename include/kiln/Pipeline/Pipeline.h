@@ -9,8 +9,8 @@
 #ifndef KILN_PIPELINE_PIPELINE_H
 #define KILN_PIPELINE_PIPELINE_H
 
-#include "kiln/Pipeline/Options.h"
-#include "kiln/Target/KernelMetadata.h"
+#include "kiln/Base/Options.h"
+#include "kiln/Base/KernelMetadata.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -109,14 +109,6 @@ struct Pipeline {
   /// conditions, overrides), for the cache key.
   std::string fingerprint() const;
 };
-
-/// The core stages a backend compiles `options.target` with, before edits.
-/// Fails for a target no backend handles.
-llvm::Expected<std::vector<Stage>> coreStages(const CompileOptions &options);
-
-/// Names of every backend and a representative target of each, for checks
-/// that must cover all of them (e.g. `kiln plugins check`).
-std::vector<Target> representativeTargets();
 
 } // namespace kiln
 

@@ -97,17 +97,16 @@ private:
 /// scope names a known backend and a well-formed target.
 llvm::Error validateEdit(const PipelineEdit &edit);
 
-/// The effective pipeline for `options`: the core stages with `edits` applied
-/// in order. With `module`, kernel predicates are evaluated on it: an edit
+/// The effective pipeline: `pipeline`'s core stages (a back end's, see
+/// kiln/Backend/Registry.h) with `edits` applied in order. With `module`, kernel predicates are evaluated on it: an edit
 /// whose kernels do not match is skipped, and so is any edit anchored on a
 /// pass a skipped edit would have placed. Without it, every edit applies and
 /// its condition is recorded for listings; that build is the strictest, so a
 /// set of edits that builds without a module builds for every kernel. Fails,
 /// naming the plugin, on an edit naming an unknown pass id or stage, on an
 /// edit anchored on a replaced pass, or on conflicting edits.
-llvm::Expected<Pipeline> buildPipeline(const CompileOptions &options,
-                                       llvm::ArrayRef<PipelineEdit> edits,
-                                       mlir::ModuleOp module = nullptr);
+llvm::Expected<Pipeline> applyEdits(Pipeline pipeline, llvm::ArrayRef<PipelineEdit> edits,
+                                     mlir::ModuleOp module = nullptr);
 
 } // namespace kiln
 

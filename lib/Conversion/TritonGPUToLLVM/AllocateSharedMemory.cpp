@@ -1,7 +1,7 @@
 //===- AllocateSharedMemory.cpp - offsets of shared-memory buffers --------===//
 #include "kiln/Analysis/Allocation.h"
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
-#include "kiln/Conversion/TritonGPUToLLVM/TargetInfo.h"
+#include "kiln/Conversion/TritonGPUToLLVM/LoweringExtension.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -1,4 +1,4 @@
-//===- AsyncCopyOpToLLVM.cpp - cp.async copies, groups, waits, fences -----===//
+//===- AsyncCopyOpToLLVM.cpp - async copies, their groups and waits -------===//
 //
 // ttg.async_copy_global_to_local writes each register's element where
 // ttg.local_store would (the plan of SharedAccess.h), but straight from
@@ -10,11 +10,10 @@
 // the target's; tokens only order ops and lower to an i32 0.
 //
 //===----------------------------------------------------------------------===//
-#include "AccessWidth.h"
-#include "SharedAccess.h"
+#include "kiln/Analysis/AccessWidth.h"
+#include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
-#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Layout/Queries.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -131,28 +130,12 @@ struct AsyncWaitLowering : OpConversionPattern<ttg::AsyncWaitOp> {
   const Context &ctx;
 };
 
-struct FenceAsyncSharedLowering : OpConversionPattern<ttng::FenceAsyncSharedOp> {
-  FenceAsyncSharedLowering(TypeConverter &converter, const Context &ctx)
-      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
-  LogicalResult matchAndRewrite(ttng::FenceAsyncSharedOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    ctx.target.fenceAsyncShared(rewriter, op.getLoc(), op.getBCluster());
-    rewriter.eraseOp(op);
-    return success();
-  }
-  const Context &ctx;
-};
-
 } // namespace
 
 LogicalResult checkAsyncLowering(Operation *op, const TargetInfo &target) {
   auto fail = [&](const Twine &why) {
     return op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM: " << why;
   };
-  if (isa<ttng::FenceAsyncSharedOp>(op)) {
-    std::string why = target.asyncProxyFenceUnsupported();
-    return why.empty() ? success() : fail(why);
-  }
   if (!isa<ttg::AsyncCopyGlobalToLocalOp, ttg::AsyncCommitGroupOp, ttg::AsyncWaitOp>(op))
     return success();
   if (std::string why = target.asyncCopyUnsupported(); !why.empty())
@@ -189,8 +172,7 @@ FailureOr<unsigned> asyncCopyVectorWidth(Operation *op, const AxisInfoAnalysis &
 
 void populateAsyncCopyPatterns(TypeConverter &converter, const Context &ctx,
                                RewritePatternSet &patterns) {
-  patterns.add<AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering,
-               FenceAsyncSharedLowering>(converter, ctx);
+  patterns.add<AsyncCopyLowering, AsyncCommitGroupLowering, AsyncWaitLowering>(converter, ctx);
 }
 
 } // namespace kiln::lowering

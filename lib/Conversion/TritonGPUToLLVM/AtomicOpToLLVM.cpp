@@ -17,7 +17,7 @@
 // spins each thread over its elements and ends in a (fence and a) barrier.
 //
 //===----------------------------------------------------------------------===//
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "kiln/Analysis/AtomicPlan.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"

@@ -8,7 +8,7 @@
 #ifndef KILN_LIB_CONVERSION_TRITONGPUTOLLVM_COMBINE_H
 #define KILN_LIB_CONVERSION_TRITONGPUTOLLVM_COMBINE_H
 
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 namespace kiln::lowering {
 

@@ -5,7 +5,7 @@
 // vector stores / barrier / vector loads through the op's swizzled scratch.
 //
 //===----------------------------------------------------------------------===//
-#include "SharedAccess.h"
+#include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
 
 #include "kiln/Analysis/ConvertLayoutPlan.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"

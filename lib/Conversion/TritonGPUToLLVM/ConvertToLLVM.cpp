@@ -3,19 +3,20 @@
 // First every op is checked to have a lowering (so that a missing one is a
 // located error naming it, not a legalisation failure), then two
 // conversions run: TTGIR to the LLVM dialect with scf kept structurally
-// (its types converted), then scf to branches.
+// (its types converted), then scf to branches. The target's TargetInfo and
+// the lowering extensions registered for it (its back end's own ops, the
+// plugins' ops) supply what the neutral patterns do not cover.
 //
 //===----------------------------------------------------------------------===//
-#include "AccessWidth.h"
 #include "Combine.h"
 #include "Elementwise.h"
-#include "Lowering.h"
-#include "NVIDIA/Patterns.h"
 
+#include "kiln/Analysis/AccessWidth.h"
 #include "kiln/Analysis/AxisInfo.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/LoweringExtension.h"
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
-#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Layout/Queries.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -116,14 +117,10 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
   if (isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
           ttg::MemDescIndexOp, ttg::MemDescTransOp>(op))
     return hasLocalMemoryLowering(op);
-  if (lowering::isTMAOp(op)) // what the target lacks: checkTMALowering
-    return true;
-  if (isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp>(op))
-    return target.hasWGMMA();
   if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op))
     return isPlainAccess(copy.getSrc(), copy.getResult().getType().getElementType()) &&
            hasLocalMemoryLowering(op);
-  if (isa<ttg::AsyncCommitGroupOp, ttg::AsyncWaitOp, ttng::FenceAsyncSharedOp>(op))
+  if (isa<ttg::AsyncCommitGroupOp, ttg::AsyncWaitOp>(op))
     return true;
   if (isa<ttg::ConvertLayoutOp, tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp,
           tt::UnsplatOp, tt::GatherOp>(op))
@@ -171,6 +168,18 @@ LogicalResult checkTypes(Operation *op, unsigned warpSize, unsigned numWarps) {
   return success();
 }
 
+/// A located error when a kernel's tensor descriptor argument cannot be
+/// passed on the target.
+LogicalResult checkKernelArguments(Operation *op, const TargetInfo &target) {
+  auto func = dyn_cast<tt::FuncOp>(op);
+  if (!func)
+    return success();
+  for (Type input : func.getFunctionType().getInputs())
+    if (isa<tt::TensorDescType>(input) && failed(target.checkTensorDescArgument(op, input)))
+      return failure();
+  return success();
+}
+
 /// The kernel's dynamic shared memory, `extern __shared__` of size 0 whose
 /// real size the launcher passes (`shared` in the metadata).
 void declareSharedMemory(ModuleOp module) {
@@ -188,7 +197,9 @@ struct ConvertTritonGPUToLLVM
     : kiln::impl::ConvertTritonGPUToLLVMBase<ConvertTritonGPUToLLVM> {
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<LLVM::LLVMDialect, scf::SCFDialect, cf::ControlFlowDialect>();
-    createNVIDIATargetInfo(0)->getDependentDialects(registry);
+    // The module's target is not known yet: every registered extension's.
+    for (const LoweringExtension *extension : loweringExtensions())
+      extension->getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -212,12 +223,21 @@ struct ConvertTritonGPUToLLVM
       module.emitError() << "the LLVM lowering needs the module's ttg.num-warps";
       return signalPassFailure();
     }
+    std::vector<const LoweringExtension *> extensions =
+        loweringExtensions(targetName.getValue());
+    lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt())};
+    auto extensionLowering = [&](Operation *op) -> const LoweringExtension * {
+      for (const LoweringExtension *extension : extensions)
+        if (extension->lowers(op, lctx))
+          return extension;
+      return nullptr;
+    };
     bool ok = true;
     // What an op without a lowering holds is not reported separately.
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == module)
         return WalkResult::advance();
-      if (!hasLowering(op, *target)) {
+      if (!extensionLowering(op) && !hasLowering(op, *target)) {
         op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM yet";
         ok = false;
         return WalkResult::skip();
@@ -225,8 +245,11 @@ struct ConvertTritonGPUToLLVM
       if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
           failed(lowering::checkAtomicLowering(op, *target)) ||
           failed(lowering::checkAsyncLowering(op, *target)) ||
-          failed(lowering::checkTMALowering(op, *target)) ||
-          failed(lowering::checkDotLowering(op, *target)))
+          failed(checkKernelArguments(op, *target)) ||
+          failed(lowering::checkDotLowering(op)) ||
+          llvm::any_of(extensions, [&](const LoweringExtension *extension) {
+            return failed(extension->check(op, lctx));
+          }))
         ok = false;
       else if (isa<tt::ReduceOp, tt::ScanOp>(op) && failed(lowering::checkAxisPlan(op, warpSize)))
         ok = false;
@@ -238,7 +261,6 @@ struct ConvertTritonGPUToLLVM
     LowerToLLVMOptions options(ctx);
     options.overrideIndexBitwidth(32); // as Triton: GPU indices are 32-bit
     lowering::TypeConverter converter(ctx, options);
-    lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt())};
     AxisInfoAnalysis axes(module);
     module.walk([&](Operation *op) {
       if (auto load = dyn_cast<tt::LoadOp>(op))
@@ -262,11 +284,10 @@ struct ConvertTritonGPUToLLVM
 
     ConversionTarget llvmTarget(*ctx);
     llvmTarget.addLegalDialect<LLVM::LLVMDialect>();
-    llvmTarget.addLegalDialect("nvvm");
-    llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect,
-                                 ttng::TritonNvidiaGPUDialect, arith::ArithDialect,
+    llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect, arith::ArithDialect,
                                  math::MathDialect, gpu::GPUDialect>();
-    llvmTarget.addIllegalDialect("ttng");
+    for (const LoweringExtension *extension : extensions)
+      extension->configureTarget(llvmTarget);
     RewritePatternSet patterns(ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, llvmTarget);
     lowering::populateFuncPatterns(converter, lctx, patterns);
@@ -287,11 +308,10 @@ struct ConvertTritonGPUToLLVM
     lowering::populateHistogramPatterns(converter, lctx, patterns);
     lowering::populateReducePatterns(converter, lctx, patterns);
     lowering::populateScanPatterns(converter, lctx, patterns);
-    if (target->hasWGMMA())
-      lowering::populateWGMMAPatterns(converter, lctx, patterns);
     lowering::populateAsyncCopyPatterns(converter, lctx, patterns);
-    lowering::populateTMAPatterns(converter, lctx, patterns);
     lowering::populateDotPatterns(converter, lctx, patterns);
+    for (const LoweringExtension *extension : extensions)
+      extension->populatePatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, llvmTarget, std::move(patterns))))
@@ -299,7 +319,8 @@ struct ConvertTritonGPUToLLVM
 
     ConversionTarget cfTarget(*ctx);
     cfTarget.addLegalDialect<LLVM::LLVMDialect>();
-    cfTarget.addLegalDialect("nvvm");
+    for (const LoweringExtension *extension : extensions)
+      extension->configureTarget(cfTarget);
     cfTarget.addIllegalDialect<scf::SCFDialect, cf::ControlFlowDialect, arith::ArithDialect>();
     RewritePatternSet cfPatterns(ctx);
     populateSCFToControlFlowConversionPatterns(cfPatterns);

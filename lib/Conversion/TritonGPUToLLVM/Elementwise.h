@@ -8,7 +8,7 @@
 #ifndef KILN_LIB_CONVERSION_TRITONGPUTOLLVM_ELEMENTWISE_H
 #define KILN_LIB_CONVERSION_TRITONGPUTOLLVM_ELEMENTWISE_H
 
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 

@@ -4,7 +4,7 @@
 // scalar ops are then lowered by MLIR's own arith and math patterns.
 //
 //===----------------------------------------------------------------------===//
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 

@@ -2,17 +2,14 @@
 //
 // A kernel keeps Triton 3.6's ABI: its arguments in order, then two hidden
 // `!llvm.ptr<1>` parameters (global_scratch and profile_scratch) that the
-// launcher always passes, even when nothing uses them. A `!tt.tensordesc`
-// argument is the 128-byte CUtensorMap itself, passed by value as a
-// __grid_constant__ parameter (`byval([128 x i8]) align 64`); its TMA facts
-// go on the parameter as `kiln.tensordesc_meta`, from which the code
-// generator writes the kernel's `tensordesc_meta`.
+// launcher always passes, even when nothing uses them. What a
+// `!tt.tensordesc` argument is passed as, the target decides
+// (TargetInfo::lowerTensorDescArgument).
 //
 //===----------------------------------------------------------------------===//
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
-#include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -20,31 +17,6 @@ using namespace mlir;
 
 namespace kiln::lowering {
 namespace {
-
-/// The parameter attributes of descriptor argument `i`; failure (located)
-/// when its block has no TMA form.
-LogicalResult markDescriptorParam(tt::FuncOp func, LLVM::LLVMFuncOp kernel, unsigned i,
-                                  tt::TensorDescType type) {
-  FailureOr<ttng::TMADescriptorInfo> info = ttng::getTMADescriptorInfo(func, type);
-  if (failed(info))
-    return failure();
-  MLIRContext *ctx = func.getContext();
-  Builder b(ctx);
-  auto map = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), ttng::kTensorMapBytes);
-  kernel.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(), TypeAttr::get(map));
-  kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                    b.getI64IntegerAttr(ttng::kTensorMapParamAlign));
-  kernel.setArgAttr(i, "nvvm.grid_constant", UnitAttr::get(ctx));
-  NamedAttribute meta[] = {
-      b.getNamedAttr("swizzle", b.getI32IntegerAttr(info->swizzleMode)),
-      b.getNamedAttr("elem_size", b.getI32IntegerAttr(info->elemSize)),
-      b.getNamedAttr("elem_type", b.getI32IntegerAttr(info->elemType)),
-      b.getNamedAttr("block_size", b.getDenseI64ArrayAttr(info->box)),
-      b.getNamedAttr("fp4_padded", b.getBoolAttr(info->fp4Padded)),
-  };
-  kernel.setArgAttr(i, "kiln.tensordesc_meta", b.getDictionaryAttr(meta));
-  return success();
-}
 
 struct FuncOpLowering : OpConversionPattern<tt::FuncOp> {
   FuncOpLowering(TypeConverter &converter, const Context &ctx)
@@ -65,7 +37,7 @@ struct FuncOpLowering : OpConversionPattern<tt::FuncOp> {
                                            LLVM::Linkage::External);
     for (auto [i, input] : llvm::enumerate(type.getInputs()))
       if (auto desc = dyn_cast<tt::TensorDescType>(input))
-        if (failed(markDescriptorParam(func, kernel, unsigned(i), desc)))
+        if (failed(ctx.target.lowerTensorDescArgument(func, kernel, unsigned(i), desc)))
           return failure();
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(), &signature)))

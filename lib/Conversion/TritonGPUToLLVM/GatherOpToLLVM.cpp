@@ -8,7 +8,7 @@
 // path for gathers that stay inside a warp; not here yet.)
 //
 //===----------------------------------------------------------------------===//
-#include "SharedAccess.h"
+#include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
 
 #include "kiln/Analysis/ConvertLayoutPlan.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"

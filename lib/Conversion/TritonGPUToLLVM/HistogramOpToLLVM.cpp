@@ -15,7 +15,7 @@
 // interpreter defines it (Triton's ballots would wrap them into a bin).
 //
 //===----------------------------------------------------------------------===//
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "kiln/Analysis/AtomicPlan.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"

@@ -1,18 +1,17 @@
 //===- InsertBarriers.cpp - barriers between racing shared accesses -------===//
 //
-// mbarriers and TMA: an mbarrier's arrivals and waits are meant to race
-// (only its init and inval are plain writes), and a TMA load's write to its
-// buffer is ordered by the waits on its mbarrier, not by bar.sync, so it
-// only waits for the accesses before it (a generic read of the buffer
-// before a TMA overwrites it needs the barrier). A TMA store reads through
-// the async proxy: after generic writes it needs fence.proxy.async in every
-// thread, then the barrier.
+// Ops the neutral pass does not know say what they do to shared memory
+// through the lowering extensions (LoweringExtension.h): a write completed
+// through a barrier object (a TMA load) only waits for the accesses before
+// it (a generic read of the buffer before it is overwritten needs the
+// barrier); a read through another proxy (a TMA store) after generic writes
+// needs the extension's proxy fence in every thread, then the barrier.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Analysis/Allocation.h"
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
-#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Conversion/TritonGPUToLLVM/LoweringExtension.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -62,8 +61,8 @@ struct Pending {
   /// Of an op's own effects only: writes completed through an mbarrier,
   /// which wait for what is pending but are never pending themselves.
   SmallVector<Range> asyncWrites;
-  /// The op reads through the async proxy (a TMA store).
-  bool asyncRead = false;
+  /// The op reads through another proxy: the extension that fences it.
+  const LoweringExtension *proxyRead = nullptr;
 
   bool empty() const { return reads.empty() && writes.empty() && asyncWrites.empty(); }
   void clear() { reads.clear(), writes.clear(); }
@@ -92,7 +91,7 @@ struct Pending {
 
 class BarrierInserter {
 public:
-  BarrierInserter(const ScratchContext &ctx) : ctx(ctx) {}
+  BarrierInserter(const ScratchContext &ctx) : ctx(ctx), extensions(loweringExtensions()) {}
 
   Pending visitBlock(Block &block, Pending state) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -106,9 +105,9 @@ public:
       if (!effects.empty()) {
         if (state.racesWith(effects)) {
           OpBuilder b(&op);
-          if (effects.asyncRead && Pending::anyOverlap(effects.reads, state.writes) &&
-              !isa_and_nonnull<ttng::FenceAsyncSharedOp>(op.getPrevNode()))
-            ttng::FenceAsyncSharedOp::create(b, op.getLoc(), /*bCluster=*/false);
+          if (effects.proxyRead && Pending::anyOverlap(effects.reads, state.writes) &&
+              !(op.getPrevNode() && effects.proxyRead->isProxyFence(op.getPrevNode())))
+            effects.proxyRead->insertProxyFence(b, op.getLoc());
           gpu::BarrierOp::create(b, op.getLoc());
           state.clear();
         }
@@ -242,28 +241,30 @@ private:
       p.reads.push_back(rangeOf(load.getSrc()));
       return p;
     }
-    if (isa<ttg::LocalDeallocOp, ttng::TMAStoreWaitOp>(op))
+    if (isa<ttg::LocalDeallocOp>(op))
       return p;
-    if (isa<ttng::InitBarrierOp, ttng::InvalBarrierOp>(op)) {
-      p.writes.push_back(rangeOf(op->getOperand(0)));
-      return p;
-    }
-    if (auto expect = dyn_cast<ttng::BarrierExpectOp>(op)) {
-      p.reads.push_back(rangeOf(expect.getAlloc()));
-      return p;
-    }
-    if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op)) {
-      p.reads.push_back(rangeOf(wait.getAlloc()));
-      return p;
-    }
-    if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
-      p.reads.push_back(rangeOf(load.getBarrier()));
-      p.asyncWrites.push_back(rangeOf(load.getResult()));
-      return p;
-    }
-    if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op)) {
-      p.reads.push_back(rangeOf(store.getSrc()));
-      p.asyncRead = true;
+    SmallVector<SharedEffect> effects;
+    for (const LoweringExtension *extension : extensions) {
+      if (!extension->sharedEffects(op, effects))
+        continue;
+      for (const SharedEffect &effect : effects) {
+        Range r = effect.buffer ? rangeOf(effect.buffer) : kAll;
+        switch (effect.kind) {
+        case SharedEffect::Kind::Read:
+          p.reads.push_back(r);
+          break;
+        case SharedEffect::Kind::Write:
+          p.writes.push_back(r);
+          break;
+        case SharedEffect::Kind::AsyncWrite:
+          p.asyncWrites.push_back(r);
+          break;
+        case SharedEffect::Kind::ProxyRead:
+          p.reads.push_back(r);
+          p.proxyRead = extension;
+          break;
+        }
+      }
       return p;
     }
     if (auto offset = op->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr)) {
@@ -289,6 +290,7 @@ private:
   }
 
   ScratchContext ctx;
+  std::vector<const LoweringExtension *> extensions;
 };
 
 struct InsertBarriers : kiln::impl::InsertBarriersBase<InsertBarriers> {

@@ -12,7 +12,7 @@
 // scf.if when masked).
 //
 //===----------------------------------------------------------------------===//
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 

@@ -8,7 +8,7 @@
 // (sharedVectorWidth).
 //
 //===----------------------------------------------------------------------===//
-#include "SharedAccess.h"
+#include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
 
 #include "kiln/Analysis/ConvertLayoutPlan.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"

@@ -1,5 +1,5 @@
 //===- Lowering.cpp - types and helpers of the TTGIR-to-LLVM patterns -----===//
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "kiln/Analysis/Allocation.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"

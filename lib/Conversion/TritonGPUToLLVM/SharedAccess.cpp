@@ -1,5 +1,5 @@
 //===- SharedAccess.cpp - registers to and from shared memory -------------===//
-#include "SharedAccess.h"
+#include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
 
 #include "kiln/Layout/Queries.h"
 

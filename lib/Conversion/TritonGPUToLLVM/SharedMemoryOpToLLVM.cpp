@@ -6,7 +6,7 @@
 // synchronisation of programmatic dependent launch is here too.
 //
 //===----------------------------------------------------------------------===//
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 

@@ -9,7 +9,7 @@
 // between threads is a located error.
 //
 //===----------------------------------------------------------------------===//
-#include "Lowering.h"
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 #include "kiln/Layout/Queries.h"

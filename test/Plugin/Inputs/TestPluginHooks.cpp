@@ -9,7 +9,7 @@
 #include "TestPluginHooks.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
-#include "kiln/Frontend/OpRegistry.h"
+#include "kiln/Plugin/OpRegistry.h"
 #include "kiln/Pipeline/PipelineEditor.h"
 #include "kiln/Plugin/PassRegistrar.h"
 

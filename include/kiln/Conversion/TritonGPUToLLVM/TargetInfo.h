@@ -1,15 +1,18 @@
 //===- TargetInfo.h - what the LLVM lowering asks of a GPU ------*- C++ -*-===//
 //
-// The lowering of TTGIR to the LLVM dialect is backend-neutral; the few
-// things that differ between GPUs (special registers, kernel attributes)
-// come from a TargetInfo. Implementations live in the backend's folder and
-// are the only code that includes that backend's intrinsics dialect.
+// The lowering of TTGIR to the LLVM dialect is backend-neutral; what differs
+// between GPUs (special registers, kernel attributes, instructions the LLVM
+// dialect has no op for) comes from a TargetInfo. It holds only what every
+// GPU has; a back end derives its own (kiln/Backend/<B>/TargetInfo.h) with
+// the rest, for its own patterns. Implementations live in the back end's
+// folder and are the only code that includes its intrinsics dialect.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_CONVERSION_TRITONGPUTOLLVM_TARGETINFO_H
 #define KILN_CONVERSION_TRITONGPUTOLLVM_TARGETINFO_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
@@ -40,8 +43,6 @@ public:
 
   /// The most shared memory one CTA may use, in bytes.
   virtual int64_t sharedMemoryLimit() const = 0;
-  /// Whether the target has warp-group MMA (wgmma, sm_90a).
-  virtual bool hasWGMMA() const { return false; }
   /// A barrier for all threads of the CTA that also orders their shared
   /// memory accesses.
   virtual void barrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
@@ -88,28 +89,6 @@ public:
                                                         mlir::Value packed,
                                                         mlir::Type fp8) const = 0;
 
-  // Tensor cores.
-
-  /// The element types of mma.sync's A/B and C/D fragments.
-  enum class MmaType { F16, BF16, TF32, S8, E4M3, E5M2, F32, S32 };
-  struct MmaSync {
-    unsigned m, n, k;
-    MmaType ab, acc;
-  };
-  /// Why the target has no such mma.sync, or empty when it has one.
-  virtual std::string mmaUnsupported(const MmaSync &mma) const = 0;
-  /// One warp-wide D = A * B + C (A row-major, B column-major): `a` and `b`
-  /// are the fragments' 32-bit registers as i32 (elements packed low
-  /// first), `c` the accumulator's elements as f32, f16 or i32 scalars in
-  /// fragment order. Returns D's elements likewise.
-  virtual llvm::SmallVector<mlir::Value> mmaSync(mlir::OpBuilder &b, mlir::Location loc,
-                                                 const MmaSync &mma, mlir::ValueRange a,
-                                                 mlir::ValueRange bOps,
-                                                 mlir::ValueRange c) const = 0;
-  /// f32 rounded to tf32 (to nearest, ties away from zero), as the i32 that
-  /// a tf32 mma.sync reads.
-  virtual mlir::Value toTF32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value f32) const = 0;
-
   // Global memory accesses with cache hints (the spellings of tt.load /
   // tt.store: cache "ca", "cg", "cs", "cv", "wb", "wt"; evict "evict_first",
   // "evict_last"; empty for none) and an optional i1 predicate: a
@@ -143,13 +122,6 @@ public:
   /// Waits until at most `pending` of this thread's groups are in flight.
   virtual void asyncWaitGroup(mlir::OpBuilder &b, mlir::Location loc,
                               unsigned pending) const = 0;
-  /// Why the target has no fence between generic and async-proxy shared
-  /// memory accesses, or empty.
-  virtual std::string asyncProxyFenceUnsupported() const = 0;
-  /// Orders this thread's earlier shared-memory accesses before later ones
-  /// of the async proxy (wgmma, TMA), in the CTA or the whole cluster.
-  virtual void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc, bool cluster) const = 0;
-
   // Debugging.
 
   /// printf of the NUL-terminated format at generic pointer `format` with
@@ -213,46 +185,19 @@ public:
   virtual void gridDependencyWait(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   virtual void gridDependencyLaunchDependents(mlir::OpBuilder &b, mlir::Location loc) const = 0;
 
-  // mbarriers and TMA (NVIDIA sm_90 and later). `bar` and the shared
-  // buffers are `!llvm.ptr<3>`, `desc` the generic address of a 128-byte
-  // CUtensorMap; each op runs in the threads whose i1 `pred` is true (the
-  // caller elects them), except the waits, which every thread runs.
+  // Kernel arguments.
 
-  /// Whether the target has TMA and transaction-counting mbarriers.
-  virtual bool hasTMA() const { return false; }
-  virtual void mbarrierInit(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
-                            unsigned count, mlir::Value pred) const = 0;
-  virtual void mbarrierInval(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
-                             mlir::Value pred) const = 0;
-  /// Arrives on `bar` and raises the bytes its phase waits for by `bytes`.
-  virtual void mbarrierArriveExpectTx(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
-                                      unsigned bytes, mlir::Value pred) const = 0;
-  /// Blocks until the phase of parity `phase` (i32, 0 or 1) of `bar` completes.
-  virtual void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
-                            mlir::Value phase) const = 0;
-  /// One TMA message between the box at `coords` (i32, innermost dimension
-  /// first, as TMA numbers them) of the tensor map and shared memory; a load
-  /// completes bytes on `bar`, a store joins the thread's open bulk group.
-  virtual void tmaLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
-                       mlir::Value dst, mlir::Value bar, llvm::ArrayRef<mlir::Value> coords,
-                       mlir::Value pred) const = 0;
-  virtual void tmaStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
-                        mlir::Value src, llvm::ArrayRef<mlir::Value> coords,
-                        mlir::Value pred) const = 0;
-  /// Closes the thread's open bulk group (of TMA stores).
-  virtual void bulkCommitGroup(mlir::OpBuilder &b, mlir::Location loc) const = 0;
-  /// Waits until at most `pending` of the thread's bulk groups still read
-  /// their shared memory.
-  virtual void bulkWaitGroupRead(mlir::OpBuilder &b, mlir::Location loc,
-                                 unsigned pending) const = 0;
+  /// A located error on `func` (the tt.func) when a `!tt.tensordesc`
+  /// argument of type `desc` cannot be passed to a kernel on this target.
+  virtual mlir::LogicalResult checkTensorDescArgument(mlir::Operation *func,
+                                                      mlir::Type desc) const;
+  /// Gives parameter `index` of the kernel `llvmFunc`, lowered from `func`,
+  /// what a tensor descriptor argument of type `desc` is passed as (checked
+  /// before by checkTensorDescArgument).
+  virtual mlir::LogicalResult lowerTensorDescArgument(mlir::Operation *func,
+                                                      mlir::Operation *llvmFunc, unsigned index,
+                                                      mlir::Type desc) const;
 };
-
-/// NVIDIA GPUs of compute capability `cc` (90 for sm_90) through NVVM.
-std::unique_ptr<TargetInfo> createNVIDIATargetInfo(unsigned computeCapability);
-
-/// The target a module's `ttg.target` names (`cuda:<cc>`), or an error
-/// saying what is supported.
-llvm::Expected<std::unique_ptr<TargetInfo>> createTargetInfo(llvm::StringRef target);
 
 } // namespace kiln
 

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
-#include "kiln/Pipeline/Options.h"
+#include "kiln/Base/Options.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"

@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
-#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -50,9 +49,8 @@ bool isSameEncodingOp(Operation *op) {
 
 /// Tensor-core products, whose accumulator layout is the instruction's.
 bool isMmaAnchor(Operation *op) {
-  if (isa<ttng::WarpGroupDotOp>(op))
-    return true;
-  return isa<tt::DotOp>(op) && isa<NvidiaMmaEncodingAttr>(encodingOf(op->getResult(0)));
+  return op->hasTrait<tt::traits::DotLike>() && op->getNumResults() == 1 &&
+         isa_and_nonnull<NvidiaMmaEncodingAttr>(encodingOf(op->getResult(0)));
 }
 
 /// Ops whose layout is fixed: by memory coalescing, or a gather's chosen

@@ -72,6 +72,12 @@ public:
   }
 };
 
+/// A matrix product d = a * b + c whose result layout is its instruction's
+/// (tt.dot, and the dots of back ends such as ttng.warp_group_dot): layout
+/// propagation starts from it.
+template <typename ConcreteType>
+class DotLike : public mlir::OpTrait::TraitBase<ConcreteType, DotLike> {};
+
 } // namespace traits
 } // namespace kiln::tt
 

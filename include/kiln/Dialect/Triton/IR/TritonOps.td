@@ -24,6 +24,9 @@ def TT_SameOperandsEncoding : NativeOpTrait<"SameOperandsEncoding"> {
 def TT_SameOperandsAndResultEncoding : NativeOpTrait<"SameOperandsAndResultEncoding"> {
   let cppNamespace = "::kiln::tt::traits";
 }
+def TT_DotLike : NativeOpTrait<"DotLike"> {
+  let cppNamespace = "::kiln::tt::traits";
+}
 
 class TT_Op<string mnemonic, list<Trait> traits = []>
     : Op<Triton_Dialect, mnemonic, traits>;
@@ -367,7 +370,7 @@ def TT_GetNumProgramsOp : TT_Op<"get_num_programs", [Pure]> {
 // Matrix multiplication
 //===----------------------------------------------------------------------===//
 
-def TT_DotOp : TT_Op<"dot", [Pure, TypesMatchWith<"result type matches accumulator",
+def TT_DotOp : TT_Op<"dot", [Pure, TT_DotLike, TypesMatchWith<"result type matches accumulator",
                                                   "d", "c", "$_self">]> {
   let summary = "d = a * b + c on 2-D (or batched 3-D) tiles";
   let description = [{

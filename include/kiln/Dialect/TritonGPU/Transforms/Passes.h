@@ -3,7 +3,7 @@
 #define KILN_DIALECT_TRITONGPU_TRANSFORMS_PASSES_H
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
-#include "kiln/Pipeline/Options.h"
+#include "kiln/Base/Options.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

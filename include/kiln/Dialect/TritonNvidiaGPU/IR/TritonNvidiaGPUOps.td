@@ -40,8 +40,13 @@ def TTNG_FenceAsyncSharedOp : TTNG_Op<"fence_async_shared"> {
 // Warp-group MMA (wgmma)
 //===----------------------------------------------------------------------===//
 
+// A tensor-core dot (kiln/Dialect/Triton/IR/Interfaces.h).
+def TTNG_DotLike : NativeOpTrait<"DotLike"> {
+  let cppNamespace = "::kiln::tt::traits";
+}
+
 def TTNG_WarpGroupDotOp : TTNG_Op<"warp_group_dot", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, TTNG_DotLike,
     TypesMatchWith<"accumulator matches the result", "d", "c", "$_self">]> {
   let summary = "d = a * b + c on the tensor cores of a warp group";
   let description = [{

@@ -1,0 +1,156 @@
+//===- Passes.td - the NVIDIA back end's ttgir passes -------*- tablegen -*-===//
+//
+// The ttgir passes only NVIDIA GPUs run: tensor-core choices (mma.sync,
+// wgmma), TMA (descriptor layouts, lowering descriptor accesses to TMA
+// copies and mbarriers), cp.async software pipelining and the proxy fences
+// they need. The NVIDIA stage list (lib/Backend/NVIDIA/Backend.cpp) places
+// them; their names keep the `ttgir-*` of the stage they run in.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_BACKEND_NVIDIA_TRANSFORMS_PASSES
+#define KILN_BACKEND_NVIDIA_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def AccelerateMatmul : Pass<"ttgir-accelerate-matmul", "::mlir::ModuleOp"> {
+  let summary = "Put tt.dot on the tensor cores: wgmma on sm_90, mma.sync from sm_80";
+  let description = [{
+    Chooses, as Triton 3.6's tritongpu-accelerate-matmul does, the MMA
+    version of every `tt.dot` from the module's `ttg.target`: version 3
+    (wgmma) on sm_90 when the dot is rank 2, the warps come in groups of
+    four, M is a multiple of 64 and N of 8; otherwise version 2
+    (mma.sync) from sm_80 (sm_89 for fp8). Operand types: f16, bf16, fp8
+    (e4m3, e5m2), i8, and f32 with `inputPrecision = tf32`; ieee f32 and
+    f64 dots, and dots smaller than one instruction, keep their blocked
+    layout for the FMA lowering.
+
+    Version 3: instrShape [16, N, 256/bits] with the largest wgmma N that
+    divides the tile and fits the warps along N; warps go along M first
+    (all along M when the result feeds another dot, as in attention). B
+    is written to an `#ttg.nvmma_shared` buffer whose swizzle is the
+    largest of 128/64/32 bytes dividing its contiguous rows (K-major for
+    types other than 16-bit, which wgmma cannot transpose); A too, unless
+    it is computed in registers, then it is converted to the register
+    `#ttg.dot_op` layout. The dot becomes `ttng.warp_group_dot`.
+
+    Version 2: instrShape [16, 8]; warps split between M and N so that the
+    repetitions along both stay balanced (all along M, or N, with a chained
+    dot); operands are converted to `#ttg.dot_op` layouts with
+    kWidth = max(32 / bits, 1).
+
+    The accumulator is converted into the MMA layout and the result back,
+    for ttgir-remove-layout-conversions to propagate.
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect",
+                           "::kiln::ttng::TritonNvidiaGPUDialect"];
+}
+
+def FenceInsertion : Pass<"ttgir-fence-insertion", "::mlir::ModuleOp"> {
+  let summary = "Fence generic-proxy shared-memory writes before wgmma reads them";
+  let description = [{
+    wgmma reads shared memory through the async proxy, which does not see
+    what threads stored through the generic proxy (`st.shared`, cp.async)
+    until a `fence.proxy.async`. Like Triton 3.6's
+    triton-nvidia-gpu-fence-insertion, puts a `ttng.fence_async_shared`
+    right before every `ttng.warp_group_dot` one of whose shared operands
+    lives in a buffer that registers or cp.async write: a `ttg.local_alloc`
+    with an initial value, or one that `ttg.local_store` or
+    `ttg.async_copy_global_to_local` write (through views). Buffers only
+    TMA writes need no fence. Only for sm_90 modules.
+  }];
+  let dependentDialects = ["::kiln::ttng::TritonNvidiaGPUDialect"];
+}
+
+def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Software-pipeline the global loads of dot loops with cp.async";
+  let description = [{
+    For every `scf.for` whose body holds a dot (`tt.dot`, or
+    `ttng.warp_group_dot`) fed by `tt.load`s of the same body (through a
+    `ttg.local_alloc`, or a `ttg.convert_layout` to a `#ttg.dot_op`
+    layout), the loads that can be asynchronous become
+    `ttg.async_copy_global_to_local` into a ring of `num-stages` buffers
+    allocated before the loop (a loop's `tt.num_stages` attribute overrides
+    the option; 1 or less leaves the loop alone):
+
+    - the first `num-stages - 1` iterations' copies are issued before the
+      loop, iteration `i + num-stages - 1`'s at the end of iteration `i`,
+      one commit group per load, predicated off (zero-filled) past the trip
+      count;
+    - iteration `i` reads slot `i mod num-stages` through
+      `ttg.memdesc_index`, waiting for load `j` of `L` where it is first
+      read (`ttg.async_wait {num = L - 1 - j + L * (num-stages - 2)}`;
+      reads next to one another share a wait): a wgmma reads the slot
+      itself (or a `ttg.memdesc_trans` view of it), a dot operand in
+      registers comes from `ttg.local_load` (the ring then has the
+      `#ttg.swizzled_shared` layout Triton gives mma operands);
+    - the address computation of the copies (pure ops of the body and the
+      loop-carried values they depend on) is recomputed one iteration
+      group ahead; a carried value needed only for the copies is carried in
+      its advanced form alone;
+    - `ttng.warp_group_dot` becomes asynchronous with a
+      `ttng.warp_group_dot_wait` after it: `pendings = 1` when the dot is
+      the loop's only one, reads only ring slots or loop invariants and its
+      result feeds only the next iteration's accumulator (the copies of
+      iteration `i` overwrite the slot read by iteration `i - 1`, whose dot
+      that wait retired), otherwise 0; a later wgmma whose result is only
+      the next iteration's value of an argument read after the first
+      wgmma's wait is not waited for in its own iteration: that wait lists
+      the argument and so retires it (attention's P @ V runs on while the
+      next Q @ K is issued); a `ttng.fence_async_shared` orders the copies
+      before a wgmma that reads them.
+
+    A load stays synchronous when its threads move fewer than 4 contiguous
+    bytes each (axis info and layout), when its `other` is not zero
+    (cp.async fills masked elements with zero), when it is volatile or
+    through a block pointer, when it has users other than those above, or
+    when its address depends on anything but pure ops of the body, the
+    induction variable, loop-carried values and loop invariants. Targets
+    below sm_80 (from `ttg.target`) are left alone.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int", "3",
+           "Buffers per pipelined load (the kernel's num_stages)">,
+  ];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect",
+                           "::kiln::ttng::TritonNvidiaGPUDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def OptimizeDescriptorEncoding
+    : Pass<"ttgir-optimize-descriptor-encoding", "::mlir::ModuleOp"> {
+  let summary = "Give tensor descriptor blocks the nvmma_shared layout TMA writes";
+  let description = [{
+    Triton 3.6's triton-nvidia-optimize-descriptor-encoding, for targets
+    with TMA (cuda:90 and later): every `!tt.tensordesc` whose block has no
+    encoding (kernel arguments, descriptors made in the kernel, loop-carried
+    ones) gets the `#ttg.nvmma_shared` encoding Triton picks when no user
+    asks for another: the widest swizzle (128, 64 or 32 bytes) that divides
+    the bytes of a contiguous row, none when the block has fewer than 8
+    rows; not transposed. Kernel signatures follow. The swizzle is the one
+    the launcher encodes into the tensor map (`tensordesc_meta`).
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
+}
+
+def TMALowering : Pass<"ttgir-tma-lowering", "::mlir::ModuleOp"> {
+  let summary = "Lower descriptor loads and stores to TMA copies and mbarriers";
+  let description = [{
+    Triton 3.6's triton-nvidia-tma-lowering for `tt.descriptor_load` and
+    `tt.descriptor_store` (cuda:90 and later; the block must already have
+    its nvmma_shared encoding). A load becomes a buffer in the block's
+    layout and a one-arrival mbarrier: `ttng.init_barrier`, then
+    `ttng.barrier_expect` of the block's bytes, `ttng.async_tma_copy_global_to_local`,
+    `ttng.wait_barrier` on phase 0, `ttng.inval_barrier`, and a
+    `ttg.local_load` into the load's layout. A store copies its value into
+    such a buffer (`ttg.local_alloc`), makes the writes visible to the
+    async proxy (`ttng.fence_async_shared`), and issues
+    `ttng.async_tma_copy_local_to_global` followed by
+    `ttng.async_tma_store_wait {pendings = 0}`. Gathers, scatters,
+    reductions and descriptors made in the kernel are left alone.
+  }];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect",
+                           "::kiln::ttng::TritonNvidiaGPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif

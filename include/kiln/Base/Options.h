@@ -1,0 +1,66 @@
+//===- Options.h - compile targets and options ------------------*- C++ -*-===//
+#ifndef KILN_BASE_OPTIONS_H
+#define KILN_BASE_OPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// A compile target, named as Triton names it: `cuda:<capability>` (e.g.
+/// `cuda:90`) or `hip:<arch>` (e.g. `hip:gfx942`).
+struct Target {
+  std::string kind; ///< "cuda" or "hip"
+  std::string arch; ///< "90", "gfx942", ...
+
+  static llvm::Expected<Target> parse(llvm::StringRef text);
+  std::string str() const { return kind + ":" + arch; }
+  /// The backend that compiles for this target: "nvidia" or "amd".
+  llvm::StringRef backend() const;
+  /// The CUDA compute capability (e.g. 90), or 0 for a non-CUDA target.
+  int capability() const;
+};
+
+/// Everything besides the IR and the pipeline that decides what a compile
+/// produces. Plugin passes receive it from their factories.
+struct CompileOptions {
+  Target target;
+  int numWarps = 4;
+  int numStages = 3;
+  int numCtas = 1;
+  int warpSize = 32;
+
+  // Code-generation options with Triton's names and defaults (CUDAOptions).
+  /// Contract a*b+c into fma anywhere (LLVM's fp-contract, fmuladd, ptxas
+  /// --fmad). Off: every multiply and add rounds on its own.
+  bool enableFpFusion = true;
+  /// libdevice flushes f32 denormals to zero (the nvvm-reflect-ftz flag).
+  bool enableReflectFtz = true;
+  /// At most this many registers per thread (PTX `.maxnreg`).
+  std::optional<int> maxnreg;
+  /// LLVM's NVPTX scheduler favours register pressure (-nvptx-sched4reg).
+  bool sched4reg = false;
+  /// The kernel asks for at least this much shared memory (bytes), to bound
+  /// how many programs share an SM.
+  std::optional<int64_t> minSharedMem;
+  /// Extra ptxas flags, after kiln's own (Triton's `ptx_options` and the
+  /// flags a Triton release adds).
+  std::vector<std::string> ptxasOptions;
+
+  /// Triton's defaults for `target`: the warp size is 64 on CDNA (gfx9*)
+  /// GPUs, 32 everywhere else.
+  static CompileOptions forTarget(const Target &target);
+
+  /// A canonical one-line form, used in the cache key and in listings. The
+  /// code-generation options appear only when they differ from the default.
+  std::string str() const;
+};
+
+} // namespace kiln
+
+#endif

@@ -1,0 +1,158 @@
+//===- Lowering.h - shared pieces of the TTGIR-to-LLVM patterns -*- C++ -*-===//
+//
+// A tensor with a distributed layout is lowered to an LLVM struct of one
+// thread's registers, register i at position i (the order of the linear
+// layout's register bases). The helpers here move between that struct and
+// its values and evaluate a layout on the thread's ids. Installed: back ends
+// and plugins write their patterns (LoweringExtension.h) with them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_CONVERSION_TRITONGPUTOLLVM_LOWERING_H
+#define KILN_CONVERSION_TRITONGPUTOLLVM_LOWERING_H
+
+#include "kiln/Conversion/TritonGPUToLLVM/TargetInfo.h"
+#include "kiln/Layout/LinearLayout.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace kiln {
+class AxisInfoAnalysis;
+} // namespace kiln
+
+namespace kiln::lowering {
+
+/// tt pointers become LLVM pointers of the same address space; tensors with
+/// a ttg distributed layout become structs of their registers; a shared
+/// memory descriptor becomes the `!llvm.ptr<3>` of its first element.
+class TypeConverter : public mlir::LLVMTypeConverter {
+public:
+  TypeConverter(mlir::MLIRContext *ctx, const mlir::LowerToLLVMOptions &options);
+};
+
+/// What every pattern needs besides the type converter.
+struct Context {
+  const TargetInfo &target;
+  unsigned warpSize;
+  unsigned numWarps;
+  /// Per tt.load / tt.store, the vector width chosen before conversion
+  /// (the analysis reads the IR the conversion rewrites).
+  llvm::DenseMap<mlir::Operation *, unsigned> vectorWidths{};
+  unsigned vectorWidth(mlir::Operation *op) const {
+    return std::max(1u, vectorWidths.lookup(op));
+  }
+};
+
+/// The layout of a tensor type, known to be valid (the pass checks every
+/// type before converting).
+layout::LinearLayout layoutOf(mlir::Type tensorType);
+
+/// The registers of a lowered tensor, and back.
+llvm::SmallVector<mlir::Value> unpack(mlir::OpBuilder &b, mlir::Location loc, mlir::Value st);
+mlir::Value pack(mlir::OpBuilder &b, mlir::Location loc, mlir::Type structType,
+                 mlir::ValueRange values);
+
+mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+
+/// The signature of a tt.func as an llvm.func takes it: the converted
+/// arguments, then Triton's two hidden `!llvm.ptr<1>` (global_scratch,
+/// profile_scratch); failure when an argument has no LLVM form.
+mlir::FailureOr<mlir::TypeConverter::SignatureConversion>
+kernelABISignature(const mlir::TypeConverter &converter, mlir::FunctionType type);
+
+/// The value of output `name` in a named application of a layout (0 when
+/// the layout has no such output).
+int32_t component(llvm::ArrayRef<std::pair<std::string, int32_t>> out, llvm::StringRef name);
+
+/// The thread's lane and warp ids.
+std::pair<mlir::Value, mlir::Value> laneAndWarp(mlir::OpBuilder &b, mlir::Location loc,
+                                                const Context &ctx);
+
+/// For each register of a distributed layout (block 0), the i32 tensor
+/// coordinates it holds on this thread: L(register, lane, warp).
+llvm::SmallVector<llvm::SmallVector<mlir::Value>>
+registerCoordinates(mlir::OpBuilder &b, mlir::Location loc, const layout::LinearLayout &ll,
+                    const Context &ctx);
+
+/// True on the threads that own their elements of a tensor in layout `ll`
+/// (its free lane and warp bits are 0; null `ll`: a scalar, owned by
+/// thread 0), so that each element is written once; null when every
+/// thread does.
+mlir::Value ownerPredicate(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx,
+                           const layout::LinearLayout *ll);
+
+/// The name of the kernel's dynamic shared-memory array, as in Triton.
+inline constexpr llvm::StringLiteral kSharedMemoryGlobal = "global_smem";
+
+/// The `!llvm.ptr<3>` to the shared memory `owner` was given by
+/// llir.allocate-shared-memory (its `allocation.offset`); a located error
+/// when the pass did not run.
+mlir::FailureOr<mlir::Value> sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
+                                              mlir::Operation *owner);
+
+/// A warp shuffle of any scalar of at most 64 bits (ints, floats, pointers),
+/// moved as one or two i32s.
+mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx, mlir::Value v,
+                    TargetInfo::Shuffle kind, mlir::Value laneOrMask);
+mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx, mlir::Value v,
+                    TargetInfo::Shuffle kind, int32_t laneOrMask);
+
+void populateFuncPatterns(TypeConverter &converter, const Context &ctx,
+                          mlir::RewritePatternSet &patterns);
+void populateElementwisePatterns(TypeConverter &converter, const Context &ctx,
+                                 mlir::RewritePatternSet &patterns);
+void populateShapePatterns(TypeConverter &converter, const Context &ctx,
+                           mlir::RewritePatternSet &patterns);
+void populateLoadStorePatterns(TypeConverter &converter, const Context &ctx,
+                               mlir::RewritePatternSet &patterns);
+void populateReducePatterns(TypeConverter &converter, const Context &ctx,
+                            mlir::RewritePatternSet &patterns);
+void populateScanPatterns(TypeConverter &converter, const Context &ctx,
+                          mlir::RewritePatternSet &patterns);
+void populateSharedMemoryPatterns(TypeConverter &converter, const Context &ctx,
+                                  mlir::RewritePatternSet &patterns);
+void populateConvertLayoutPatterns(TypeConverter &converter, const Context &ctx,
+                                   mlir::RewritePatternSet &patterns);
+void populateLocalMemoryPatterns(TypeConverter &converter, const Context &ctx,
+                                 mlir::RewritePatternSet &patterns);
+void populateViewPatterns(TypeConverter &converter, const Context &ctx,
+                          mlir::RewritePatternSet &patterns);
+void populateGatherPatterns(TypeConverter &converter, const Context &ctx,
+                            mlir::RewritePatternSet &patterns);
+void populateAtomicPatterns(TypeConverter &converter, const Context &ctx,
+                            mlir::RewritePatternSet &patterns);
+void populateHistogramPatterns(TypeConverter &converter, const Context &ctx,
+                               mlir::RewritePatternSet &patterns);
+void populateAsyncCopyPatterns(TypeConverter &converter, const Context &ctx,
+                               mlir::RewritePatternSet &patterns);
+
+/// A located error when an async copy cannot be lowered for the target
+/// (checked before anything is converted).
+mlir::LogicalResult checkAsyncLowering(mlir::Operation *op, const TargetInfo &target);
+
+/// The elements each cp.async of ttg.async_copy_global_to_local `op`
+/// moves: what the shared layout, the pointers' contiguity (`axes` and the
+/// op's `contiguity`), the mask and the 16-byte limit allow. A located
+/// error when that is under 4 bytes. Must run before the IR is converted.
+mlir::FailureOr<unsigned> asyncCopyVectorWidth(mlir::Operation *op,
+                                               const AxisInfoAnalysis &axes);
+
+void populateDotPatterns(TypeConverter &converter, const Context &ctx,
+                         mlir::RewritePatternSet &patterns);
+
+/// Whether a tt.dot has a lowering here (a blocked result: scalar FMAs),
+/// and a located error when its operands or types do not fit it.
+bool hasDotLowering(mlir::Operation *op);
+mlir::LogicalResult checkDotLowering(mlir::Operation *op);
+
+/// The dot_op encoding of operand `v` of a dot whose result has layout
+/// `parent`, or null when it has another.
+mlir::Attribute dotOperandEncoding(mlir::Value v, mlir::Attribute parent, unsigned opIdx);
+
+/// A located error when an atomic's kind and element type have no
+/// instruction on the target (checked before anything is converted).
+mlir::LogicalResult checkAtomicLowering(mlir::Operation *op, const TargetInfo &target);
+
+} // namespace kiln::lowering
+
+#endif

@@ -1,0 +1,81 @@
+//===- SharedAccess.h - registers to and from shared memory -----*- C++ -*-===//
+//
+// Copies between a distributed tensor's registers and a buffer laid out by
+// a shared layout (offset[, round] -> dims): convert_layout's scratch, the
+// buffers of ttg.local_*, tt.gather's scratch. The layout engine gives the
+// map register/lane/warp -> offset; it is linear, so each access is a
+// per-thread offset (XOR of the lane and warp images, computed once) XOR a
+// constant per vector. Registers that hold the same element are stored
+// once and all loaded.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_CONVERSION_TRITONGPUTOLLVM_SHAREDACCESS_H
+#define KILN_CONVERSION_TRITONGPUTOLLVM_SHAREDACCESS_H
+
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
+
+namespace kiln::lowering {
+
+struct SharedAccessPlan {
+  /// register, lane, warp, block -> the shared layout's inputs.
+  layout::LinearLayout toShared;
+  /// Elements per access (a power of two).
+  unsigned vector = 1;
+  /// Offset bits the thread's lane and warp can set.
+  int64_t threadMask = 0;
+  struct Access {
+    int64_t offset; ///< of the vector's first element, register part only
+    int32_t round;
+    /// Per slot of the vector, the registers holding that element.
+    llvm::SmallVector<llvm::SmallVector<unsigned, 1>> registers;
+  };
+  llvm::SmallVector<Access> accesses;
+};
+
+/// The shared layout (offset -> element) of the buffer type `memdesc`
+/// (a ttg.memdesc) that `op` accesses; a located error when its encoding
+/// has none.
+mlir::FailureOr<layout::LinearLayout> sharedLayoutOf(mlir::Operation *op, mlir::Type memdesc);
+
+/// How the registers of `regs` reach `shared`: the widest vector up to
+/// `maxVector` elements whose slots never depend on the thread and that
+/// each thread fills completely. Fails when `shared` lacks an element of
+/// `regs`.
+mlir::FailureOr<SharedAccessPlan> planSharedAccess(const layout::LinearLayout &regs,
+                                                   const layout::LinearLayout &shared,
+                                                   unsigned maxVector);
+
+/// The thread's part of every offset (i32 elements).
+mlir::Value threadOffset(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx,
+                         const SharedAccessPlan &plan);
+
+/// The address of access `offset` (a SharedAccessPlan::Access's) of this
+/// thread in the buffer at `base` of LLVM elements `elemType`.
+mlir::Value accessAddress(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                          mlir::Type elemType, mlir::Value threadOff,
+                          const SharedAccessPlan &plan, int64_t offset);
+
+/// Stores `values` (one per register, LLVM element type `elemType`) with
+/// the accesses of round `round`.
+void storeShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base, mlir::Value threadOff,
+                 const SharedAccessPlan &plan, int32_t round, mlir::ValueRange values,
+                 mlir::Type elemType);
+/// Loads round `round` into `values` (one per register, sized by the
+/// caller); registers of other rounds are left alone.
+void loadShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base, mlir::Value threadOff,
+                const SharedAccessPlan &plan, int32_t round,
+                llvm::MutableArrayRef<mlir::Value> values, mlir::Type elemType);
+
+/// The type an element of `elemType` (LLVM) is kept as in shared memory:
+/// pointers as i64, i1 as i8, others unchanged.
+mlir::Type storedType(mlir::Type elemType);
+mlir::Value toStored(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+mlir::Value fromStored(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Type elemType);
+
+/// `base` advanced by `elements` elements of `elemType`'s stored type.
+mlir::Value elementAddress(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                           mlir::Type elemType, mlir::Value elements);
+
+} // namespace kiln::lowering
+
+#endif

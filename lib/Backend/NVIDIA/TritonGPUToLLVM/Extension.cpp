@@ -1,0 +1,139 @@
+//===- Extension.cpp - NVIDIA's part of the neutral LLVM lowering ---------===//
+//
+// The TargetInfo of cuda targets and the lowering extension for the ops
+// only NVIDIA GPUs have: the neutral lowering asks them through the
+// registries of kiln/Conversion/TritonGPUToLLVM/LoweringExtension.h, which
+// registerLowering() fills.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+
+#include "kiln/Backend/NVIDIA/Backend.h"
+#include "kiln/Backend/NVIDIA/TargetInfo.h"
+#include "kiln/Conversion/TritonGPUToLLVM/LoweringExtension.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace kiln::lowering;
+
+namespace kiln::nvidia {
+namespace {
+
+struct FenceAsyncSharedLowering : OpConversionPattern<ttng::FenceAsyncSharedOp> {
+  FenceAsyncSharedLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::FenceAsyncSharedOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    targetInfo(ctx).fenceAsyncShared(rewriter, op.getLoc(), op.getBCluster());
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+class NVIDIALowering final : public LoweringExtension {
+public:
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<NVVM::NVVMDialect>();
+  }
+
+  bool lowers(Operation *op, const Context &ctx) const override {
+    if (isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp>(op))
+      return targetInfo(ctx).hasWGMMA();
+    return isTMAOp(op) || isMmaSyncDot(op) || isa<ttng::FenceAsyncSharedOp>(op);
+  }
+
+  LogicalResult check(Operation *op, const Context &ctx) const override {
+    if (isa<ttng::FenceAsyncSharedOp>(op)) {
+      std::string why = targetInfo(ctx).asyncProxyFenceUnsupported();
+      if (!why.empty())
+        return op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM: "
+                               << why;
+    }
+    if (isMmaSyncDot(op))
+      return checkMmaSyncDot(op, ctx);
+    return checkTMALowering(op, ctx);
+  }
+
+  void populatePatterns(lowering::TypeConverter &converter, const Context &ctx,
+                        RewritePatternSet &patterns) const override {
+    if (targetInfo(ctx).hasWGMMA())
+      populateWGMMAPatterns(converter, ctx, patterns);
+    populateTMAPatterns(converter, ctx, patterns);
+    populateMmaSyncDotPatterns(converter, ctx, patterns);
+    patterns.add<FenceAsyncSharedLowering>(converter, ctx);
+  }
+
+  void configureTarget(ConversionTarget &target) const override {
+    target.addLegalDialect<NVVM::NVVMDialect>();
+    target.addIllegalDialect<ttng::TritonNvidiaGPUDialect>();
+  }
+
+  // An mbarrier's arrivals and waits are meant to race (only its init and
+  // inval are plain writes), and a TMA load's write to its buffer is
+  // ordered by the waits on its mbarrier, not by a CTA barrier. A TMA store
+  // reads through the async proxy.
+  bool sharedEffects(Operation *op, SmallVectorImpl<SharedEffect> &effects) const override {
+    using Kind = SharedEffect::Kind;
+    if (isa<ttng::TMAStoreWaitOp>(op))
+      return true;
+    if (isa<ttng::InitBarrierOp, ttng::InvalBarrierOp>(op)) {
+      effects.push_back({op->getOperand(0), Kind::Write});
+      return true;
+    }
+    if (auto expect = dyn_cast<ttng::BarrierExpectOp>(op)) {
+      effects.push_back({expect.getAlloc(), Kind::Read});
+      return true;
+    }
+    if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op)) {
+      effects.push_back({wait.getAlloc(), Kind::Read});
+      return true;
+    }
+    if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
+      effects.push_back({load.getBarrier(), Kind::Read});
+      effects.push_back({load.getResult(), Kind::AsyncWrite});
+      return true;
+    }
+    if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op)) {
+      effects.push_back({store.getSrc(), Kind::ProxyRead});
+      return true;
+    }
+    return false;
+  }
+
+  void insertProxyFence(OpBuilder &b, Location loc) const override {
+    ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
+  }
+
+  bool isProxyFence(Operation *op) const override { return isa<ttng::FenceAsyncSharedOp>(op); }
+};
+
+} // namespace
+
+void registerLowering() {
+  static bool registered = [] {
+    registerTargetInfo(
+        "cuda", "\"cuda:<cc>\" (e.g. \"cuda:90\")",
+        [](llvm::StringRef target) -> llvm::Expected<std::unique_ptr<TargetInfo>> {
+          llvm::StringRef cc = target;
+          unsigned value = 0;
+          // "cuda:90", and "cuda:90a" for the arch-specific features of sm_90a.
+          if (cc.consume_front("cuda:")) {
+            cc.consume_back("a");
+            if (!cc.getAsInteger(10, value) && value > 0)
+              return std::unique_ptr<TargetInfo>(createTargetInfo(value));
+          }
+          return llvm::createStringError("the LLVM lowering supports ttg.target = "
+                                         "\"cuda:<cc>\" (e.g. \"cuda:90\"), got \"" +
+                                         target.str() + "\"");
+        });
+    registerLoweringExtension("cuda", "nvidia", std::make_shared<NVIDIALowering>());
+    return true;
+  }();
+  (void)registered;
+}
+
+} // namespace kiln::nvidia

@@ -1,0 +1,258 @@
+//===- TMAOpToLLVM.cpp - ttng mbarriers and TMA copies --------------------===//
+//
+// One thread (thread 0) initialises, arms and invalidates an mbarrier and
+// issues every TMA message; all threads wait. A descriptor block larger
+// than one TMA box (a 128-byte swizzle row holds 64 f16) is moved as
+// several messages; where each box starts in the buffer comes from the
+// buffer's nvmma_shared layout, inverted.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+
+#include "kiln/Backend/NVIDIA/TargetInfo.h"
+#include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
+
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using kiln::layout::LinearLayout;
+
+namespace kiln::nvidia {
+using namespace kiln::lowering;
+namespace {
+
+Value isThreadZero(OpBuilder &b, Location loc, const Context &ctx) {
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ctx.target.threadId(b, loc),
+                              i32Constant(b, loc, 0));
+}
+
+Value electedAnd(OpBuilder &b, Location loc, const Context &ctx, Value pred) {
+  Value first = isThreadZero(b, loc, ctx);
+  return pred ? Value(LLVM::AndOp::create(b, loc, first, pred)) : first;
+}
+
+/// Every message of a copy: the box's first element in block coordinates
+/// (outermost first) and its element offset in the buffer.
+struct Message {
+  SmallVector<int64_t> start;
+  int64_t offset;
+};
+
+FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType desc,
+                                           ttg::MemDescType buffer) {
+  FailureOr<ttng::TMADescriptorInfo> info = ttng::getTMADescriptorInfo(op, desc);
+  if (failed(info))
+    return failure();
+  auto enc = cast<ttg::LayoutEncodingInterface>(buffer.getEncoding());
+  llvm::Expected<LinearLayout> shared = enc.toLinearLayout(buffer.getShape());
+  if (!shared)
+    return op->emitError() << llvm::toString(shared.takeError());
+  std::optional<LinearLayout> toOffset = shared->invert();
+  if (!toOffset)
+    return op->emitError() << "the buffer's shared layout is not a bijection; TMA needs one";
+  ArrayRef<int64_t> shape = buffer.getShape();
+  SmallVector<int64_t> counts;
+  for (auto [dim, box] : llvm::zip(shape, info->box))
+    counts.push_back(dim / box);
+  SmallVector<StringRef> dims = toOffset->getInDimNames();
+  SmallVector<Message> out;
+  SmallVector<int64_t> index(shape.size(), 0);
+  for (;;) {
+    Message m;
+    SmallVector<std::pair<StringRef, int32_t>> coords;
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      m.start.push_back(index[d] * info->box[d]);
+      coords.push_back({dims[d], int32_t(m.start[d])});
+    }
+    m.offset = component(toOffset->apply(coords), layout::kOffset);
+    out.push_back(std::move(m));
+    // Next box, innermost dimension fastest.
+    int d = int(shape.size()) - 1;
+    while (d >= 0 && ++index[d] == counts[d])
+      index[d--] = 0;
+    if (d < 0)
+      return out;
+  }
+}
+
+/// The coordinates of a message in TMA's order (innermost first).
+SmallVector<Value> tmaCoordinates(OpBuilder &b, Location loc, ValueRange coord,
+                                  ArrayRef<int64_t> start) {
+  SmallVector<Value> out;
+  for (int d = int(coord.size()) - 1; d >= 0; --d)
+    out.push_back(start[d] ? Value(LLVM::AddOp::create(b, loc, coord[d],
+                                                       i32Constant(b, loc, start[d])))
+                           : coord[d]);
+  return out;
+}
+
+struct InitBarrierLowering : OpConversionPattern<ttng::InitBarrierOp> {
+  InitBarrierLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::InitBarrierOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    targetInfo(ctx).mbarrierInit(rewriter, loc, adaptor.getAlloc(), op.getCount(),
+                            isThreadZero(rewriter, loc, ctx));
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct InvalBarrierLowering : OpConversionPattern<ttng::InvalBarrierOp> {
+  InvalBarrierLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::InvalBarrierOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    targetInfo(ctx).mbarrierInval(rewriter, loc, adaptor.getAlloc(), isThreadZero(rewriter, loc, ctx));
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct BarrierExpectLowering : OpConversionPattern<ttng::BarrierExpectOp> {
+  BarrierExpectLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::BarrierExpectOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    targetInfo(ctx).mbarrierArriveExpectTx(rewriter, loc, adaptor.getAlloc(), op.getSize(),
+                                      electedAnd(rewriter, loc, ctx, adaptor.getPred()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct WaitBarrierLowering : OpConversionPattern<ttng::WaitBarrierOp> {
+  WaitBarrierLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::WaitBarrierOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    targetInfo(ctx).mbarrierWait(rewriter, op.getLoc(), adaptor.getAlloc(), adaptor.getPhase());
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct TMALoadLowering : OpConversionPattern<ttng::AsyncTMACopyGlobalToLocalOp> {
+  TMALoadLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType buffer = op.getResult().getType();
+    FailureOr<SmallVector<Message>> messages = messagesOf(op, op.getDesc().getType(), buffer);
+    if (failed(messages))
+      return failure();
+    Location loc = op.getLoc();
+    Type elem = getTypeConverter()->convertType(buffer.getElementType());
+    Value pred = electedAnd(rewriter, loc, ctx, adaptor.getPred());
+    for (const Message &m : *messages) {
+      Value dst = elementAddress(rewriter, loc, adaptor.getResult(), elem,
+                                 i32Constant(rewriter, loc, m.offset));
+      targetInfo(ctx).tmaLoad(rewriter, loc, adaptor.getDesc(), dst, adaptor.getBarrier(),
+                         tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start), pred);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct TMAStoreLowering : OpConversionPattern<ttng::AsyncTMACopyLocalToGlobalOp> {
+  TMAStoreLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::AsyncTMACopyLocalToGlobalOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType buffer = op.getSrc().getType();
+    FailureOr<SmallVector<Message>> messages = messagesOf(op, op.getDesc().getType(), buffer);
+    if (failed(messages))
+      return failure();
+    Location loc = op.getLoc();
+    Type elem = getTypeConverter()->convertType(buffer.getElementType());
+    Value pred = isThreadZero(rewriter, loc, ctx);
+    for (const Message &m : *messages) {
+      Value src = elementAddress(rewriter, loc, adaptor.getSrc(), elem,
+                                 i32Constant(rewriter, loc, m.offset));
+      targetInfo(ctx).tmaStore(rewriter, loc, adaptor.getDesc(), src,
+                          tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start), pred);
+    }
+    targetInfo(ctx).bulkCommitGroup(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct TMAStoreWaitLowering : OpConversionPattern<ttng::TMAStoreWaitOp> {
+  TMAStoreWaitLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::TMAStoreWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    targetInfo(ctx).bulkWaitGroupRead(rewriter, op.getLoc(), op.getPendings());
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+/// The buffer of a TMA copy must be laid out as the descriptor's block.
+LogicalResult checkBuffer(Operation *op, tt::TensorDescType desc, ttg::MemDescType buffer) {
+  if (failed(ttng::getTMADescriptorInfo(op, desc)))
+    return failure();
+  auto want = cast<ttg::NVMMASharedEncodingAttr>(desc.getBlockType().getEncoding());
+  auto have = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(buffer.getEncoding());
+  if (!have || have.getSwizzlingByteWidth() != want.getSwizzlingByteWidth() ||
+      have.getTransposed() != want.getTransposed() ||
+      have.getElementBitWidth() != want.getElementBitWidth() ||
+      have.getFp4Padded() != want.getFp4Padded())
+    return op->emitError() << "the shared buffer of a TMA copy must have the descriptor's "
+                              "layout "
+                           << want << ", got " << buffer;
+  if (want.getSwizzlingByteWidth() == 0)
+    return op->emitError() << "TMA copies of unswizzled (swizzlingByteWidth = 0) blocks are not "
+                              "lowered yet";
+  return success();
+}
+
+} // namespace
+
+bool isTMAOp(Operation *op) {
+  return isa<ttng::InitBarrierOp, ttng::InvalBarrierOp, ttng::BarrierExpectOp,
+             ttng::WaitBarrierOp, ttng::AsyncTMACopyGlobalToLocalOp,
+             ttng::AsyncTMACopyLocalToGlobalOp, ttng::TMAStoreWaitOp>(op);
+}
+
+LogicalResult checkTMALowering(Operation *op, const Context &ctx) {
+  if (!isTMAOp(op))
+    return success();
+  if (!targetInfo(ctx).hasTMA())
+    return op->emitError() << "op '" << op->getName()
+                           << "' needs mbarriers and TMA (cuda:90 or later)";
+  if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op); wait && wait.getPred())
+    return op->emitError() << "a predicated 'ttng.wait_barrier' cannot be lowered to LLVM yet";
+  if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
+    if (load.getMulticast())
+      return op->emitError() << "multicast TMA copies (num_ctas > 1) cannot be lowered yet";
+    return checkBuffer(op, load.getDesc().getType(), load.getResult().getType());
+  }
+  if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op))
+    return checkBuffer(op, store.getDesc().getType(), store.getSrc().getType());
+  return success();
+}
+
+void populateTMAPatterns(lowering::TypeConverter &converter, const Context &ctx,
+                         RewritePatternSet &patterns) {
+  patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
+               WaitBarrierLowering, TMALoadLowering, TMAStoreLowering, TMAStoreWaitLowering>(
+      converter, ctx);
+}
+
+} // namespace kiln::nvidia
