@@ -103,6 +103,13 @@ llvm::Expected<int> parseCudaTarget(llvm::StringRef target) {
 llvm::Expected<CudaRunResult> runOnCuda(const interp::RunSpec &spec, interp::Launch &launch,
                                         const CompiledKernel &kernel,
                                         const CudaRunOptions &options) {
+  // The parameters are checked against the metadata (the tensor
+  // descriptors' entries, the scratch sizes) before the driver is touched.
+  std::vector<uint64_t> noAddresses(spec.args.size(), 0);
+  if (llvm::Expected<KernelParams> checked =
+          packParams(spec, noAddresses, 0, 0, kernel.metadata);
+      !checked)
+    return checked.takeError();
   llvm::Expected<const CudaDriver *> loaded = CudaDriver::load();
   if (!loaded)
     return loaded.takeError();
