@@ -81,7 +81,7 @@ add_library(KilnTargetStubs STATIC ${PROJECT_BINARY_DIR}/lib/KilnTargetStubs.cpp
 get_property(kiln_dialect_libs GLOBAL PROPERTY MLIR_DIALECT_LIBS)
 get_property(kiln_conversion_libs GLOBAL PROPERTY MLIR_CONVERSION_LIBS)
 get_property(kiln_extension_libs GLOBAL PROPERTY MLIR_EXTENSION_LIBS)
-# The nvidia code generators (lib/Target/NVIDIA) translate the LLVM and
+# The nvidia code generators (lib/Backend/NVIDIA/Target) translate the LLVM and
 # NVVM dialects to LLVM IR.
 set(KILN_MLIR_STATIC_LIBS
   ${kiln_dialect_libs} ${kiln_conversion_libs} ${kiln_extension_libs}

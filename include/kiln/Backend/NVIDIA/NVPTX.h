@@ -7,7 +7,7 @@
 //   cubin  PTX -> cubin, through `ptxas` as a subprocess.
 // Each fills in the kernel's metadata as it learns it. No MLIR or LLVM
 // header beyond the basics is included here: the heavy ones stay in
-// lib/Target/NVIDIA.
+// lib/Backend/NVIDIA/Target.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_TARGET_NVIDIA_NVPTX_H

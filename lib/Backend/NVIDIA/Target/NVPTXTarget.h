@@ -1,6 +1,6 @@
 //===- NVPTXTarget.h - the NVPTX TargetMachine kiln compiles with -*- C++ -*-===//
 //
-// Private to lib/Target/NVIDIA: shared by the llir stage (for the data
+// Private to lib/Backend/NVIDIA/Target: shared by the llir stage (for the data
 // layout and O3's target hooks) and the ptx stage (code emission).
 //
 //===----------------------------------------------------------------------===//
