@@ -1,23 +1,16 @@
 //===- CompileCommand.cpp - kiln compile ----------------------------------===//
 #include "Commands.h"
 
-#include "kiln/Backend/Registry.h"
-#include "kiln/Dialect/Triton/IR/Dialect.h"
-#include "kiln/Pipeline/Cache.h"
-#include "kiln/Pipeline/Compiler.h"
+#include "kiln/Driver/Compile.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
 #include "kiln/Support/InputFile.h"
 #include "kiln/Support/Isolation.h"
 #include "kiln/Support/ParseGuards.h"
-#include "kiln/Backend/NVIDIA/NVPTX.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
@@ -148,22 +141,7 @@ Error applyCodegenOptions(CompileOptions &options) {
   return Error::success();
 }
 
-/// The stage whose artifact the input is: --from, else the file's extension.
-Expected<std::string> inputStage() {
-  if (!from.empty()) {
-    if (from != "ttir" && from != "ttgir" && from != "llir" && from != "ptx")
-      return fail("--from " + from + ": expected ttir, ttgir, llir or ptx");
-    return from;
-  }
-  return StringSwitch<std::string>(sys::path::extension(input))
-      .Case(".ttgir", "ttgir")
-      .Cases(".llir", ".ll", "llir")
-      .Case(".ptx", "ptx")
-      .Default("ttir");
-}
-
-// A compile's result travels (from an isolated child, and in the cache) as
-// one string: the metadata JSON's length, a newline, the JSON, the artifact.
+// A compile's result travels from an isolated child as one string: the metadata JSON's length, a newline, the JSON, the artifact.
 std::string pack(StringRef json, StringRef artifact) {
   return std::to_string(json.size()) + "\n" + json.str() + artifact.str();
 }
@@ -191,156 +169,39 @@ Expected<std::string> compile() {
   progress::setPhase("while loading plugins");
   if (Error error = loadPlugins(plugins))
     return std::move(error);
+  CompileRequest request;
   Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages);
   if (!options)
     return options.takeError();
-  if (Error error = applyCodegenOptions(*options))
+  request.options = std::move(*options);
+  if (Error error = applyCodegenOptions(request.options))
     return std::move(error);
-
-  mlir::DialectRegistry registry;
-  registerKilnAndPluginDialects(registry);
-  mlir::MLIRContext context(registry);
-
   Expected<std::unique_ptr<MemoryBuffer>> file = readInputFile(input);
   if (!file)
     return file.takeError();
   if (Error error = checkIRText((*file)->getBuffer(), (*file)->getBufferIdentifier()))
     return std::move(error);
-  progress::setPhase("while parsing '" + input + "'");
-  std::string source = (*file)->getBuffer().str();
-  SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  Expected<std::string> startStage = inputStage();
-  if (!startStage)
-    return startStage.takeError();
-  RunOptions run;
-  Artifact artifact;
-  // An LLVM-dialect module stands for the llir stage's artifact before its
-  // code generator: the stages up to ttgir are skipped, and llir's passes.
-  bool llvmDialect = *startStage == "llir" && sys::path::extension(input) == ".mlir";
-  if (*startStage == "ttir" || *startStage == "ttgir" || llvmDialect) {
-    artifact.module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-    if (!artifact.module)
-      return fail("cannot compile '" + input + "': it does not parse or verify");
-    if (!llvmDialect && llvm::none_of(artifact.module->getOps<tt::FuncOp>(),
-                                      [](tt::FuncOp f) { return f.isPublic(); }))
-      return fail("'" + input + "' holds no kernel (a public tt.func) to compile");
-    if (*startStage == "ttgir")
-      run.startAfter = "ttgir";
-    if (llvmDialect) {
-      run.startAfter = "ttgir";
-      run.firstStageCodegenOnly = true;
-    }
-  } else {
-    // LLVM IR or PTX text; kiln's own carries its metadata in a comment.
-    artifact.kind = Artifact::Kind::Text;
-    artifact.data = source;
-    run.startAfter = *startStage;
-    if (std::optional<KernelMetadata> m = KernelMetadata::fromComment(source))
-      artifact.metadata = *m;
-  }
+  Expected<std::string> start = inputStage(input, from);
+  if (!start)
+    return start.takeError();
+  request.inputPath = input;
+  request.inputText = (*file)->getBuffer().str();
+  request.from = *start;
+  request.stopAfter = stage;
+  if (sharedBytes >= 0)
+    request.foreignShared = sharedBytes;
+  request.dumpDir = dumpStages;
+  request.printAfter.assign(printAfter.begin(), printAfter.end());
+  request.useCache = !noCache;
+  request.verbose = verbose;
 
-  progress::setPhase("while building the pipeline");
-  Expected<Pipeline> pipeline =
-      buildPipeline(*options, PluginManager::get().edits(), *artifact.module);
-  if (!pipeline)
-    return pipeline.takeError();
-  if (*startStage == "ptx" && !artifact.metadata.known() && pipeline->backend == "nvidia") {
-    std::optional<int64_t> shared;
-    if (sharedBytes >= 0)
-      shared = sharedBytes;
-    Expected<KernelMetadata> m = nvidia::metadataFromForeignPTX(source, *options, shared);
-    if (!m)
-      return fail("'" + input + "': " + toString(m.takeError()));
-    artifact.metadata = *m;
-  }
-  Expected<std::string> stop = resolveStopStage(*pipeline, stage, run.startAfter);
-  if (!stop)
-    return stop.takeError();
-  run.stopAfter = *stop;
-  run.dumpDir = dumpStages;
-  for (const std::string &id : printAfter) {
-    // Only a pass that will run can be printed after.
-    const PassEntry *found = nullptr;
-    bool beforeStop = true, reached = false, started = run.startAfter.empty();
-    for (const Stage &s : pipeline->stages) {
-      if (!started) {
-        started = s.name == run.startAfter;
-        continue;
-      }
-      for (const PassEntry &entry : s.entries)
-        if (entry.id == id) {
-          found = &entry;
-          reached = beforeStop;
-        }
-      if (s.name == *stop)
-        beforeStop = false;
-    }
-    if (!found) {
-      auto skipped = llvm::find_if(pipeline->skipped,
-                                   [&](const SkippedPass &pass) { return pass.id == id; });
-      if (skipped != pipeline->skipped.end())
-        return fail("--print-after: pass '" + id + "' (placed by plugin '" + skipped->owner +
-                    "': " + skipped->placement + ") is in the pipeline for " + target +
-                    " but skipped for this kernel: " + skipped->reason);
-      return fail("--print-after: no pass '" + id + "' in the pipeline for " + target +
-                  " (run 'kiln pipeline --target " + target + "')");
-    }
-    if (!found->disabledBy.empty())
-      return fail("--print-after: pass '" + id + "' is disabled by plugin '" +
-                  found->disabledBy + "' for this kernel");
-    if (!reached)
-      return fail("--print-after: pass '" + id + "' runs after stage '" + *stop +
-                  "', where this compile stops");
-    run.printAfter.insert(id);
-  }
-
-  // Dumping and printing need the stages to run; they bypass the cache.
-  Cache cache(Cache::defaultDirectory());
-  bool useCache = !noCache && dumpStages.empty() && printAfter.empty() &&
-                  !Cache::defaultDirectory().empty();
-  std::string key;
-  if (verbose && !useCache)
-    errs() << "kiln: cache not used ("
-           << (noCache ? "--no-cache"
-               : Cache::defaultDirectory().empty() ? "no cache folder"
-                                                   : "--dump-stages/--print-after run every stage")
-           << ")\n";
-  if (useCache) {
-    Expected<std::string> pluginPrint = PluginManager::get().fingerprint();
-    if (!pluginPrint)
-      return pluginPrint.takeError();
-    std::string fingerprint = pipeline->fingerprint();
-    std::string host = Cache::hostIdentity();
-    // "metadata+artifact": the payload's layout (pack()), so that entries
-    // of a kiln that stored the artifact alone are not read as this one's.
-    key = Cache::key({host, source, fingerprint, *pluginPrint, *stop, *startStage,
-                      std::to_string(sharedBytes), "metadata+artifact"});
-    std::string whyNot;
-    if (std::optional<std::string> hit = cache.lookup(key, &whyNot)) {
-      if (verbose)
-        errs() << "kiln: cache hit " << key << "\n";
-      return *hit;
-    }
-    if (verbose && !whyNot.empty())
-      errs() << "kiln: cache entry '" << cache.pathFor(key) << "' not used: " << whyNot << "\n";
-  }
-
-  if (Error error = runPipeline(*pipeline, artifact, *stop, run))
-    return std::move(error);
-  progress::setPhase("while printing the result");
-  std::string json;
-  if (artifact.kind == Artifact::Kind::Binary && artifact.metadata.known())
-    json = artifact.metadata.toJSON(*options);
-  std::string result = pack(json, artifact.serialize());
-  if (useCache) {
-    if (Error error = cache.store(key, result))
-      errs() << "kiln: warning: " << toString(std::move(error)) << "\n";
-    else if (verbose)
-      errs() << "kiln: cache miss " << key << " (stored)\n";
-  }
-  return result;
+  mlir::DialectRegistry registry;
+  registerKilnAndPluginDialects(registry);
+  mlir::MLIRContext context(registry);
+  Expected<CompileResult> result = compileKernel(context, std::move(request));
+  if (!result)
+    return result.takeError();
+  return pack(result->metadataJSON, result->artifact);
 }
 
 int run() {

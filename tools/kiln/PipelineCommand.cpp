@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
-#include "kiln/Backend/Registry.h"
+#include "kiln/Driver/Compile.h"
 #include "kiln/Config.h"
 #include "kiln/Pipeline/Cache.h"
 #include "kiln/Plugin/PluginManager.h"
@@ -43,7 +43,7 @@ int run() {
   Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages);
   if (!options)
     return reportError(options.takeError());
-  Expected<Pipeline> pipeline = buildPipeline(*options, PluginManager::get().edits());
+  Expected<Pipeline> pipeline = buildCompilePipeline(*options);
   if (!pipeline)
     return reportError(pipeline.takeError());
   if (identity) {

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
-#include "kiln/Backend/Registry.h"
+#include "kiln/Driver/Compile.h"
 #include "kiln/Interpreter/Interpreter.h"
 #include "kiln/RunSpec/RunSpec.h"
 
@@ -107,9 +107,14 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
     return createStringError("kiln run --target " + target + ": cannot compile '" + spec.ttir +
                              "' to a cubin: " + why + "; give a kernel image with --cubin FILE");
   };
+  CompileRequest request;
   Expected<CompileOptions> options = makeCompileOptions(target, spec.numWarps, spec.numStages);
   if (!options)
     return options.takeError();
+  request.options = std::move(*options);
+  request.inputPath = spec.ttir;
+  request.from = "ttir";
+  request.stopAfter = "cubin";
   mlir::DialectRegistry registry;
   registerKilnAndPluginDialects(registry);
   mlir::MLIRContext context(registry);
@@ -118,26 +123,22 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
   auto module = interp::parseKernelFile(spec.ttir, context);
   if (!module)
     return module.takeError();
-  Artifact artifact;
-  artifact.module = std::move(*module);
-  std::string name = spec.kernel.empty() ? kernelName(*artifact.module) : spec.kernel;
-  progress::setPhase("while building the pipeline");
-  Expected<Pipeline> pipeline =
-      buildPipeline(*options, PluginManager::get().edits(), *artifact.module);
-  if (!pipeline)
-    return pipeline.takeError();
-  Expected<std::string> stop = resolveStopStage(*pipeline, "cubin");
-  if (!stop)
-    return fail(toString(stop.takeError()));
-  if (Error e = runPipeline(*pipeline, artifact, *stop, {}))
-    return fail(toString(std::move(e)));
-  if (!artifact.metadata.known())
+  request.parsed = std::move(*module);
+  // Read again for the cache key: the reader above checked it already.
+  Expected<std::unique_ptr<MemoryBuffer>> file = readInputFile(spec.ttir);
+  if (!file)
+    return file.takeError();
+  request.inputText = (*file)->getBuffer().str();
+  Expected<CompileResult> result = compileKernel(context, std::move(request));
+  if (!result)
+    return fail(toString(result.takeError()));
+  if (!result->metadata.known())
     return fail("the cubin stage left no kernel metadata");
   runtime::CompiledKernel kernel;
-  kernel.image = artifact.serialize();
-  kernel.metadata = std::move(artifact.metadata);
+  kernel.image = std::move(result->artifact);
+  kernel.metadata = std::move(result->metadata);
   if (kernel.metadata.name.empty())
-    kernel.metadata.name = name;
+    kernel.metadata.name = spec.kernel;
   return kernel;
 }
 

@@ -26,6 +26,15 @@ public:
   /// The core stages for `options.target`, before plugins' edits. Which
   /// passes a target runs is decided here, and only here.
   virtual llvm::Expected<std::vector<Stage>> stages(const CompileOptions &options) const = 0;
+  /// The metadata of an input kiln did not write (`--from ptx` of PTX
+  /// from elsewhere), for stage `stage`; `shared` is its dynamic shared
+  /// memory when the user gave it. By default unknown (its code generators
+  /// must fill it in).
+  virtual llvm::Expected<KernelMetadata>
+  foreignInputMetadata(llvm::StringRef stage, llvm::StringRef text, const CompileOptions &options,
+                       std::optional<int64_t> shared) const {
+    return KernelMetadata();
+  }
   /// Makes its passes known to textual pipelines (kiln-opt) and gives the
   /// neutral lowering its TargetInfo and extensions; called once.
   virtual void registerWithKiln() const = 0;

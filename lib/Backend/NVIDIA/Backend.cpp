@@ -119,6 +119,14 @@ public:
     return stages;
   }
 
+  Expected<KernelMetadata> foreignInputMetadata(StringRef stage, StringRef text,
+                                                const CompileOptions &options,
+                                                std::optional<int64_t> shared) const override {
+    if (stage != "ptx")
+      return KernelMetadata();
+    return metadataFromForeignPTX(text, options, shared);
+  }
+
   void registerWithKiln() const override {
     registerNVIDIAPasses();
     registerLowering();

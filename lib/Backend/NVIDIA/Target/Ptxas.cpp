@@ -11,6 +11,8 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <variant>
+
 using namespace llvm;
 
 namespace kiln::nvidia {
@@ -96,29 +98,35 @@ std::string smArch(const Target &target) {
 }
 
 Expected<Ptxas> findPtxas() {
-  // Found once per process: every compile of a run uses the same one.
-  static Expected<Ptxas> found = []() -> Expected<Ptxas> {
-    if (std::optional<std::string> env = sys::Process::GetEnv("TRITON_PTXAS_PATH")) {
-      if (!sys::fs::can_execute(*env))
-        return fail("TRITON_PTXAS_PATH names '" + *env + "', which is not an executable file");
-      return probe(*env);
-    }
-    SmallVector<std::string> candidates;
-    for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
-      if (std::optional<std::string> root = sys::Process::GetEnv(var))
-        candidates.push_back(*root + "/bin/ptxas");
-    candidates.push_back("/usr/local/cuda/bin/ptxas");
-    for (const std::string &path : candidates)
-      if (sys::fs::can_execute(path))
-        return probe(path);
-    if (ErrorOr<std::string> onPath = sys::findProgramByName("ptxas"))
-      return probe(*onPath);
-    return fail("no ptxas found: set TRITON_PTXAS_PATH, or CUDA_HOME to a CUDA install, "
-                "or put ptxas on PATH");
+  // Found once per process: every compile of a run uses the same one. The
+  // answer is kept as a value or a message, so every caller gets it whole.
+  static const std::variant<Ptxas, std::string> found = []() -> std::variant<Ptxas, std::string> {
+    Expected<Ptxas> result = [&]() -> Expected<Ptxas> {
+      if (std::optional<std::string> env = sys::Process::GetEnv("TRITON_PTXAS_PATH")) {
+        if (!sys::fs::can_execute(*env))
+          return fail("TRITON_PTXAS_PATH names '" + *env + "', which is not an executable file");
+        return probe(*env);
+      }
+      SmallVector<std::string> candidates;
+      for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+        if (std::optional<std::string> root = sys::Process::GetEnv(var))
+          candidates.push_back(*root + "/bin/ptxas");
+      candidates.push_back("/usr/local/cuda/bin/ptxas");
+      for (const std::string &path : candidates)
+        if (sys::fs::can_execute(path))
+          return probe(path);
+      if (ErrorOr<std::string> onPath = sys::findProgramByName("ptxas"))
+        return probe(*onPath);
+      return fail("no ptxas found: set TRITON_PTXAS_PATH, or CUDA_HOME to a CUDA install, "
+                  "or put ptxas on PATH");
+    }();
+    if (!result)
+      return toString(result.takeError());
+    return *result;
   }();
-  if (!found)
-    return fail(toString(found.takeError()));
-  return *found;
+  if (const std::string *message = std::get_if<std::string>(&found))
+    return fail(*message);
+  return std::get<Ptxas>(found);
 }
 
 Expected<std::string> assembleCubin(StringRef ptx, const CompileOptions &options) {
