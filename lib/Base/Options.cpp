@@ -73,7 +73,16 @@ std::string CompileOptions::str() const {
   // Length-prefixed, so that no flag text can pose as another option.
   for (const std::string &flag : ptxasOptions)
     text += " ptxas-option=" + std::to_string(flag.size()) + ":" + flag;
+  for (const std::string &flag : llvmOptions)
+    text += " llvm-option=" + std::to_string(flag.size()) + ":" + flag;
+  for (const auto &[key, value] : pluginOptions)
+    text += " " + key + "=" + std::to_string(value.size()) + ":" + value;
   return text;
+}
+
+StringRef CompileOptions::pluginOption(StringRef key, StringRef fallback) const {
+  auto it = pluginOptions.find(key.str());
+  return it == pluginOptions.end() ? fallback : StringRef(it->second);
 }
 
 } // namespace kiln

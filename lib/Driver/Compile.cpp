@@ -81,7 +81,9 @@ Expected<std::set<std::string>> passesToPrint(const Pipeline &pipeline, const Ru
 
 } // namespace
 
-Expected<Pipeline> buildCompilePipeline(const CompileOptions &options, mlir::ModuleOp kernel) {
+Expected<Pipeline> buildCompilePipeline(CompileOptions options, mlir::ModuleOp kernel) {
+  if (Error error = PluginManager::get().completeOptions(options))
+    return std::move(error);
   return buildPipeline(options, PluginManager::get().edits(), kernel);
 }
 
@@ -100,6 +102,8 @@ Expected<std::string> inputStage(StringRef path, StringRef from) {
 
 Expected<CompileResult> compileKernel(mlir::MLIRContext &context, CompileRequest request) {
   const std::string &input = request.inputPath;
+  if (Error error = PluginManager::get().completeOptions(request.options))
+    return std::move(error);
   const CompileOptions &options = request.options;
   Expected<const Backend *> backend = backendFor(options.target);
   if (!backend)
@@ -143,7 +147,7 @@ Expected<CompileResult> compileKernel(mlir::MLIRContext &context, CompileRequest
   }
 
   progress::setPhase("while building the pipeline");
-  Expected<Pipeline> pipeline = buildCompilePipeline(options, *artifact.module);
+  Expected<Pipeline> pipeline = buildPipeline(options, PluginManager::get().edits(), *artifact.module);
   if (!pipeline)
     return pipeline.takeError();
   Expected<std::string> stop = resolveStopStage(*pipeline, request.stopAfter, run.startAfter);

@@ -89,7 +89,9 @@ std::vector<PassEntry> llirPasses() {
   return {
       corePass("llir.allocate-shared-memory", [] { return createAllocateSharedMemory(); }),
       corePass("llir.insert-barriers", [] { return createInsertBarriers(); }),
-      corePass("llir.convert-to-llvm", [] { return createConvertTritonGPUToLLVM(); }),
+      corePass("llir.convert-to-llvm", PassFactory([](const CompileOptions &options) {
+                 return createConvertTritonGPUToLLVM(options);
+               })),
   };
 }
 

@@ -1,11 +1,9 @@
 //===- PluginManager.cpp - loading and tracking plugins -------------------===//
-#include "kiln/Backend/Registry.h"
 #include "kiln/Plugin/PluginManager.h"
 
-#include "kiln/Plugin/OpRegistry.h"
-#include "kiln/Plugin/PassRegistrar.h"
+#include "PluginHooks.h"
+
 #include "kiln/Plugin/SharedLibrary.h"
-#include "kiln/Registration.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
@@ -24,30 +22,12 @@ namespace kiln {
 
 namespace {
 
-/// Builds the error of a plugin whose name may not be known yet.
-struct PluginErrors {
-  std::string path;
-  std::string name;
-  Error operator()(const Twine &cause) const {
-    std::string who = name.empty() ? "plugin file '" + path + "'"
-                                   : "plugin '" + name + "' (" + path + ")";
-    return createStringError(inconvertibleErrorCode(), who + ": " + cause);
-  }
-};
-
 // No '-': pass arguments are "<plugin>-<name>", so a '-' in plugin names
 // would let plugin "a" claim the namespace of plugin "a-b".
 bool isValidName(StringRef name) {
   return !name.empty() && isLower(name.front()) &&
          all_of(name, [](char c) { return isLower(c) || isDigit(c) || c == '_'; });
 }
-
-/// A callback of `info`, or null when the plugin's struct is too old to
-/// have it (the struct grows only at its end).
-#define KILN_CALLBACK(info, member)                                            \
-  (offsetof(PluginInfo, member) + sizeof(info->member) <= info->structSize      \
-       ? info->member                                                          \
-       : nullptr)
 
 /// Bounds on what a plugin hands over, far above any real plugin's.
 constexpr uint32_t kMaxPluginInfoSize = 4096;
@@ -107,7 +87,7 @@ Expected<std::string> PluginManager::fingerprint() const {
 Error PluginManager::load(StringRef path) { return loadFile(path, /*skipTritonPlugins=*/false); }
 
 Error PluginManager::loadFile(StringRef path, bool skipTritonPlugins) {
-  PluginErrors fail{path.str(), ""};
+  plugin::Errors fail{path.str(), ""};
 #ifdef KILN_STATIC_BUILD
   // A plugin links libkiln.so and shares its MLIR; a static kiln has neither.
   return fail("this kiln is a static build and cannot load plugins");
@@ -224,7 +204,9 @@ Error PluginManager::loadFile(StringRef path, bool skipTritonPlugins) {
         {"registerDialects", code(KILN_CALLBACK(info, registerDialects))},
         {"registerPasses", code(KILN_CALLBACK(info, registerPasses))},
         {"extendPipeline", code(KILN_CALLBACK(info, extendPipeline))},
-        {"registerOps", code(KILN_CALLBACK(info, registerOps))}};
+        {"registerOps", code(KILN_CALLBACK(info, registerOps))},
+        {"registerLowering", code(KILN_CALLBACK(info, registerLowering))},
+        {"addCodegenFlags", code(KILN_CALLBACK(info, addCodegenFlags))}};
     for (auto [field, callback] : callbacks)
       if (callback && !mapped.isExecutable(callback))
         return fail("PluginInfo's " + field + " (" + address(callback) +
@@ -240,103 +222,35 @@ Error PluginManager::loadFile(StringRef path, bool skipTritonPlugins) {
     record.path = path.str();
     record.realPath = real.str().str();
 
-    // Dialects: no namespace may clash with the host's or another plugin's.
-    mlir::DialectRegistry newDialects;
-    if (auto hook = KILN_CALLBACK(info, registerDialects)) {
-      hook(newDialects);
-      mlir::DialectRegistry host;
-      registerKilnDialects(host);
-      StringSet<> taken;
-      for (StringRef name : host.getDialectNames())
-        taken.insert(name);
-      for (StringRef name : dialects.getDialectNames())
-        taken.insert(name);
-      // Every registry starts out holding the builtin dialect; that one is
-      // not the plugin's.
-      mlir::DialectRegistry fresh;
-      StringSet<> preset;
-      for (StringRef name : fresh.getDialectNames())
-        preset.insert(name);
-      for (StringRef name : newDialects.getDialectNames()) {
-        if (preset.contains(name))
-          continue;
-        if (taken.contains(name))
-          return fail("dialect '" + name + "' is already registered");
-        record.dialects.push_back(name.str());
-      }
-    }
-
-    // Passes for textual pipelines. kiln's own and MLIR's passes are
-    // registered first (only now: it costs about a millisecond, which a
-    // process without plugin passes need not pay), so that no plugin pass
-    // can take one of their names.
-    PassRegistrar registrar(record.name);
-    if (auto hook = KILN_CALLBACK(info, registerPasses)) {
-      registerKilnPasses();
-      hook(registrar);
-      StringSet<> seen;
-      for (const PassRegistrar::Factory &create : registrar.passes()) {
-        std::unique_ptr<mlir::Pass> pass = create ? create() : nullptr;
-        if (!pass)
-          return fail("a registered pass factory returned no pass");
-        StringRef arg = pass->getArgument();
-        if (!arg.starts_with(record.name + "-"))
-          return fail("pass argument '" + arg + "' must start with '" + record.name + "-'");
-        if (mlir::PassInfo::lookup(arg) || mlir::PassPipelineInfo::lookup(arg) ||
-            !seen.insert(arg).second)
-          return fail("a pass named '" + arg + "' is already registered");
-        record.passes.push_back(arg.str());
-      }
-    }
-
-    // Pipeline edits: well-formed, and applicable on every backend.
-    std::vector<PipelineEdit> newEdits;
-    if (auto hook = KILN_CALLBACK(info, extendPipeline)) {
-      PipelineEditor editor(record.name, record.path, newEdits);
-      hook(editor);
-      for (const PipelineEdit &edit : newEdits)
-        if (Error error = validateEdit(edit))
-          return error;
-      std::vector<PipelineEdit> combined = allEdits;
-      combined.insert(combined.end(), newEdits.begin(), newEdits.end());
-      // One target per backend, and every target an edit is restricted to.
-      std::vector<Target> targets = representativeTargets();
-      for (const PipelineEdit &edit : combined)
-        if (!edit.scope.target.empty())
-          targets.push_back(cantFail(Target::parse(edit.scope.target)));
-      for (const Target &target : targets)
-        if (Expected<Pipeline> pipeline = buildPipeline(CompileOptions::forTarget(target),
-                                                        combined);
-            !pipeline)
-          return pipeline.takeError();
-      record.numEdits = newEdits.size();
-    }
-
-    // Kernel-language ops.
-    OpRegistry newOps(record.name);
-    if (auto hook = KILN_CALLBACK(info, registerOps)) {
-      hook(newOps);
-      StringSet<> seen;
-      for (const KernelOp &op : newOps.all()) {
-        if (!StringRef(op.name).starts_with(record.name + ".") ||
-            op.name.size() == record.name.size() + 1)
-          return fail("op name '" + op.name + "' must be '" + record.name + ".<name>'");
-        if (!op.build)
-          return fail("op '" + op.name + "' has no builder");
-        if (ops().lookup(op.name) || !seen.insert(op.name).second)
-          return fail("an op named '" + op.name + "' is already registered");
-        record.ops.push_back(op.name);
-      }
-    }
+    // Each hook's contribution, checked by its validator (PluginHooks.cpp).
+    plugin::Contribution contribution(record.name);
+    plugin::Loaded already{loaded, allEdits, dialects, ops()};
+    if (Error error = plugin::collectDialects(info, record, contribution, already, fail))
+      return error;
+    if (Error error = plugin::collectPasses(info, record, contribution, fail))
+      return error;
+    if (Error error = plugin::collectEdits(info, record, contribution, already, fail))
+      return error;
+    if (Error error = plugin::collectOps(info, record, contribution, already, fail))
+      return error;
+    if (Error error = plugin::collectLowering(info, record, contribution, fail))
+      return error;
+    if (Error error = plugin::collectOptions(
+            info, record, string,
+            [&](const void *at, size_t size) { return mapped.isReadable(at, size); }, fail))
+      return error;
+    record.addCodegenFlags = KILN_CALLBACK(info, addCodegenFlags);
 
     // Everything checked out: commit.
-    newDialects.appendTo(dialects);
-    for (const PassRegistrar::Factory &create : registrar.passes())
+    contribution.dialects.appendTo(dialects);
+    for (const PassRegistrar::Factory &create : contribution.passes.passes())
       mlir::registerPass(create);
-    allEdits.insert(allEdits.end(), std::make_move_iterator(newEdits.begin()),
-                    std::make_move_iterator(newEdits.end()));
-    for (const KernelOp &op : newOps.all())
+    allEdits.insert(allEdits.end(), std::make_move_iterator(contribution.edits.begin()),
+                    std::make_move_iterator(contribution.edits.end()));
+    for (const KernelOp &op : contribution.ops.all())
       ops().add(op);
+    for (const auto &[kind, extension] : contribution.lowering.all())
+      registerLoweringExtension(kind, record.name, extension);
     // Everything mapped since dlopen began, the plugin's hooks included, is
     // the plugin's and counts in the cache key.
     StringSet<> earlier;
@@ -388,6 +302,44 @@ Error PluginManager::loadFromEnvironment() {
     if (Error error = loadList(paths))
       return createStringError(inconvertibleErrorCode(),
                                Twine(variable) + ": " + toString(std::move(error)));
+  }
+  return Error::success();
+}
+
+Error PluginManager::completeOptions(CompileOptions &options) const {
+  for (const auto &[key, value] : options.pluginOptions) {
+    auto [pluginName, option] = StringRef(key).split('.');
+    auto plugin = llvm::find_if(loaded, [&](const LoadedPlugin &p) { return p.name == pluginName; });
+    if (plugin == loaded.end())
+      return createStringError("--plugin-option " + key + ": no plugin '" + pluginName +
+                               "' is loaded");
+    if (llvm::none_of(plugin->options, [&](const LoadedPlugin::Option &o) { return o.key == option; })) {
+      std::vector<std::string> keys;
+      for (const LoadedPlugin::Option &o : plugin->options)
+        keys.push_back(o.key);
+      return createStringError("--plugin-option " + key + ": plugin '" + pluginName +
+                               "' has no option '" + option + "' (" +
+                               (keys.empty() ? "it takes none" : "it takes " + join(keys, ", ")) +
+                               ")");
+    }
+  }
+  for (const LoadedPlugin &plugin : loaded)
+    for (const LoadedPlugin::Option &option : plugin.options)
+      options.pluginOptions.try_emplace(plugin.name + "." + option.key, option.defaultValue);
+  for (const LoadedPlugin &plugin : loaded) {
+    if (!plugin.addCodegenFlags)
+      continue;
+    CodegenFlags flags;
+    plugin.addCodegenFlags(options, flags);
+    for (const std::vector<std::string> *list : {&flags.llvm, &flags.ptxas})
+      for (const std::string &flag : *list)
+        if (flag.size() < 2 || flag.front() != '-' || flag.find('\0') != std::string::npos)
+          return createStringError("plugin '" + plugin.name + "' (" + plugin.path +
+                                   "): code-generator flag '" + flag +
+                                   "' does not start with '-'");
+    options.llvmOptions.insert(options.llvmOptions.end(), flags.llvm.begin(), flags.llvm.end());
+    options.ptxasOptions.insert(options.ptxasOptions.end(), flags.ptxas.begin(),
+                                flags.ptxas.end());
   }
   return Error::success();
 }

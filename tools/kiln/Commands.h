@@ -31,9 +31,17 @@ struct CommandRegistration {
 /// Loads TRITON_PLUGIN_PATHS, then `explicitPaths` (the --plugin flags).
 llvm::Error loadPlugins(const std::vector<std::string> &explicitPaths);
 
-/// The compile options of --target, --num-warps and --num-stages, checked.
+/// The compile options of --target, --num-warps, --num-stages and the
+/// --plugin-option flags (`<plugin>.<key>=<value>`), checked for form; the
+/// compile checks that the plugins take them.
 llvm::Expected<CompileOptions> makeCompileOptions(llvm::StringRef target, int numWarps,
-                                                  int numStages);
+                                                  int numStages,
+                                                  llvm::ArrayRef<std::string> pluginOptions = {});
+
+/// The help of --plugin-option, the same for every command.
+inline constexpr const char *kPluginOptionHelp =
+    "Set option <key> of a loaded plugin to <value> for this compile (repeatable; "
+    "'kiln plugins' lists the options)";
 
 /// Prints `error` as "kiln: error: ..." and returns the exit status 1.
 int reportError(llvm::Error error);

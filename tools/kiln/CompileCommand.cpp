@@ -49,6 +49,9 @@ cl::list<std::string> printAfter("print-after",
 cl::list<std::string> plugins("plugin",
                               cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS)"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+cl::list<std::string> pluginOptions("plugin-option", cl::desc(kPluginOptionHelp),
+                                    cl::value_desc("plugin.key=value"), cl::sub(command),
+                                    cl::cat(category()));
 cl::opt<int> numWarps("num-warps", cl::desc("Warps per program (default 4)"), cl::init(4),
                       cl::sub(command), cl::cat(category()));
 cl::opt<int> numStages("num-stages", cl::desc("Software-pipelining stages (default 3)"),
@@ -170,7 +173,7 @@ Expected<std::string> compile() {
   if (Error error = loadPlugins(plugins))
     return std::move(error);
   CompileRequest request;
-  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages);
+  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages, pluginOptions);
   if (!options)
     return options.takeError();
   request.options = std::move(*options);

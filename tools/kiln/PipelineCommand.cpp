@@ -31,6 +31,9 @@ cl::opt<int> numStages("num-stages", cl::desc("Software-pipelining stages (defau
 cl::list<std::string> plugins("plugin",
                               cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS)"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+cl::list<std::string> pluginOptions("plugin-option", cl::desc(kPluginOptionHelp),
+                                    cl::value_desc("plugin.key=value"), cl::sub(command),
+                                    cl::cat(category()));
 cl::opt<bool> identity("identity",
                        cl::desc("Print 'kiln <version> <key>': a hash of this kiln build, the "
                                 "effective pipeline and every loaded plugin's name, version "
@@ -40,7 +43,7 @@ cl::opt<bool> identity("identity",
 int run() {
   if (Error error = loadPlugins(plugins))
     return reportError(std::move(error));
-  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages);
+  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages, pluginOptions);
   if (!options)
     return reportError(options.takeError());
   Expected<Pipeline> pipeline = buildCompilePipeline(*options);

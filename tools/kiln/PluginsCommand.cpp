@@ -47,6 +47,15 @@ void describe(const LoadedPlugin &plugin, raw_ostream &os) {
     any = true;
   }
   os << (any ? "\n" : " -\n");
+  // API 1.1's hooks, shown when the plugin uses them.
+  if (plugin.numLoweringExtensions)
+    os << "  lowering: " << plugin.numLoweringExtensions << " extension(s) at llir\n";
+  for (const LoadedPlugin::Option &option : plugin.options)
+    os << "  option:   " << plugin.name << "." << option.key << " (default '"
+       << option.defaultValue << "')" << (option.help.empty() ? "" : ": ") << option.help
+       << "\n";
+  if (plugin.addCodegenFlags)
+    os << "  codegen:  adds code-generator flags\n";
 }
 
 int check(StringRef path) {

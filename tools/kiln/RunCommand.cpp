@@ -92,6 +92,9 @@ cl::list<std::string> plugins("plugin",
                               cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS), "
                                        "so kernels using its dialects parse"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+cl::list<std::string> pluginOptions("plugin-option", cl::desc(kPluginOptionHelp),
+                                    cl::value_desc("plugin.key=value"), cl::sub(command),
+                                    cl::cat(category()));
 cl::opt<bool> isolate("isolate",
                       cl::desc("Run in a child process and report a crash there as an error "
                                "(the default; also KILN_ISOLATE=1)"),
@@ -108,7 +111,7 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
                              "' to a cubin: " + why + "; give a kernel image with --cubin FILE");
   };
   CompileRequest request;
-  Expected<CompileOptions> options = makeCompileOptions(target, spec.numWarps, spec.numStages);
+  Expected<CompileOptions> options = makeCompileOptions(target, spec.numWarps, spec.numStages, pluginOptions);
   if (!options)
     return options.takeError();
   request.options = std::move(*options);

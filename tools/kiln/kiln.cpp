@@ -49,7 +49,8 @@ Error loadPlugins(const std::vector<std::string> &explicitPaths) {
   return Error::success();
 }
 
-Expected<CompileOptions> makeCompileOptions(StringRef target, int numWarps, int numStages) {
+Expected<CompileOptions> makeCompileOptions(StringRef target, int numWarps, int numStages,
+                                            ArrayRef<std::string> pluginOptions) {
   Expected<Target> parsed = Target::parse(target);
   if (!parsed)
     return parsed.takeError();
@@ -62,6 +63,15 @@ Expected<CompileOptions> makeCompileOptions(StringRef target, int numWarps, int 
   CompileOptions options = CompileOptions::forTarget(*parsed);
   options.numWarps = numWarps;
   options.numStages = numStages;
+  for (StringRef given : pluginOptions) {
+    auto [key, value] = given.split('=');
+    auto [plugin, name] = key.split('.');
+    if (!given.contains('=') || plugin.empty() || name.empty())
+      return createStringError("--plugin-option '" + given +
+                               "': expected <plugin>.<key>=<value>");
+    if (!options.pluginOptions.try_emplace(key.str(), value.str()).second)
+      return createStringError("--plugin-option " + key + " is given twice");
+  }
   return options;
 }
 

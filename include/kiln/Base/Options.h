@@ -6,6 +6,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,17 @@ struct CompileOptions {
   /// Extra ptxas flags, after kiln's own (Triton's `ptx_options` and the
   /// flags a Triton release adds).
   std::vector<std::string> ptxasOptions;
+  /// LLVM options for the code generator ("-name" or "-name=value"), set
+  /// for this compile only (plugins add them; `CodegenFlags`).
+  std::vector<std::string> llvmOptions;
+  /// Plugin options, "<plugin>.<key>" -> value: every option of every
+  /// loaded plugin, its default unless `--plugin-option` set it. Passes read
+  /// them from the options their factory gets; lowering extensions from
+  /// the lowering's context.
+  std::map<std::string, std::string> pluginOptions;
+
+  /// The value of plugin option `key` ("<plugin>.<key>"), or `fallback`.
+  llvm::StringRef pluginOption(llvm::StringRef key, llvm::StringRef fallback = "") const;
 
   /// Triton's defaults for `target`: the warp size is 64 on CDNA (gfx9*)
   /// GPUs, 32 everywhere else.

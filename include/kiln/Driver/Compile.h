@@ -25,9 +25,11 @@ class MLIRContext;
 namespace kiln {
 
 /// The effective pipeline of a compile for `options.target`: its back end's
-/// stages with the edits of every loaded plugin. With `kernel`, kernel
-/// predicates are evaluated on it (buildPipeline in Backend/Registry.h).
-llvm::Expected<Pipeline> buildCompilePipeline(const CompileOptions &options,
+/// stages with the edits of every loaded plugin, and `options` completed
+/// with their options and code-generator flags
+/// (PluginManager::completeOptions). With `kernel`, kernel predicates are
+/// evaluated on it (buildPipeline in Backend/Registry.h).
+llvm::Expected<Pipeline> buildCompilePipeline(CompileOptions options,
                                               mlir::ModuleOp kernel = nullptr);
 
 /// The stage whose artifact a file is: `from` when given (ttir, ttgir,
@@ -36,6 +38,8 @@ llvm::Expected<Pipeline> buildCompilePipeline(const CompileOptions &options,
 llvm::Expected<std::string> inputStage(llvm::StringRef path, llvm::StringRef from = "");
 
 struct CompileRequest {
+  /// Plugin options the user set go in options.pluginOptions; the compile
+  /// completes them.
   CompileOptions options;
   /// The input: its name (in messages and for the stage), and its text.
   std::string inputPath;

@@ -12,7 +12,10 @@
 //   static const kiln::PluginInfo info = {
 //       KILN_PLUGIN_HEADER("myplugin", "1.0"),
 //       /*registerDialects=*/nullptr, /*registerPasses=*/&registerPasses,
-//       /*extendPipeline=*/&extendPipeline, /*registerOps=*/nullptr};
+//       /*extendPipeline=*/&extendPipeline, /*registerOps=*/nullptr,
+//       // API 1.1:
+//       /*registerLowering=*/nullptr, /*options=*/nullptr, /*numOptions=*/0,
+//       /*addCodegenFlags=*/nullptr};
 //   KILN_PLUGIN(info)
 //
 // Compatibility: PluginInfo only ever grows at its end within an API major
@@ -32,6 +35,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace mlir {
 class DialectRegistry;
@@ -42,9 +47,31 @@ namespace kiln {
 class PipelineEditor;
 class PassRegistrar;
 class OpRegistry;
+class LoweringRegistrar;
+struct CompileOptions;
 
 constexpr uint16_t kPluginApiMajor = 1;
-constexpr uint16_t kPluginApiMinor = 0;
+/// 1.1: registerLowering, options, addCodegenFlags.
+constexpr uint16_t kPluginApiMinor = 1;
+
+/// One option of a plugin, set with `--plugin-option <plugin>.<key>=<value>`
+/// (and the bridge's and the API's equivalents); part of the cache key.
+struct PluginOption {
+  /// Lower-case letters, digits, '-' and '_', starting with a letter.
+  const char *key;
+  /// The value when none is given (non-null; may be empty).
+  const char *defaultValue;
+  /// One line for `kiln plugins`.
+  const char *help;
+};
+
+/// Flags a plugin adds to the code generators of one compile.
+struct CodegenFlags {
+  /// LLVM options, "-name" or "-name=value" (e.g. "-nvptx-sched4reg").
+  std::vector<std::string> llvm;
+  /// ptxas flags, each starting with '-'.
+  std::vector<std::string> ptxas;
+};
 
 struct PluginInfo {
   /// sizeof(PluginInfo) as the plugin was compiled: the fields it knows.
@@ -66,6 +93,17 @@ struct PluginInfo {
   void (*extendPipeline)(PipelineEditor &editor);
   /// Level 3: new kernel-language ops, exposed by every frontend.
   void (*registerOps)(OpRegistry &registry);
+
+  // API 1.1.
+  /// Level 2: the lowering of the plugin's ops to LLVM at llir, so that its
+  /// dialect can live until then (LoweringRegistrar.h).
+  void (*registerLowering)(LoweringRegistrar &registrar);
+  /// The options it takes: `numOptions` entries.
+  const PluginOption *options;
+  uint32_t numOptions;
+  /// Adds code-generator flags to a compile with `options` (its plugin
+  /// options included).
+  void (*addCodegenFlags)(const CompileOptions &options, CodegenFlags &flags);
 };
 
 /// Size of the version-1.0 struct: the least a plugin may declare.

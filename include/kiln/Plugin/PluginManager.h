@@ -37,6 +37,15 @@ struct LoadedPlugin {
   std::vector<std::string> passes; ///< pass arguments for textual pipelines
   std::vector<std::string> ops;    ///< kernel-language op names
   size_t numEdits = 0;
+  size_t numLoweringExtensions = 0;
+  struct Option {
+    std::string key; ///< without the "<plugin>." prefix
+    std::string defaultValue;
+    std::string help;
+  };
+  std::vector<Option> options;
+  /// The plugin's addCodegenFlags hook, if it has one.
+  void (*addCodegenFlags)(const CompileOptions &, CodegenFlags &) = nullptr;
 
   /// SHA-256 of the plugin's file and of each of `libraries`, computed on
   /// first use (the cache key needs them; loading does not).
@@ -65,6 +74,12 @@ public:
   /// Adds every plugin dialect to `registry`.
   void appendDialects(mlir::DialectRegistry &registry) const;
   OpRegistry &ops();
+
+  /// Completes `options` for a compile: each "<plugin>.<key>" already in
+  /// its pluginOptions (the user's) must name an option of a loaded plugin;
+  /// every other option gets its default; then each plugin adds its
+  /// code-generator flags. Fails, naming the option or plugin, otherwise.
+  llvm::Error completeOptions(CompileOptions &options) const;
 
   /// What every plugin contributes to a compile's identity: name, version
   /// and content hash of each, in load order.

@@ -195,6 +195,9 @@ void declareSharedMemory(ModuleOp module) {
 
 struct ConvertTritonGPUToLLVM
     : kiln::impl::ConvertTritonGPUToLLVMBase<ConvertTritonGPUToLLVM> {
+  ConvertTritonGPUToLLVM() = default;
+  explicit ConvertTritonGPUToLLVM(const CompileOptions &options) : options(options) {}
+
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<LLVM::LLVMDialect, scf::SCFDialect, cf::ControlFlowDialect>();
     // The module's target is not known yet: every registered extension's.
@@ -225,7 +228,8 @@ struct ConvertTritonGPUToLLVM
     }
     std::vector<const LoweringExtension *> extensions =
         loweringExtensions(targetName.getValue());
-    lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt())};
+    lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt()),
+                           options ? &*options : nullptr};
     auto extensionLowering = [&](Operation *op) -> const LoweringExtension * {
       for (const LoweringExtension *extension : extensions)
         if (extension->lowers(op, lctx))
@@ -333,6 +337,12 @@ struct ConvertTritonGPUToLLVM
     module.walk([&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
     reconcileUnrealizedCasts(casts);
   }
+
+  std::optional<CompileOptions> options;
 };
 
 } // namespace
+
+std::unique_ptr<Pass> kiln::createConvertTritonGPUToLLVM(const CompileOptions &options) {
+  return std::make_unique<ConvertTritonGPUToLLVM>(options);
+}

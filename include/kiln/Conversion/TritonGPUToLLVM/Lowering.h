@@ -10,6 +10,7 @@
 #ifndef KILN_CONVERSION_TRITONGPUTOLLVM_LOWERING_H
 #define KILN_CONVERSION_TRITONGPUTOLLVM_LOWERING_H
 
+#include "kiln/Base/Options.h"
 #include "kiln/Conversion/TritonGPUToLLVM/TargetInfo.h"
 #include "kiln/Layout/LinearLayout.h"
 
@@ -35,6 +36,9 @@ struct Context {
   const TargetInfo &target;
   unsigned warpSize;
   unsigned numWarps;
+  /// The compile's options (plugin options included); null when the pass
+  /// runs outside a compile (kiln-opt).
+  const CompileOptions *options = nullptr;
   /// Per tt.load / tt.store, the vector width chosen before conversion
   /// (the analysis reads the IR the conversion rewrites).
   llvm::DenseMap<mlir::Operation *, unsigned> vectorWidths{};

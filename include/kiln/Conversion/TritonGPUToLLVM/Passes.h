@@ -14,6 +14,12 @@ namespace kiln {
 #define GEN_PASS_REGISTRATION
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h.inc"
 
+struct CompileOptions;
+
+/// The conversion of a compile: its patterns and lowering extensions see
+/// `options` (plugin options included) in their lowering::Context.
+std::unique_ptr<mlir::Pass> createConvertTritonGPUToLLVM(const CompileOptions &options);
+
 } // namespace kiln
 
 #endif

@@ -46,6 +46,29 @@ void initialiseNVPTX() {
   });
 }
 
+/// LLVM options are process-wide: each compile first puts back those the
+/// previous one set, then sets its own ("-name" or "-name=value").
+Error applyLLVMOptions(ArrayRef<std::string> flags) {
+  static std::mutex mutex;
+  static std::vector<std::string> touched;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto registered = cl::getRegisteredOptions();
+  for (const std::string &name : touched)
+    if (cl::Option *option = registered.lookup(name))
+      option->setDefault();
+  touched.clear();
+  for (const std::string &flag : flags) {
+    auto [name, value] = StringRef(flag).ltrim('-').split('=');
+    cl::Option *option = registered.lookup(name);
+    if (!option)
+      return fail("unknown LLVM option '" + flag + "'");
+    touched.push_back(name.str());
+    if (option->addOccurrence(0, name, value))
+      return fail("LLVM option '" + flag + "' does not take that value");
+  }
+  return Error::success();
+}
+
 const llvm::Target *nvptxTarget() {
   initialiseNVPTX();
   std::string ignored;
@@ -110,6 +133,8 @@ Expected<std::string> generatePTX(StringRef llvmIR, const CompileOptions &option
     flag->setValue(options.sched4reg);
   else if (options.sched4reg)
     return fail("this LLVM's NVPTX back end has no -nvptx-sched4reg");
+  if (Error error = applyLLVMOptions(options.llvmOptions))
+    return error;
 
   LLVMContext context;
   SMDiagnostic diagnostic;

@@ -1,0 +1,183 @@
+//===- PluginHooks.cpp - checking what each plugin hook contributes -------===//
+#include "PluginHooks.h"
+
+#include "kiln/Backend/Registry.h"
+#include "kiln/Registration.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace llvm;
+
+namespace kiln::plugin {
+
+Error Errors::operator()(const Twine &cause) const {
+  std::string who = name.empty() ? "plugin file '" + path + "'"
+                                 : "plugin '" + name + "' (" + path + ")";
+  return createStringError(inconvertibleErrorCode(), who + ": " + cause);
+}
+
+// Dialects: no namespace may clash with the host's or another plugin's.
+Error collectDialects(const PluginInfo *info, LoadedPlugin &record, Contribution &out,
+                      const Loaded &loaded, const Errors &fail) {
+  auto hook = KILN_CALLBACK(info, registerDialects);
+  if (!hook)
+    return Error::success();
+  hook(out.dialects);
+  mlir::DialectRegistry host;
+  registerKilnDialects(host);
+  StringSet<> taken;
+  for (StringRef name : host.getDialectNames())
+    taken.insert(name);
+  for (StringRef name : loaded.dialects.getDialectNames())
+    taken.insert(name);
+  // Every registry starts out holding the builtin dialect; that one is not
+  // the plugin's.
+  mlir::DialectRegistry fresh;
+  StringSet<> preset;
+  for (StringRef name : fresh.getDialectNames())
+    preset.insert(name);
+  for (StringRef name : out.dialects.getDialectNames()) {
+    if (preset.contains(name))
+      continue;
+    if (taken.contains(name))
+      return fail("dialect '" + name + "' is already registered");
+    record.dialects.push_back(name.str());
+  }
+  return Error::success();
+}
+
+// Passes for textual pipelines. kiln's own and MLIR's passes are registered
+// first (only now: it costs about a millisecond, which a process without
+// plugin passes need not pay), so that no plugin pass can take their names.
+Error collectPasses(const PluginInfo *info, LoadedPlugin &record, Contribution &out,
+                    const Errors &fail) {
+  auto hook = KILN_CALLBACK(info, registerPasses);
+  if (!hook)
+    return Error::success();
+  registerKilnPasses();
+  hook(out.passes);
+  StringSet<> seen;
+  for (const PassRegistrar::Factory &create : out.passes.passes()) {
+    std::unique_ptr<mlir::Pass> pass = create ? create() : nullptr;
+    if (!pass)
+      return fail("a registered pass factory returned no pass");
+    StringRef arg = pass->getArgument();
+    if (!arg.starts_with(record.name + "-"))
+      return fail("pass argument '" + arg + "' must start with '" + record.name + "-'");
+    if (mlir::PassInfo::lookup(arg) || mlir::PassPipelineInfo::lookup(arg) ||
+        !seen.insert(arg).second)
+      return fail("a pass named '" + arg + "' is already registered");
+    record.passes.push_back(arg.str());
+  }
+  return Error::success();
+}
+
+// Pipeline edits: well-formed, and applicable on every back end.
+Error collectEdits(const PluginInfo *info, LoadedPlugin &record, Contribution &out,
+                   const Loaded &loaded, const Errors &fail) {
+  auto hook = KILN_CALLBACK(info, extendPipeline);
+  if (!hook)
+    return Error::success();
+  PipelineEditor editor(record.name, record.path, out.edits);
+  hook(editor);
+  for (const PipelineEdit &edit : out.edits)
+    if (Error error = validateEdit(edit))
+      return error;
+  std::vector<PipelineEdit> combined = loaded.edits;
+  combined.insert(combined.end(), out.edits.begin(), out.edits.end());
+  // One target per back end, and every target an edit is restricted to.
+  std::vector<Target> targets = representativeTargets();
+  for (const PipelineEdit &edit : combined)
+    if (!edit.scope.target.empty())
+      targets.push_back(cantFail(Target::parse(edit.scope.target)));
+  for (const Target &target : targets)
+    if (Expected<Pipeline> pipeline = buildPipeline(CompileOptions::forTarget(target), combined);
+        !pipeline)
+      return pipeline.takeError();
+  record.numEdits = out.edits.size();
+  return Error::success();
+}
+
+// Kernel-language ops.
+Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out,
+                 const Loaded &loaded, const Errors &fail) {
+  auto hook = KILN_CALLBACK(info, registerOps);
+  if (!hook)
+    return Error::success();
+  hook(out.ops);
+  StringSet<> seen;
+  for (const KernelOp &op : out.ops.all()) {
+    if (!StringRef(op.name).starts_with(record.name + ".") ||
+        op.name.size() == record.name.size() + 1)
+      return fail("op name '" + op.name + "' must be '" + record.name + ".<name>'");
+    if (!op.build)
+      return fail("op '" + op.name + "' has no builder");
+    if (loaded.ops.lookup(op.name) || !seen.insert(op.name).second)
+      return fail("an op named '" + op.name + "' is already registered");
+    record.ops.push_back(op.name);
+  }
+  return Error::success();
+}
+
+// Lowering extensions: for a target kind kiln has a back end for.
+Error collectLowering(const PluginInfo *info, LoadedPlugin &record, Contribution &out,
+                      const Errors &fail) {
+  auto hook = KILN_CALLBACK(info, registerLowering);
+  if (!hook)
+    return Error::success();
+  hook(out.lowering);
+  for (const auto &[kind, extension] : out.lowering.all()) {
+    if (!extension)
+      return fail("registerLowering added a null lowering extension");
+    if (!kind.empty() && !backendFor(Target{kind, ""}))
+      return fail("registerLowering names target kind '" + kind +
+                  "', which no back end compiles (use \"cuda\", \"hip\" or \"\" for every "
+                  "target)");
+  }
+  record.numLoweringExtensions = out.lowering.all().size();
+  return Error::success();
+}
+
+// Options: a bounded array of well-formed, distinct keys with defaults.
+Error collectOptions(const PluginInfo *info, LoadedPlugin &record,
+                     function_ref<std::optional<StringRef>(const char *)> readString,
+                     function_ref<bool(const void *, size_t)> isReadable, const Errors &fail) {
+  if (offsetof(PluginInfo, numOptions) + sizeof(info->numOptions) > info->structSize)
+    return Error::success();
+  constexpr uint32_t kMaxOptions = 256;
+  if (info->numOptions == 0)
+    return Error::success();
+  if (!info->options)
+    return fail("PluginInfo declares " + Twine(info->numOptions) + " options but none");
+  if (info->numOptions > kMaxOptions)
+    return fail("PluginInfo declares " + Twine(info->numOptions) + " options, more than " +
+                Twine(kMaxOptions));
+  if (!isReadable(info->options, info->numOptions * sizeof(PluginOption)))
+    return fail("PluginInfo's options array runs past the library's loaded data");
+  StringSet<> seen;
+  for (uint32_t i = 0; i < info->numOptions; ++i) {
+    const PluginOption &option = info->options[i];
+    std::optional<StringRef> key = option.key ? readString(option.key) : std::nullopt;
+    std::optional<StringRef> value =
+        option.defaultValue ? readString(option.defaultValue) : std::nullopt;
+    std::optional<StringRef> help = option.help ? readString(option.help) : StringRef();
+    if (!key || !value || !help)
+      return fail("option " + Twine(i) + " needs a key and a default value (strings of the "
+                  "library; the default may be empty)");
+    bool wellFormed = !key->empty() && isLower(key->front()) &&
+                      all_of(*key, [](char c) {
+                        return isLower(c) || isDigit(c) || c == '_' || c == '-';
+                      });
+    if (!wellFormed)
+      return fail("invalid option key '" + *key +
+                  "' (use lower-case letters, digits, '-' and '_', starting with a letter)");
+    if (!seen.insert(*key).second)
+      return fail("option '" + *key + "' is declared twice");
+    record.options.push_back({key->str(), value->str(), help->str()});
+  }
+  return Error::success();
+}
+
+} // namespace kiln::plugin
