@@ -190,7 +190,30 @@ def compile(source, *, target="cuda:90", num_warps=4, num_stages=3, start="ttir"
         shutil.rmtree(work, ignore_errors=True)
 
 
-def identity(target="cuda:90", env=None, executable=None):
+def plugin_option_flags(options):
+    """`kiln` flags setting plugin options: `options` maps "<plugin>.<key>"
+    to a value (str() of it)."""
+    flags = []
+    for key, value in sorted((options or {}).items()):
+        if "." not in key or "=" in key:
+            raise ValueError(f"plugin option {key!r}: expected '<plugin>.<key>'")
+        flags += ["--plugin-option", f"{key}={value}"]
+    return flags
+
+
+def parse_plugin_options(text):
+    """KILN_PLUGIN_OPTIONS: "<plugin>.<key>=<value>" entries separated by
+    whitespace, as a dict."""
+    options = {}
+    for entry in (text or "").split():
+        key, eq, value = entry.partition("=")
+        if not eq or "." not in key:
+            raise ValueError(f"KILN_PLUGIN_OPTIONS: {entry!r} is not <plugin>.<key>=<value>")
+        options[key] = value
+    return options
+
+
+def identity(target="cuda:90", env=None, executable=None, flags=()):
     """(version, key): kiln's version and the kernel-independent part of its
     cache key (this build, the effective pipeline, every loaded plugin's
     name, version and file hash), from `kiln pipeline --identity`.
@@ -199,7 +222,7 @@ def identity(target="cuda:90", env=None, executable=None):
     `kiln --version`, `kiln pipeline` (which names every plugin edit), the
     plugin files' contents and the executable's path, size and time."""
     exe = executable or find_executable()
-    command = [exe, "pipeline", "--target", target, "--identity"]
+    command = [exe, "pipeline", "--target", target, "--identity"] + list(flags)
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     words = done.stdout.decode().split()
     if done.returncode == 0 and len(words) == 3 and words[0] == "kiln":

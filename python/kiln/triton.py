@@ -65,6 +65,7 @@ class _State:
     original_hash = None    # CUDABackend.hash as Triton defines it
     identities = {}         # memo of kiln's identity, see _identity()
     pipeline_key = None     # the no-argument hook's answer, see _pipeline_key()
+    plugin_flags = []       # --plugin-option flags of enable(plugin_options=...)
     chained_keys = {}       # memo of it after another hook's answers
     warned_release = False
 
@@ -77,21 +78,29 @@ def is_enabled():
     return _State.enabled
 
 
-def enable(ttir=None, executable=None):
+def enable(ttir=None, executable=None, plugin_options=None):
     """Makes kiln compile every CUDA kernel Triton compiles from now on.
 
     ttir: "triton" (default; Triton's ttir stage runs, kiln compiles from its
     output) or "kiln" (kiln's ttir stage too; default from KILN_TRITON_TTIR).
     executable: the kiln binary (default: kiln.find_executable()'s search).
+    plugin_options: {"<plugin>.<key>": value} for the loaded plugins, as
+    `kiln compile --plugin-option` sets them (default: KILN_PLUGIN_OPTIONS,
+    whitespace-separated <plugin>.<key>=<value> entries); part of the key of
+    Triton's cache.
     Kernels Triton already holds in memory are forgotten, so that the next
     launch recompiles (or finds kiln's build in Triton's cache).
     """
     ttir = ttir or os.environ.get("KILN_TRITON_TTIR", "triton")
     if ttir not in ("triton", "kiln"):
         raise ValueError(f"ttir must be 'triton' or 'kiln', not {ttir!r}")
+    if plugin_options is None:
+        plugin_options = _driver.parse_plugin_options(os.environ.get("KILN_PLUGIN_OPTIONS"))
+    _State.plugin_flags = _driver.plugin_option_flags(plugin_options)
     _State.ttir = ttir
     _State.executable = executable
-    ours = f"-kiln-bridge{BRIDGE_VERSION}-ttir={ttir}-exe={executable or ''}"
+    ours = (f"-kiln-bridge{BRIDGE_VERSION}-ttir={ttir}-exe={executable or ''}"
+            f"-options={' '.join(_State.plugin_flags[1::2])}")
     _State.pipeline_key = (ours, hashlib.sha256(ours.encode()).hexdigest())
     _State.chained_keys.clear()
     if TRITON_VERSION not in TESTED_RELEASES and not _State.warned_release:
@@ -159,9 +168,10 @@ def _identity(arch):
             stamps.append((path, st.st_size, st.st_mtime_ns, st.st_ino))
         except OSError:
             stamps.append((path, None))   # kiln itself reports the missing file
-    memo = (arch, tuple(stamps), _driver.plugin_paths())
+    memo = (arch, tuple(stamps), _driver.plugin_paths(), tuple(_State.plugin_flags))
     if memo not in _State.identities:
-        _State.identities[memo] = _driver.identity(f"cuda:{arch}", executable=exe)
+        _State.identities[memo] = _driver.identity(f"cuda:{arch}", executable=exe,
+                                                   flags=_State.plugin_flags)
     return _State.identities[memo]
 
 
@@ -230,6 +240,7 @@ def _codegen_flags(options):
     if getattr(options, "min_shared_mem", None) is not None:
         flags.append(f"--min-shared-mem={options.min_shared_mem}")
     flags += [f"--ptxas-option={flag}" for flag in _ptxas_flags(options)]
+    flags += _State.plugin_flags
     handled = {"num_ctas", "ptx_version", "instrumentation_mode", "clc", "enable_fp_fusion",
                "enable_reflect_ftz", "maxnreg", "sched4reg", "min_shared_mem", "ptx_options"}
     for field in getattr(type(options), "__dataclass_fields__", {}).values():

@@ -217,7 +217,33 @@ def plugin_paths():
     print("kiln compiles with the kiln plugins")
 
 
+def plugin_options():
+    # Run with KILN_PLUGIN_PATHS naming the hwclock plugin.
+    import kiln
+    import kiln.triton
+    kiln.triton.enable()
+    plain = triton.compile(vector_add(), target=TARGET)
+    kiln.triton.enable(plugin_options={"hwclock.unoptimized": "true"})
+    unoptimized = triton.compile(vector_add(), target=TARGET)
+    assert who(plain) == who(unoptimized) == "kiln"
+    # In Triton's cache key, and the plugin's ptxas flag reached ptxas.
+    assert plain.hash != unoptimized.hash
+    assert plain.asm["cubin"] != unoptimized.asm["cubin"]
+    print("enable(plugin_options=...) reaches the plugin and Triton's cache key")
+    os.environ["KILN_PLUGIN_OPTIONS"] = "hwclock.unoptimized=true"
+    kiln.triton.enable()
+    assert triton.compile(vector_add(), target=TARGET).hash == unoptimized.hash
+    print("KILN_PLUGIN_OPTIONS sets them too")
+    kiln.triton.enable(plugin_options={"hwclock.nope": "1"})
+    try:
+        triton.compile(vector_add(), target=TARGET)
+        raise AssertionError("an unknown plugin option was accepted")
+    except kiln.CompileError as e:
+        print(e.diagnostic.strip())
+
+
 if __name__ == "__main__":
     mode = sys.argv[1]
     {"cache-key": cache_key, "errors": errors, "override": override, "probe": probe, "hook": hook,
-     "options": options, "plugin-paths": plugin_paths}[mode](*sys.argv[2:])
+     "options": options, "plugin-paths": plugin_paths,
+     "plugin-options": plugin_options}[mode](*sys.argv[2:])
