@@ -23,6 +23,10 @@ public:
   virtual llvm::StringRef targetKind() const = 0;
   /// A target checks that must cover every back end compile for.
   virtual Target representativeTarget() const = 0;
+  /// Targets whose stage lists, together, hold every pass the back end
+  /// runs, with each difference between its targets (for the docs' pass
+  /// table).
+  virtual std::vector<Target> documentedTargets() const { return {representativeTarget()}; }
   /// The core stages for `options.target`, before plugins' edits. Which
   /// passes a target runs is decided here, and only here.
   virtual llvm::Expected<std::vector<Stage>> stages(const CompileOptions &options) const = 0;

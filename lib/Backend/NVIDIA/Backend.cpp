@@ -1,9 +1,9 @@
 //===- Backend.cpp - the NVIDIA back end's stages -------------------------===//
 //
 // The stage list is data: change the pipeline here, and `kiln pipeline`,
-// the cache key and the docs' id table follow. Which passes a cuda target
-// runs is decided here only: the passes themselves do not look at the
-// back end.
+// the cache key and docs/passes.md (`kiln passes`) follow. Which passes a
+// cuda target runs is decided here only: the passes themselves do not look
+// at the back end.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Backend/NVIDIA/Backend.h"
@@ -106,6 +106,10 @@ public:
   StringRef name() const override { return "nvidia"; }
   StringRef targetKind() const override { return "cuda"; }
   Target representativeTarget() const override { return Target{"cuda", "90"}; }
+  /// Below sm_80 (no cp.async), sm_80 to sm_89, sm_90 and later (TMA).
+  std::vector<Target> documentedTargets() const override {
+    return {Target{"cuda", "75"}, Target{"cuda", "80"}, Target{"cuda", "90"}};
+  }
 
   Expected<std::vector<Stage>> stages(const CompileOptions &options) const override {
     std::vector<Stage> stages;
