@@ -46,3 +46,36 @@ TEST(KernelMetadata, JSONHasTheLauncherKeys) {
   EXPECT_EQ(object->getInteger("num_warps"), 4);
   EXPECT_EQ(object->getObject("target")->getString("backend"), "cuda");
 }
+
+// One model: what the code generators fill in and write as Triton's JSON is
+// what the runtime reads back, every field.
+TEST(KernelMetadata, RoundTripsThroughTritonsJSON) {
+  KernelMetadata m;
+  m.name = "k_tma";
+  m.numWarps = 8;
+  m.shared = 65536;
+  m.globalScratchSize = 256;
+  m.globalScratchAlign = 128;
+  m.profileScratchSize = 64;
+  m.profileScratchAlign = 8;
+  m.tensorDescs.push_back({3, 2, 6, {64, 64}, false});
+  m.tensorDescs.push_back({2, 4, 7, {128, 32}, true});
+  llvm::Expected<KernelMetadata> back = KernelMetadata::fromJSON(
+      m.toJSON(CompileOptions::forTarget(Target{"cuda", "90"})), "the test's JSON");
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->name, m.name);
+  EXPECT_EQ(back->numWarps, 8);
+  EXPECT_EQ(back->shared, 65536);
+  EXPECT_EQ(back->globalScratchSize, 256);
+  EXPECT_EQ(back->globalScratchAlign, 128);
+  EXPECT_EQ(back->profileScratchSize, 64);
+  EXPECT_EQ(back->profileScratchAlign, 8);
+  EXPECT_EQ(back->tensorDescs, m.tensorDescs);
+  EXPECT_EQ(back->arch, 90);
+
+  llvm::Expected<KernelMetadata> bad =
+      KernelMetadata::fromJSON("{\"num_warps\": 64}", "meta.json");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "meta.json: \"num_warps\" must be an integer from 1 to 32");
+}

@@ -1,6 +1,8 @@
 //===- PTXVersionTest.cpp - ptxas release -> PTX ISA, target names -------===//
 #include "kiln/Backend/NVIDIA/NVPTX.h"
 
+#include "llvm/Support/CommandLine.h"
+
 #include <gtest/gtest.h>
 
 using namespace kiln;
@@ -44,4 +46,34 @@ TEST(ForeignPTX, MetadataFromTheText) {
       nvidia::metadataFromForeignPTX(".visible .entry k()\n.reqntid 48\n{}", options, std::nullopt);
   ASSERT_FALSE(static_cast<bool>(odd));
   EXPECT_NE(llvm::toString(odd.takeError()).find("whole number of warps"), std::string::npos);
+}
+
+// LLVM options are process-wide: a compile's llvmOptions hold for that
+// compile only, and an unknown one is an error naming it.
+TEST(LLVMOptions, SetForOneCompileOnly) {
+  if (llvm::Expected<nvidia::Ptxas> ptxas = nvidia::findPtxas(); !ptxas) {
+    llvm::consumeError(ptxas.takeError());
+    GTEST_SKIP() << "no ptxas here";
+  }
+  const char *ir = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                   "define ptx_kernel void @k() {\n  ret void\n}\n";
+  CompileOptions options = CompileOptions::forTarget(Target{"cuda", "90"});
+  auto *flag = static_cast<llvm::cl::opt<bool> *>(
+      llvm::cl::getRegisteredOptions().lookup("disable-lsr"));
+  ASSERT_NE(flag, nullptr);
+  KernelMetadata metadata;
+  options.llvmOptions = {"-disable-lsr"};
+  llvm::Expected<std::string> with = nvidia::generatePTX(ir, options, metadata);
+  ASSERT_TRUE(static_cast<bool>(with)) << llvm::toString(with.takeError());
+  EXPECT_TRUE(flag->getValue());
+  options.llvmOptions.clear();
+  llvm::Expected<std::string> without = nvidia::generatePTX(ir, options, metadata);
+  ASSERT_TRUE(static_cast<bool>(without)) << llvm::toString(without.takeError());
+  EXPECT_FALSE(flag->getValue());
+
+  options.llvmOptions = {"-kiln-no-such-option"};
+  llvm::Expected<std::string> unknown = nvidia::generatePTX(ir, options, metadata);
+  ASSERT_FALSE(static_cast<bool>(unknown));
+  EXPECT_NE(llvm::toString(unknown.takeError()).find("unknown LLVM option '-kiln-no-such-option'"),
+            std::string::npos);
 }

@@ -686,12 +686,6 @@ void LoopPipeliner::run() {
   eraseDeadOps(firstNew->getIterator(), newLoop->getIterator());
 }
 
-/// Whether the module's target has cp.async (sm_80 and later); modules
-/// without `ttg.target` are taken to have it.
-bool targetHasCpAsync(const std::optional<Target> &target) {
-  return !target || target->capability() >= 80;
-}
-
 constexpr int64_t kMaxStages = 16;
 
 struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
@@ -700,10 +694,9 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<std::optional<Target>> target = moduleTarget(module, "ttgir-pipeline");
+    // Which targets run it (those with cp.async) is the stage list's choice.
     if (failed(target))
       return signalPassFailure();
-    if (!targetHasCpAsync(*target))
-      return;
     SmallVector<std::pair<scf::ForOp, unsigned>> loops;
     bool failed = false;
     module.walk([&](scf::ForOp loop) {
