@@ -21,22 +21,6 @@ namespace {
 
 Error fail(const Twine &message) { return createStringError(message); }
 
-// A compile's result travels in the cache as one string: the metadata
-// JSON's length, a newline, the JSON, the artifact.
-std::string pack(StringRef json, StringRef artifact) {
-  return std::to_string(json.size()) + "\n" + json.str() + artifact.str();
-}
-
-bool unpack(StringRef packed, StringRef &json, StringRef &artifact) {
-  auto [length, rest] = packed.split('\n');
-  size_t size = 0;
-  if (length.getAsInteger(10, size) || size > rest.size())
-    return false;
-  json = rest.take_front(size);
-  artifact = rest.drop_front(size);
-  return true;
-}
-
 /// The pass ids of `printAfter`, each checked to run in this compile.
 Expected<std::set<std::string>> passesToPrint(const Pipeline &pipeline, const RunOptions &run,
                                               ArrayRef<std::string> printAfter) {
@@ -80,6 +64,20 @@ Expected<std::set<std::string>> passesToPrint(const Pipeline &pipeline, const Ru
 }
 
 } // namespace
+
+std::string packCompileResult(StringRef json, StringRef artifact) {
+  return std::to_string(json.size()) + "\n" + json.str() + artifact.str();
+}
+
+bool unpackCompileResult(StringRef packed, StringRef &json, StringRef &artifact) {
+  auto [length, rest] = packed.split('\n');
+  size_t size = 0;
+  if (length.getAsInteger(10, size) || size > rest.size())
+    return false;
+  json = rest.take_front(size);
+  artifact = rest.drop_front(size);
+  return true;
+}
 
 Expected<Pipeline> buildCompilePipeline(CompileOptions options, mlir::ModuleOp kernel) {
   if (Error error = PluginManager::get().completeOptions(options))
@@ -188,7 +186,7 @@ Expected<CompileResult> compileKernel(mlir::MLIRContext &context, CompileRequest
     std::string whyNot;
     if (std::optional<std::string> hit = cache.lookup(key, &whyNot)) {
       StringRef json, bytes;
-      if (unpack(*hit, json, bytes)) {
+      if (unpackCompileResult(*hit, json, bytes)) {
         if (request.verbose)
           errs() << "kiln: cache hit " << key << "\n";
         result.artifact = bytes.str();
@@ -214,7 +212,7 @@ Expected<CompileResult> compileKernel(mlir::MLIRContext &context, CompileRequest
   result.artifact = artifact.serialize();
   result.metadata = std::move(artifact.metadata);
   if (useCache) {
-    if (Error error = cache.store(key, pack(result.metadataJSON, result.artifact)))
+    if (Error error = cache.store(key, packCompileResult(result.metadataJSON, result.artifact)))
       errs() << "kiln: warning: " << toString(std::move(error)) << "\n";
     else if (request.verbose)
       errs() << "kiln: cache miss " << key << " (stored)\n";

@@ -144,21 +144,6 @@ Error applyCodegenOptions(CompileOptions &options) {
   return Error::success();
 }
 
-// A compile's result travels from an isolated child as one string: the metadata JSON's length, a newline, the JSON, the artifact.
-std::string pack(StringRef json, StringRef artifact) {
-  return std::to_string(json.size()) + "\n" + json.str() + artifact.str();
-}
-
-bool unpack(StringRef packed, StringRef &json, StringRef &artifact) {
-  auto [length, rest] = packed.split('\n');
-  size_t size = 0;
-  if (length.getAsInteger(10, size) || size > rest.size())
-    return false;
-  json = rest.take_front(size);
-  artifact = rest.drop_front(size);
-  return true;
-}
-
 /// The JSON beside an output file: k.cubin -> k.json.
 std::string metadataPath() {
   SmallString<256> path(output);
@@ -204,7 +189,7 @@ Expected<std::string> compile() {
   Expected<CompileResult> result = compileKernel(context, std::move(request));
   if (!result)
     return result.takeError();
-  return pack(result->metadataJSON, result->artifact);
+  return packCompileResult(result->metadataJSON, result->artifact);
 }
 
 int run() {
@@ -215,7 +200,7 @@ int run() {
   if (!result)
     return reportError(result.takeError());
   StringRef json, artifact;
-  if (!unpack(*result, json, artifact))
+  if (!unpackCompileResult(*result, json, artifact))
     return reportError(fail("the compile returned a malformed result"));
   if (Error error = writeOutput(output, artifact))
     return reportError(std::move(error));

@@ -77,6 +77,12 @@ struct CompileResult {
   std::string metadataJSON;
 };
 
+/// A result as one string (the metadata JSON's length, a newline, the JSON,
+/// the artifact), as the cache keeps it and an isolated child returns it.
+std::string packCompileResult(llvm::StringRef json, llvm::StringRef artifact);
+bool unpackCompileResult(llvm::StringRef packed, llvm::StringRef &json,
+                         llvm::StringRef &artifact);
+
 /// Compiles `request`'s input in `context` (which must hold kiln's and the
 /// loaded plugins' dialects: registerKilnAndPluginDialects). Errors say
 /// which stage or pass failed; diagnostics of the IR go to the context.
