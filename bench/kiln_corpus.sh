@@ -11,13 +11,17 @@
 #   bench/kiln_corpus.sh run DIR KILN_RUN_CUDA on the GPU machine: PASS/FAIL
 #                                              per output and one table line
 #                                              per case
+#   bench/kiln_corpus.sh compile-run KILN      on the GPU machine with a
+#                                              (static) kiln: `kiln run
+#                                              --target cuda:90`, compiling
+#                                              each case in process, no --cubin
 #
 # num_warps and num_stages are each case's manifest's.
 set -eu
 cases=${KILN_CASES:-"add_f32 saxpy_math softmax_f32 layernorm_f16 transpose_2d row_sum_argmax
 cumsum_i32 dropout_rand int_ops_cast histogram_atomic gather_rows matmul_f16 matmul_tma_persistent"}
 corpus=$(dirname "$0")/../test/corpus
-mode=$1 dir=$2 tool=$3
+mode=$1 dir=${2:-} tool=${3:-}
 case $mode in
 prepare)
   mkdir -p "$dir"
@@ -62,5 +66,19 @@ run)
     done
   done
   echo "kiln cubins: $pass passed, $fail failed" ;;
-*) echo "usage: $0 prepare DIR KILN | run DIR KILN_RUN_CUDA" >&2; exit 1 ;;
+compile-run)
+  # $2 is kiln here: every field of the compile's metadata (the TMA
+  # descriptors' included) must reach the launch.
+  kiln=$2 pass=0 fail=0
+  for c in $cases; do
+    if "$kiln" run "$corpus/$c" --target cuda:90 --repeat 20 --no-isolate; then
+      echo "RESULT $c compile-run PASS"
+      pass=$((pass + 1))
+    else
+      echo "RESULT $c compile-run FAIL"
+      fail=$((fail + 1))
+    fi
+  done
+  echo "kiln run --target cuda:90 (no --cubin): $pass passed, $fail failed" ;;
+*) echo "usage: $0 prepare DIR KILN | run DIR KILN_RUN_CUDA | compile-run KILN" >&2; exit 1 ;;
 esac
