@@ -108,7 +108,7 @@ Expected<KernelMetadata> KernelMetadata::fromJSON(StringRef text, StringRef wher
   // Each integer field: present means an integer from `min` to `max`.
   auto integer = [&](const char *key, auto &field, int64_t min, int64_t max) -> Error {
     const json::Value *v = o->get(key);
-    if (!v)
+    if (!v || v->kind() == json::Value::Null) // Triton writes null for unset options
       return Error::success();
     std::optional<int64_t> i = v->getAsInteger();
     if (!i || *i < min || *i > max)

@@ -100,6 +100,11 @@ Expected<std::string> inputStage(StringRef path, StringRef from) {
 
 Expected<CompileResult> compileKernel(mlir::MLIRContext &context, CompileRequest request) {
   const std::string &input = request.inputPath;
+  // The stage the input is (checked), or the one its name says.
+  Expected<std::string> from = inputStage(input, request.from);
+  if (!from)
+    return from.takeError();
+  request.from = *from;
   if (Error error = PluginManager::get().completeOptions(request.options))
     return std::move(error);
   const CompileOptions &options = request.options;
@@ -186,16 +191,22 @@ Expected<CompileResult> compileKernel(mlir::MLIRContext &context, CompileRequest
     std::string whyNot;
     if (std::optional<std::string> hit = cache.lookup(key, &whyNot)) {
       StringRef json, bytes;
-      if (unpackCompileResult(*hit, json, bytes)) {
+      std::optional<KernelMetadata> metadata = KernelMetadata();
+      if (!unpackCompileResult(*hit, json, bytes)) {
+        metadata.reset();
+      } else if (!json.empty()) {
+        Expected<KernelMetadata> m = KernelMetadata::fromJSON(json, "its metadata");
+        if (m)
+          metadata = std::move(*m);
+        else
+          metadata.reset(), consumeError(m.takeError());
+      }
+      if (metadata) {
         if (request.verbose)
           errs() << "kiln: cache hit " << key << "\n";
         result.artifact = bytes.str();
         result.metadataJSON = json.str();
-        if (!json.empty())
-          if (Expected<KernelMetadata> m = KernelMetadata::fromJSON(json, "the cached metadata"))
-            result.metadata = std::move(*m);
-          else
-            return m.takeError();
+        result.metadata = std::move(*metadata);
         return result;
       }
       whyNot = "its payload is malformed";

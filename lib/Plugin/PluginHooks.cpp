@@ -131,10 +131,14 @@ Error collectLowering(const PluginInfo *info, LoadedPlugin &record, Contribution
   for (const auto &[kind, extension] : out.lowering.all()) {
     if (!extension)
       return fail("registerLowering added a null lowering extension");
-    if (!kind.empty() && !backendFor(Target{kind, ""}))
+    if (kind.empty())
+      continue;
+    if (Expected<const Backend *> backend = backendFor(Target{kind, ""}); !backend) {
+      consumeError(backend.takeError());
       return fail("registerLowering names target kind '" + kind +
                   "', which no back end compiles (use \"cuda\", \"hip\" or \"\" for every "
                   "target)");
+    }
   }
   record.numLoweringExtensions = out.lowering.all().size();
   return Error::success();

@@ -331,12 +331,19 @@ Error PluginManager::completeOptions(CompileOptions &options) const {
       continue;
     CodegenFlags flags;
     plugin.addCodegenFlags(options, flags);
+    auto bad = [&](const std::string &flag, StringRef why) {
+      return createStringError("plugin '" + plugin.name + "' (" + plugin.path +
+                               "): code-generator flag '" + flag + "' " + why);
+    };
     for (const std::vector<std::string> *list : {&flags.llvm, &flags.ptxas})
       for (const std::string &flag : *list)
         if (flag.size() < 2 || flag.front() != '-' || flag.find('\0') != std::string::npos)
-          return createStringError("plugin '" + plugin.name + "' (" + plugin.path +
-                                   "): code-generator flag '" + flag +
-                                   "' does not start with '-'");
+          return bad(flag, "is not a flag ('-' then a name, no NUL)");
+    // ptxas's input, output and architecture are kiln's to choose.
+    for (StringRef flag : flags.ptxas)
+      if (flag == "-o" || flag.starts_with("--output-file") || flag.starts_with("--gpu-name") ||
+          flag.starts_with("-arch"))
+        return bad(flag.str(), "sets what kiln chooses (the output file or the GPU name)");
     options.llvmOptions.insert(options.llvmOptions.end(), flags.llvm.begin(), flags.llvm.end());
     options.ptxasOptions.insert(options.ptxasOptions.end(), flags.ptxas.begin(),
                                 flags.ptxas.end());

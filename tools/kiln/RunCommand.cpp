@@ -118,6 +118,7 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
   request.inputPath = spec.ttir;
   request.from = "ttir";
   request.stopAfter = "cubin";
+  request.useCache = false; // a run compiles afresh, as it always has
   mlir::DialectRegistry registry;
   registerKilnAndPluginDialects(registry);
   mlir::MLIRContext context(registry);
@@ -126,6 +127,7 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
   auto module = interp::parseKernelFile(spec.ttir, context);
   if (!module)
     return module.takeError();
+  std::string name = spec.kernel.empty() ? kernelName(**module) : spec.kernel;
   request.parsed = std::move(*module);
   // Read again for the cache key: the reader above checked it already.
   Expected<std::unique_ptr<MemoryBuffer>> file = readInputFile(spec.ttir);
@@ -141,7 +143,7 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
   kernel.image = std::move(result->artifact);
   kernel.metadata = std::move(result->metadata);
   if (kernel.metadata.name.empty())
-    kernel.metadata.name = spec.kernel;
+    kernel.metadata.name = name;
   return kernel;
 }
 

@@ -44,7 +44,7 @@ struct CompileRequest {
   /// The input: its name (in messages and for the stage), and its text.
   std::string inputPath;
   std::string inputText;
-  /// The stage the input is the artifact of (inputStage()).
+  /// The stage the input is the artifact of; empty: inputStage(inputPath).
   std::string from;
   /// The input already parsed, by a caller with its own reader (`kiln
   /// run`'s); `inputText` still keys the cache.

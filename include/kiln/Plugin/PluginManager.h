@@ -79,6 +79,7 @@ public:
   /// its pluginOptions (the user's) must name an option of a loaded plugin;
   /// every other option gets its default; then each plugin adds its
   /// code-generator flags. Fails, naming the option or plugin, otherwise.
+  /// Call it once per compile: a second call adds the flags again.
   llvm::Error completeOptions(CompileOptions &options) const;
 
   /// What every plugin contributes to a compile's identity: name, version

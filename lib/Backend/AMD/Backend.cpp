@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "kiln/Backend/AMD/Backend.h"
 
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Pipeline/CommonStages.h"
 
 #include "mlir/Transforms/Passes.h"
@@ -30,6 +31,10 @@ public:
     Stage ttgir;
     ttgir.name = "ttgir";
     ttgir.entries = ttgirLayoutPasses();
+    // Its place stays where NVIDIA's (and AMD's coming) matmul passes put
+    // it, so edits anchored on it hold on every back end.
+    ttgir.entries.push_back(corePass("ttgir.remove-layout-conversions-after-matmul",
+                                     [] { return ttg::createRemoveLayoutConversions(); }));
     for (PassEntry &entry : ttgirCleanupPasses())
       ttgir.entries.push_back(std::move(entry));
     ttgir.entries.push_back(corePass("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }));

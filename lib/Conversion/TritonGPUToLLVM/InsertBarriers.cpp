@@ -91,7 +91,8 @@ struct Pending {
 
 class BarrierInserter {
 public:
-  BarrierInserter(const ScratchContext &ctx) : ctx(ctx), extensions(loweringExtensions()) {}
+  BarrierInserter(const ScratchContext &ctx, std::vector<const LoweringExtension *> extensions)
+      : ctx(ctx), extensions(std::move(extensions)) {}
 
   Pending visitBlock(Block &block, Pending state) {
     for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -243,12 +244,15 @@ private:
     }
     if (isa<ttg::LocalDeallocOp>(op))
       return p;
-    SmallVector<SharedEffect> effects;
     for (const LoweringExtension *extension : extensions) {
+      SmallVector<SharedEffect> effects;
       if (!extension->sharedEffects(op, effects))
         continue;
       for (const SharedEffect &effect : effects) {
-        Range r = effect.buffer ? rangeOf(effect.buffer) : kAll;
+        // An extension's value that is no buffer counts as all of it.
+        Range r = effect.buffer && isa<ttg::MemDescType>(effect.buffer.getType())
+                      ? rangeOf(effect.buffer)
+                      : kAll;
         switch (effect.kind) {
         case SharedEffect::Kind::Read:
           p.reads.push_back(r);
@@ -300,7 +304,9 @@ struct InsertBarriers : kiln::impl::InsertBarriersBase<InsertBarriers> {
     ScratchContext ctx{ttg::lookupThreadsPerWarp(module),
                        numWarps ? unsigned(numWarps.getInt()) : 1u};
     for (auto func : module.getOps<tt::FuncOp>()) {
-      BarrierInserter inserter(ctx);
+      // The extensions of the module's target (every one without a target).
+      auto target = module->getAttrOfType<StringAttr>("ttg.target");
+      BarrierInserter inserter(ctx, loweringExtensions(target ? target.getValue() : ""));
       for (Block &block : func.getBody())
         inserter.visitBlock(block, Pending());
     }

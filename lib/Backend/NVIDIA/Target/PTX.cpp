@@ -29,6 +29,15 @@ Error fail(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
+/// Triton's NVPTX options: 32-bit shared/const/local pointers (they are
+/// part of the data layout) and mul.wide for 64-bit address arithmetic.
+void setKilnNVPTXOptions() {
+  auto registered = cl::getRegisteredOptions();
+  for (const char *name : {"nvptx-short-ptr", "nvptx-mad-wide-opt"})
+    if (auto *flag = static_cast<cl::opt<bool> *>(registered.lookup(name)))
+      flag->setValue(true);
+}
+
 /// Only the NVPTX back end: kiln generates code for no other target here.
 void initialiseNVPTX() {
   static std::once_flag once;
@@ -37,27 +46,30 @@ void initialiseNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    // Triton's NVPTX options: 32-bit shared/const/local pointers (they are
-    // part of the data layout) and mul.wide for 64-bit address arithmetic.
-    auto registered = cl::getRegisteredOptions();
-    for (const char *name : {"nvptx-short-ptr", "nvptx-mad-wide-opt"})
-      if (auto *flag = static_cast<cl::opt<bool> *>(registered.lookup(name)))
-        flag->setValue(true);
+    setKilnNVPTXOptions();
   });
 }
 
-/// LLVM options are process-wide: each compile first puts back those the
-/// previous one set, then sets its own ("-name" or "-name=value").
-Error applyLLVMOptions(ArrayRef<std::string> flags) {
+/// LLVM options are process-wide, so each compile sets them all before the
+/// target machine reads them: it puts back those the previous one set, then
+/// sets kiln's (-nvptx-sched4reg on or off), then the plugins' ("-name" or
+/// "-name=value"), which may override kiln's.
+Error applyLLVMOptions(const CompileOptions &options) {
   static std::mutex mutex;
   static std::vector<std::string> touched;
   std::lock_guard<std::mutex> lock(mutex);
   auto registered = cl::getRegisteredOptions();
   for (const std::string &name : touched)
     if (cl::Option *option = registered.lookup(name))
-      option->setDefault();
+      option->reset();
+  if (!touched.empty())
+    setKilnNVPTXOptions();
   touched.clear();
-  for (const std::string &flag : flags) {
+  if (auto *flag = static_cast<cl::opt<bool> *>(registered.lookup("nvptx-sched4reg")))
+    flag->setValue(options.sched4reg);
+  else if (options.sched4reg)
+    return fail("this LLVM's NVPTX back end has no -nvptx-sched4reg");
+  for (const std::string &flag : options.llvmOptions) {
     auto [name, value] = StringRef(flag).ltrim('-').split('=');
     cl::Option *option = registered.lookup(name);
     if (!option)
@@ -124,17 +136,12 @@ Expected<std::string> generatePTX(StringRef llvmIR, const CompileOptions &option
   Expected<PtxVersions> versions = ptxVersions();
   if (!versions)
     return versions.takeError();
+  initialiseNVPTX();
+  if (Error error = applyLLVMOptions(options))
+    return error;
   Expected<std::unique_ptr<TargetMachine>> machine = createTargetMachine(options, versions->llvm);
   if (!machine)
     return machine.takeError();
-
-  // A process-wide LLVM flag, so set for every compile, on or off.
-  if (auto *flag = static_cast<cl::opt<bool> *>(cl::getRegisteredOptions().lookup("nvptx-sched4reg")))
-    flag->setValue(options.sched4reg);
-  else if (options.sched4reg)
-    return fail("this LLVM's NVPTX back end has no -nvptx-sched4reg");
-  if (Error error = applyLLVMOptions(options.llvmOptions))
-    return error;
 
   LLVMContext context;
   SMDiagnostic diagnostic;

@@ -56,7 +56,7 @@ def FenceInsertion : Pass<"ttgir-fence-insertion", "::mlir::ModuleOp"> {
     lives in a buffer that registers or cp.async write: a `ttg.local_alloc`
     with an initial value, or one that `ttg.local_store` or
     `ttg.async_copy_global_to_local` write (through views). Buffers only
-    TMA writes need no fence. Only for sm_90 modules.
+    TMA writes need no fence. The NVIDIA stage list runs it from sm_90 on.
   }];
   let dependentDialects = ["::kiln::ttng::TritonNvidiaGPUDialect"];
 }
@@ -104,8 +104,8 @@ def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
     (cp.async fills masked elements with zero), when it is volatile or
     through a block pointer, when it has users other than those above, or
     when its address depends on anything but pure ops of the body, the
-    induction variable, loop-carried values and loop invariants. Targets
-    below sm_80 (from `ttg.target`) are left alone.
+    induction variable, loop-carried values and loop invariants. The
+    NVIDIA stage list runs it from sm_80 on (cp.async).
   }];
   let options = [
     Option<"numStages", "num-stages", "int", "3",
