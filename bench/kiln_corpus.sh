@@ -71,7 +71,8 @@ compile-run)
   # descriptors' included) must reach the launch.
   kiln=$2 pass=0 fail=0
   for c in $cases; do
-    if "$kiln" run "$corpus/$c" --target cuda:90 --repeat 20 --no-isolate; then
+    # A hung compile or kernel is a FAIL of its case, not the end of the run.
+    if timeout 120 "$kiln" run "$corpus/$c" --target cuda:90 --repeat 20 --no-isolate; then
       echo "RESULT $c compile-run PASS"
       pass=$((pass + 1))
     else
