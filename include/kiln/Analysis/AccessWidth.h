@@ -1,6 +1,6 @@
 //===- AccessWidth.h - how wide a load or store may be ----------*- C++ -*-===//
-#ifndef KILN_LIB_CONVERSION_TRITONGPUTOLLVM_ACCESSWIDTH_H
-#define KILN_LIB_CONVERSION_TRITONGPUTOLLVM_ACCESSWIDTH_H
+#ifndef KILN_ANALYSIS_ACCESSWIDTH_H
+#define KILN_ANALYSIS_ACCESSWIDTH_H
 
 #include "mlir/IR/Value.h"
 

@@ -5,8 +5,8 @@
 // frontend exposes them (KernelBuilder::call).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_FRONTEND_OPREGISTRY_H
-#define KILN_FRONTEND_OPREGISTRY_H
+#ifndef KILN_PLUGIN_OPREGISTRY_H
+#define KILN_PLUGIN_OPREGISTRY_H
 
 #include "mlir/IR/TypeRange.h"
 #include "mlir/IR/ValueRange.h"

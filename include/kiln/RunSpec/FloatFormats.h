@@ -6,8 +6,8 @@
 // source value (a double, or a 64-bit integer), so no double rounding occurs.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_INTERPRETER_FLOATFORMATS_H
-#define KILN_INTERPRETER_FLOATFORMATS_H
+#ifndef KILN_RUNSPEC_FLOATFORMATS_H
+#define KILN_RUNSPEC_FLOATFORMATS_H
 
 #include <cstdint>
 

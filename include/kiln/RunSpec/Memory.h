@@ -12,8 +12,8 @@
 // buffers): reading a byte that was never written is then reportable.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_INTERPRETER_MEMORY_H
-#define KILN_INTERPRETER_MEMORY_H
+#ifndef KILN_RUNSPEC_MEMORY_H
+#define KILN_RUNSPEC_MEMORY_H
 
 #include "kiln/RunSpec/Value.h"
 

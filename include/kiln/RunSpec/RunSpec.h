@@ -7,8 +7,8 @@
 // tt.func signature), and compares the outputs after a run.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_INTERPRETER_RUNSPEC_H
-#define KILN_INTERPRETER_RUNSPEC_H
+#ifndef KILN_RUNSPEC_RUNSPEC_H
+#define KILN_RUNSPEC_RUNSPEC_H
 
 #include "kiln/RunSpec/Memory.h"
 #include "kiln/RunSpec/Value.h"

@@ -8,8 +8,8 @@
 // and share their storage on copy.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_INTERPRETER_VALUE_H
-#define KILN_INTERPRETER_VALUE_H
+#ifndef KILN_RUNSPEC_VALUE_H
+#define KILN_RUNSPEC_VALUE_H
 
 #include "kiln/RunSpec/FloatFormats.h"
 

@@ -290,6 +290,11 @@ struct ConvertTritonGPUToLLVM
     llvmTarget.addLegalDialect<LLVM::LLVMDialect>();
     llvmTarget.addIllegalDialect<tt::TritonDialect, ttg::TritonGPUDialect, arith::ArithDialect,
                                  math::MathDialect, gpu::GPUDialect>();
+    // What the target's TargetInfo and its extensions create stays.
+    DialectRegistry targetDialects;
+    target->getDependentDialects(targetDialects);
+    for (StringRef name : targetDialects.getDialectNames())
+      llvmTarget.addLegalDialect(name);
     for (const LoweringExtension *extension : extensions)
       extension->configureTarget(llvmTarget);
     RewritePatternSet patterns(ctx);
@@ -323,6 +328,8 @@ struct ConvertTritonGPUToLLVM
 
     ConversionTarget cfTarget(*ctx);
     cfTarget.addLegalDialect<LLVM::LLVMDialect>();
+    for (StringRef name : targetDialects.getDialectNames())
+      cfTarget.addLegalDialect(name);
     for (const LoweringExtension *extension : extensions)
       extension->configureTarget(cfTarget);
     cfTarget.addIllegalDialect<scf::SCFDialect, cf::ControlFlowDialect, arith::ArithDialect>();

@@ -72,9 +72,72 @@ static char notCode[16];
 #define SIZE sizeof(kiln::PluginInfo)
 #endif
 
+// API 1.1's hooks, each with its defects.
+#if defined(DEFECT_null_lowering) || defined(DEFECT_unknown_lowering_kind)
+#include "kiln/Plugin/LoweringRegistrar.h"
 namespace {
-const kiln::PluginInfo info = {SIZE,     MAJOR,  kiln::kPluginApiMinor, NAME, VERSION,
-                               HOST_ABI, DIALECTS, PASSES,              EXTEND, OPS};
+struct NoLowering final : kiln::LoweringExtension {
+  bool lowers(mlir::Operation *, const kiln::lowering::Context &) const override { return false; }
+  void populatePatterns(kiln::lowering::TypeConverter &, const kiln::lowering::Context &,
+                        mlir::RewritePatternSet &) const override {}
+};
+} // namespace
+static void badLowering(kiln::LoweringRegistrar &registrar) {
+#if defined(DEFECT_null_lowering)
+  registrar.add("cuda", nullptr);
+#else
+  registrar.add("metal", std::make_shared<NoLowering>());
+#endif
+}
+#define LOWERING &badLowering
+#else
+#define LOWERING nullptr
+#endif
+
+#if defined(DEFECT_bad_option_key)
+static const kiln::PluginOption options[] = {{"Bad Key", "1", ""}};
+#define OPTIONS options, 1
+#elif defined(DEFECT_duplicate_option)
+static const kiln::PluginOption options[] = {{"level", "1", ""}, {"level", "2", ""}};
+#define OPTIONS options, 2
+#elif defined(DEFECT_null_option_default)
+static const kiln::PluginOption options[] = {{"level", nullptr, ""}};
+#define OPTIONS options, 1
+#elif defined(DEFECT_options_without_array)
+#define OPTIONS nullptr, 3
+#elif defined(DEFECT_bad_codegen_flag)
+static const kiln::PluginOption options[] = {{"level", "1", "a level"}};
+#define OPTIONS options, 1
+#else
+#define OPTIONS nullptr, 0
+#endif
+
+#if defined(DEFECT_bad_codegen_flag)
+static void badFlags(const kiln::CompileOptions &, kiln::CodegenFlags &flags) {
+  flags.ptxas.push_back("-o");
+}
+#define CODEGEN &badFlags
+#elif defined(LLVM_FLAGS) || defined(DEFECT_unknown_llvm_option)
+#include "kiln/Base/Options.h"
+// Well-formed: an LLVM option of the NVPTX code generator for cuda targets
+// (or, as a defect, one LLVM does not have).
+static void llvmFlags(const kiln::CompileOptions &options, kiln::CodegenFlags &flags) {
+#if defined(DEFECT_unknown_llvm_option)
+  flags.llvm.push_back("-kiln-test-no-such-option");
+#else
+  if (options.target.kind == "cuda")
+    flags.llvm.push_back("-disable-lsr");
+#endif
+}
+#define CODEGEN &llvmFlags
+#else
+#define CODEGEN nullptr
+#endif
+
+namespace {
+const kiln::PluginInfo info = {SIZE,     MAJOR,    kiln::kPluginApiMinor, NAME, VERSION,
+                               HOST_ABI, DIALECTS, PASSES,                EXTEND, OPS,
+                               LOWERING, OPTIONS,  CODEGEN};
 } // namespace
 
 #if defined(DEFECT_no_entry)

@@ -10,8 +10,8 @@
 // lib/Backend/NVIDIA/Target.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_TARGET_NVIDIA_NVPTX_H
-#define KILN_TARGET_NVIDIA_NVPTX_H
+#ifndef KILN_BACKEND_NVIDIA_NVPTX_H
+#define KILN_BACKEND_NVIDIA_NVPTX_H
 
 #include "kiln/Base/Options.h"
 #include "kiln/Base/KernelMetadata.h"

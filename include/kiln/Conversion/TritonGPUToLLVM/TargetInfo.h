@@ -29,7 +29,8 @@ namespace kiln {
 class TargetInfo {
 public:
   virtual ~TargetInfo();
-  /// The dialect the target's intrinsics come from must be loaded.
+  /// The dialects the target's intrinsics come from, which stay legal
+  /// after the lowering (kiln's contexts hold them: registerKilnDialects).
   virtual void getDependentDialects(mlir::DialectRegistry &registry) const = 0;
   /// The thread's index in its CTA (x only: kiln launches 1-D blocks), i32.
   virtual mlir::Value threadId(mlir::OpBuilder &b, mlir::Location loc) const = 0;

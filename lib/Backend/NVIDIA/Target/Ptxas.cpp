@@ -206,8 +206,12 @@ Expected<KernelMetadata> metadataFromForeignPTX(StringRef ptx, const CompileOpti
       return fail(".reqntid " + match[1] + " is not a whole number of warps");
     m.numWarps = threads / m.warpSize;
   }
-  if (Regex("\\.version[ \t]+([0-9]+)\\.([0-9])").match(ptx, &match))
-    m.ptxVersion = std::stoi(match[1].str()) * 10 + std::stoi(match[2].str());
+  if (Regex("\\.version[ \t]+([0-9]+)\\.([0-9])").match(ptx, &match)) {
+    unsigned major = 0, minor = 0;
+    if (!to_integer(match[1], major) || !to_integer(match[2], minor) || major > 99)
+      return fail(".version " + match[1] + "." + match[2] + " is no PTX ISA version");
+    m.ptxVersion = int(major * 10 + minor);
+  }
   if (shared)
     m.shared = *shared;
   else if (ptx.contains(".extern .shared"))

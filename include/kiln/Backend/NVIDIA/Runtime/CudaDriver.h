@@ -7,8 +7,8 @@
 // where the API has them).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_RUNTIME_CUDADRIVER_H
-#define KILN_RUNTIME_CUDADRIVER_H
+#ifndef KILN_BACKEND_NVIDIA_RUNTIME_CUDADRIVER_H
+#define KILN_BACKEND_NVIDIA_RUNTIME_CUDADRIVER_H
 
 #include "llvm/Support/Error.h"
 

@@ -8,8 +8,8 @@
 // The block is 32 * num_warps threads.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_RUNTIME_CUDARUN_H
-#define KILN_RUNTIME_CUDARUN_H
+#ifndef KILN_BACKEND_NVIDIA_RUNTIME_CUDARUN_H
+#define KILN_BACKEND_NVIDIA_RUNTIME_CUDARUN_H
 
 #include "kiln/RunSpec/RunSpec.h"
 #include "kiln/Backend/NVIDIA/Runtime/KernelMetadata.h"

@@ -9,8 +9,8 @@
 // is touched.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_RUNTIME_TENSORMAP_H
-#define KILN_RUNTIME_TENSORMAP_H
+#ifndef KILN_BACKEND_NVIDIA_RUNTIME_TENSORMAP_H
+#define KILN_BACKEND_NVIDIA_RUNTIME_TENSORMAP_H
 
 #include "kiln/RunSpec/RunSpec.h"
 #include "kiln/Backend/NVIDIA/Runtime/KernelMetadata.h"
