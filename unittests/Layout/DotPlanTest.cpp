@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "LayoutTestUtil.h"
 
-#include "kiln/Layout/DotPlan.h"
+#include "kiln/Analysis/DotPlan.h"
 #include "kiln/Layout/Encodings.h"
 
 #include <gtest/gtest.h>

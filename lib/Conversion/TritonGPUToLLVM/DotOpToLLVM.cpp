@@ -1,7 +1,7 @@
 //===- DotOpToLLVM.cpp - tt.dot on scalar FMAs -----------------------------===//
 //
 // A dot with a #ttg.blocked result becomes one fma per (C element, k);
-// kiln/Layout/DotPlan.h picks every register from the layouts. Dots on
+// kiln/Analysis/DotPlan.h picks every register from the layouts. Dots on
 // tensor cores are lowered by their back end. All checks run before
 // conversion (checkDotLowering), so the pattern does not fail.
 //
@@ -10,7 +10,7 @@
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
-#include "kiln/Layout/DotPlan.h"
+#include "kiln/Analysis/DotPlan.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 

@@ -1,7 +1,7 @@
 //===- MmaSyncDotToLLVM.cpp - tt.dot on mma.sync ---------------------------===//
 //
 // A dot whose result has a version 2 #ttg.nvidia_mma layout becomes one
-// mma.sync per (C tile, K step). kiln/Layout/DotPlan.h picks every register
+// mma.sync per (C tile, K step). kiln/Analysis/DotPlan.h picks every register
 // from the layouts; this file only packs them into the instruction's
 // operands. All checks run before conversion (checkMmaSyncDot), so the
 // pattern does not fail.
@@ -12,7 +12,7 @@
 #include "kiln/Backend/NVIDIA/TargetInfo.h"
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
-#include "kiln/Layout/DotPlan.h"
+#include "kiln/Analysis/DotPlan.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 

@@ -6,7 +6,7 @@
 // looking its coordinate up among the operand's registers.
 //
 //===----------------------------------------------------------------------===//
-#include "kiln/Layout/DotPlan.h"
+#include "kiln/Analysis/DotPlan.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"

@@ -8,8 +8,8 @@
 // instruction covers, the layouts say which register holds each.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_LAYOUT_DOTPLAN_H
-#define KILN_LAYOUT_DOTPLAN_H
+#ifndef KILN_ANALYSIS_DOTPLAN_H
+#define KILN_ANALYSIS_DOTPLAN_H
 
 #include "kiln/Layout/LinearLayout.h"
 
@@ -61,4 +61,4 @@ llvm::Expected<FmaPlan> planFma(const LinearLayout &a, const LinearLayout &b,
 
 } // namespace kiln::layout
 
-#endif // KILN_LAYOUT_DOTPLAN_H
+#endif // KILN_ANALYSIS_DOTPLAN_H
