@@ -42,8 +42,11 @@ tools = ["kiln-opt", "kiln", "kiln-run-cuda"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas for the nvidia code-generation tests: TRITON_PTXAS_PATH, then a CUDA
-# install, then PATH, as kiln looks for it. Tests that assemble PTX say
+# install, then PATH, as kiln looks for it, and last the one stock Triton's
+# wheel ships in the build's venv (scripts/setup makes it), so that a
+# machine without CUDA still assembles. Tests that assemble PTX say
 # `REQUIRES: ptxas`; they see the ptxas found here through TRITON_PTXAS_PATH.
+import glob
 import shutil
 
 
@@ -53,6 +56,14 @@ def find_ptxas():
         if os.environ.get(var):
             candidates.append(os.path.join(os.environ[var], "bin", "ptxas"))
     candidates += ["/usr/local/cuda/bin/ptxas", shutil.which("ptxas") or ""]
+    candidates += sorted(
+        glob.glob(
+            os.path.join(
+                config.kiln_obj_root, "venv", "lib", "python*", "site-packages", "triton",
+                "backends", "nvidia", "bin", "ptxas",
+            )
+        )
+    )
     for path in candidates:
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
             return os.path.realpath(path)
@@ -63,10 +74,20 @@ ptxas = find_ptxas()
 if ptxas:
     config.available_features.add("ptxas")
     config.environment["TRITON_PTXAS_PATH"] = ptxas
-    libdevice = os.path.join(
-        os.path.dirname(os.path.dirname(ptxas)), "nvvm", "libdevice", "libdevice.10.bc"
+    # A CUDA install keeps it in nvvm/libdevice, Triton's wheel in lib.
+    root = os.path.dirname(os.path.dirname(ptxas))
+    libdevice = next(
+        (
+            path
+            for path in (
+                os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc"),
+                os.path.join(root, "lib", "libdevice.10.bc"),
+            )
+            if os.path.isfile(path)
+        ),
+        "",
     )
-    if os.path.isfile(libdevice):
+    if libdevice:
         config.available_features.add("libdevice")
         config.environment["TRITON_LIBDEVICE_PATH"] = libdevice
 else:

@@ -129,7 +129,7 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
           tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, tt::HistogramOp, tt::ReduceOp,
           tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, scf::ForOp, scf::IfOp, scf::YieldOp,
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp,
-          ttg::BarrierOp>(op))
+          ttg::BarrierOp, ttg::GlobalScratchAllocOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (dialect == "arith")

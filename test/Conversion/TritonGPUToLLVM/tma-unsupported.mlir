@@ -36,13 +36,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Waits with a predicate are not lowered yet.
-#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// Triton has no TMA increment: cp.reduce.async.bulk.tensor's inc is not
+// offered, and an f32 max is not a PTX reduction.
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @predicated_wait(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %phase: i32, %p: i1) {
-    // expected-error @+1 {{a predicated 'ttng.wait_barrier' cannot be lowered to LLVM yet}}
-    ttng.wait_barrier %bar, %phase, %p : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+  tt.func public @reduce_kind(%d: !tt.tensordesc<tensor<32x32xf32, #shared>>, %buf: !ttg.memdesc<32x32xf32, #shared, #smem>, %i: i32) {
+    // expected-error @+1 {{a TMA 'max' reduction of 'f32' elements has no PTX instruction (cp.reduce.async.bulk.tensor)}}
+    ttng.async_tma_reduce max, %d[%i, %i] %buf : !tt.tensordesc<tensor<32x32xf32, #shared>>, !ttg.memdesc<32x32xf32, #shared, #smem>
+    tt.return
+  }
+}
+
+// -----
+
+// Tensor maps are made on the device from sm_90 on.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @tensormap_sm80(%map: !tt.ptr<i8>) {
+    // expected-error @+1 {{op 'ttng.tensormap_fenceproxy_acquire' needs tensor maps made on the device (cuda:90 or later)}}
+    ttng.tensormap_fenceproxy_acquire %map : !tt.ptr<i8>
     tt.return
   }
 }

@@ -62,3 +62,65 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @tensormap_strides(%map: !tt.ptr<i8>, %base: !tt.ptr<f16>, %d: i32, %s: i64) {
+    // expected-error @+1 {{needs 1 global_stride values (every dimension but the innermost), got 2}}
+    ttng.tensormap_create %map, %base, [%d, %d], [%d, %d], [%s, %s], [%d, %d] {elem_type = 6 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i64, i32, i32) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @tensormap_rank(%map: !tt.ptr<i8>, %base: !tt.ptr<f16>, %d: i32, %s: i64) {
+    // expected-error @+1 {{a tensor map has 1 to 5 dimensions, got 6}}
+    ttng.tensormap_create %map, %base, [%d, %d, %d, %d, %d, %d], [%d, %d, %d, %d, %d, %d], [%s, %s, %s, %s, %s], [%d, %d, %d, %d, %d, %d] {elem_type = 6 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64, i64, i64, i32, i32, i32, i32, i32, i32) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @tensormap_swizzle(%map: !tt.ptr<i8>, %base: !tt.ptr<f16>, %d: i32) {
+    // expected-error @+1 {{attribute 'swizzle_mode' failed to satisfy constraint}}
+    ttng.tensormap_create %map, %base, [%d], [%d], [], [%d] {elem_type = 6 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 4 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @arrive_count(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
+    // expected-error @+1 {{count must be at least 1, got 0}}
+    ttng.arrive_barrier %bar, 0 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @scratch_space() {
+    // expected-error @+1 {{must return a pointer to global memory (address space 1), got '!tt.ptr<i8, 3>'}}
+    %p = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8, 3>
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @scratch_align() {
+    // expected-error @+1 {{alignment must be a power of two, got 96}}
+    %p = ttg.global_scratch_alloc {alignment = 96 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+    tt.return
+  }
+}

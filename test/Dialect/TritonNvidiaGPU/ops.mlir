@@ -84,3 +84,33 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Descriptors made on the device, TMA reductions and mbarrier arrivals, as
+// Triton 3.6 prints them.
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @tensormap
+  tt.func @tensormap(%base: !tt.ptr<f16>, %m: i32, %n: i32, %stride: i64, %buf: !ttg.memdesc<64x64xf16, #shared, #smem, mutable>, %bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %p: i1) {
+    %c64 = arith.constant 64 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: %[[MAP:.*]] = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+    %map = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+    // CHECK: ttng.tensormap_create %[[MAP]], %{{.*}}, [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}], [%{{.*}}], [%{{.*}}, %{{.*}}] {elem_type = 6 : i32, fill_mode = 1 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    ttng.tensormap_create %map, %base, [%c64, %c64], [%n, %m], [%stride], [%c1, %c1] {elem_type = 6 : i32, fill_mode = 1 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    // CHECK: ttng.tensormap_fenceproxy_acquire %[[MAP]] : !tt.ptr<i8>
+    ttng.tensormap_fenceproxy_acquire %map : !tt.ptr<i8>
+    // CHECK: %[[D:.*]] = ttng.reinterpret_tensor_descriptor %[[MAP]] : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16, #shared>>
+    %d = ttng.reinterpret_tensor_descriptor %map : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16, #shared>>
+    // CHECK: ttng.async_tma_reduce add, %[[D]][%{{.*}}, %{{.*}}] %{{.*}} : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    ttng.async_tma_reduce add, %d[%m, %n] %buf : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    // CHECK: ttng.arrive_barrier %{{.*}}, 2 : !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable>
+    ttng.arrive_barrier %bar, 2 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    // CHECK: ttng.arrive_barrier %{{.*}}, 1, %{{.*}} : !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable>
+    ttng.arrive_barrier %bar, 1, %p : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    tt.return
+  }
+}

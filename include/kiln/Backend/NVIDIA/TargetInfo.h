@@ -67,6 +67,9 @@ public:
   /// Arrives on `bar` and raises the bytes its phase waits for by `bytes`.
   virtual void mbarrierArriveExpectTx(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                                       unsigned bytes, mlir::Value pred) const = 0;
+  /// Arrives `count` times on `bar` (mbarrier.arrive with a count, sm_90).
+  virtual void mbarrierArrive(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                              unsigned count, mlir::Value pred) const = 0;
   /// Blocks until the phase of parity `phase` (i32, 0 or 1) of `bar` completes.
   virtual void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                             mlir::Value phase) const = 0;
@@ -79,7 +82,13 @@ public:
   virtual void tmaStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
                         mlir::Value src, llvm::ArrayRef<mlir::Value> coords,
                         mlir::Value pred) const = 0;
-  /// Closes the thread's open bulk group (of TMA stores).
+  /// Like tmaStore, but each element is combined with the one in global
+  /// memory by `kind` (add, min, max, and, or, xor; the tensor map's
+  /// element type says how).
+  virtual void tmaReduce(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef kind,
+                         mlir::Value desc, mlir::Value src, llvm::ArrayRef<mlir::Value> coords,
+                         mlir::Value pred) const = 0;
+  /// Closes the thread's open bulk group (of TMA stores and reductions).
   virtual void bulkCommitGroup(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// Waits until at most `pending` of the thread's bulk groups still read
   /// their shared memory.

@@ -18,6 +18,18 @@ def AllocateSharedMemory : Pass<"llir-allocate-shared-memory", "::mlir::ModuleOp
   }];
 }
 
+def AllocateGlobalScratch : Pass<"llir-allocate-global-scratch", "::mlir::ModuleOp"> {
+  let summary = "give every global scratch buffer its offset in a program's slice";
+  let description = [{
+    Each `ttg.global_scratch_alloc` of a kernel gets its own bytes (aligned
+    as it asks) of the slice of global scratch memory each program owns:
+    `ttg.global_scratch_memory_offset` (bytes, i32) on the op, and on the
+    module `ttg.global_scratch_memory_size` and `_alignment`, which the
+    kernel's metadata passes on so that the launcher allocates
+    grid-size times that many bytes, as Triton 3.6 does.
+  }];
+}
+
 def InsertBarriers : Pass<"llir-insert-barriers", "::mlir::ModuleOp"> {
   let summary = "insert a CTA barrier between shared-memory accesses that race";
   let description = [{

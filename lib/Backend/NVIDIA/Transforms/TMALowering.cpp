@@ -2,15 +2,19 @@
 //
 // Each load gets its own buffer and mbarrier and waits at once, as Triton
 // does before its pipeliner overlaps them; the allocation pass reuses the
-// memory of buffers whose lives do not overlap.
+// memory of buffers whose lives do not overlap. A descriptor made in the
+// kernel becomes a tensor map written into 128 bytes of the program's
+// global scratch memory, as Triton 3.6 makes it.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace kiln::nvidia {
 #define GEN_PASS_DEF_TMALOWERING
@@ -96,17 +100,89 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   return success();
 }
 
-LogicalResult lowerStore(tt::DescriptorStoreOp store) {
-  FailureOr<ttg::MemDescType> type = bufferType(store, store.getDesc().getType(), false);
+/// The shared buffer a TMA store or reduction reads `src` from, made
+/// visible to the async proxy.
+FailureOr<Value> storeBuffer(OpBuilder &b, Operation *op, tt::TensorDescType desc, Value src) {
+  FailureOr<ttg::MemDescType> type = bufferType(op, desc, false);
   if (failed(type))
     return failure();
+  // The buffer is written from any distributed layout: a conversion in
+  // front of it would be a shared-memory round trip for nothing.
+  if (auto cvt = src.getDefiningOp<ttg::ConvertLayoutOp>())
+    src = cvt.getSrc();
+  Value buffer = ttg::LocalAllocOp::create(b, op->getLoc(), *type, src, IntegerAttr());
+  ttng::FenceAsyncSharedOp::create(b, op->getLoc(), /*bCluster=*/false);
+  return buffer;
+}
+
+LogicalResult lowerStore(tt::DescriptorStoreOp store) {
   OpBuilder b(store);
-  Location loc = store.getLoc();
-  Value buffer = ttg::LocalAllocOp::create(b, loc, *type, store.getSrc(), IntegerAttr());
-  ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
-  ttng::AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(), store.getIndices(), buffer);
-  ttng::TMAStoreWaitOp::create(b, loc, 0);
+  FailureOr<Value> buffer = storeBuffer(b, store, store.getDesc().getType(), store.getSrc());
+  if (failed(buffer))
+    return failure();
+  ttng::AsyncTMACopyLocalToGlobalOp::create(b, store.getLoc(), store.getDesc(),
+                                            store.getIndices(), *buffer);
+  ttng::TMAStoreWaitOp::create(b, store.getLoc(), 0);
   store.erase();
+  return success();
+}
+
+LogicalResult lowerReduce(tt::DescriptorReduceOp reduce) {
+  OpBuilder b(reduce);
+  FailureOr<Value> buffer = storeBuffer(b, reduce, reduce.getDesc().getType(), reduce.getSrc());
+  if (failed(buffer))
+    return failure();
+  ttng::AsyncTMAReduceOp::create(b, reduce.getLoc(), reduce.getKind(), reduce.getDesc(),
+                                 reduce.getIndices(), *buffer);
+  ttng::TMAStoreWaitOp::create(b, reduce.getLoc(), 0);
+  reduce.erase();
+  return success();
+}
+
+/// The tensor map of `tt.make_tensor_descriptor`: TMA numbers dimensions
+/// innermost first, takes byte strides for all but the innermost (which
+/// must be 1 element) and the box of one message, not the whole block.
+LogicalResult lowerMake(tt::MakeTensorDescOp make) {
+  tt::TensorDescType desc = make.getType();
+  FailureOr<ttng::TMADescriptorInfo> info = ttng::getTMADescriptorInfo(make, desc);
+  if (failed(info))
+    return failure();
+  unsigned rank = desc.getBlockType().getRank();
+  if (rank > 5)
+    return make.emitError() << "a TMA tensor map has at most 5 dimensions, the descriptor has "
+                            << rank;
+  if (!matchPattern(make.getStrides().back(), m_One()))
+    return make.emitError() << "the innermost stride of a tensor descriptor must be the constant "
+                               "1 (TMA reads contiguous rows)";
+  OpBuilder b(make);
+  Location loc = make.getLoc();
+  llvm::SmallDenseMap<int64_t, Value> constants;
+  auto i32 = [&](int64_t v) {
+    Value &c = constants[v];
+    if (!c)
+      c = arith::ConstantIntOp::create(b, loc, v, 32);
+    return c;
+  };
+  Value elemBytes = arith::ConstantIntOp::create(b, loc, info->elemSize, 64);
+  SmallVector<Value> box, dims, strides, elementStrides;
+  for (int d = int(rank) - 1; d >= 0; --d) {
+    box.push_back(i32(info->box[d]));
+    dims.push_back(make.getShape()[d]);
+    elementStrides.push_back(i32(1));
+    if (d < int(rank) - 1)
+      strides.push_back(arith::MulIOp::create(b, loc, make.getStrides()[d], elemBytes));
+  }
+  auto bytePtr = tt::PointerType::get(b.getI8Type(), 1);
+  Value map = ttg::GlobalScratchAllocOp::create(b, loc, bytePtr, int32_t(ttng::kTensorMapBytes),
+                                                int32_t(ttng::kTensorMapBytes));
+  int32_t fill = make.getPadding() == tt::PaddingOption::PAD_NAN ? 1 : 0;
+  ttng::TensormapCreateOp::create(b, loc, map, make.getBase(), box, dims, strides,
+                                  elementStrides, info->elemType, /*interleave_layout=*/0,
+                                  info->swizzleMode, fill);
+  ttng::TensormapFenceproxyAcquireOp::create(b, loc, map);
+  Value view = ttng::ReinterpretTensorDescOp::create(b, loc, desc, map);
+  make.replaceAllUsesWith(view);
+  make.erase();
   return success();
 }
 
@@ -114,15 +190,20 @@ struct TMALowering : kiln::nvidia::impl::TMALoweringBase<TMALowering> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op))
+      if (isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp, tt::DescriptorReduceOp,
+              tt::MakeTensorDescOp>(op))
         ops.push_back(op);
     });
     bool ok = true;
     for (Operation *op : ops) {
       if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
         ok &= succeeded(lowerLoad(load));
+      else if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
+        ok &= succeeded(lowerStore(store));
+      else if (auto reduce = dyn_cast<tt::DescriptorReduceOp>(op))
+        ok &= succeeded(lowerReduce(reduce));
       else
-        ok &= succeeded(lowerStore(cast<tt::DescriptorStoreOp>(op)));
+        ok &= succeeded(lowerMake(cast<tt::MakeTensorDescOp>(op)));
     }
     if (!ok)
       signalPassFailure();

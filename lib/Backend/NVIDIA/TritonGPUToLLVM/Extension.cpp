@@ -43,7 +43,8 @@ public:
   bool lowers(Operation *op, const Context &ctx) const override {
     if (isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp>(op))
       return targetInfo(ctx).hasWGMMA();
-    return isTMAOp(op) || isMmaSyncDot(op) || isa<ttng::FenceAsyncSharedOp>(op);
+    return isTMAOp(op) || isTensorMapOp(op) || isMmaSyncDot(op) ||
+           isa<ttng::FenceAsyncSharedOp>(op);
   }
 
   LogicalResult check(Operation *op, const Context &ctx) const override {
@@ -55,6 +56,9 @@ public:
     }
     if (isMmaSyncDot(op))
       return checkMmaSyncDot(op, ctx);
+    if (isTensorMapOp(op) && !targetInfo(ctx).hasTMA())
+      return op->emitError() << "op '" << op->getName()
+                             << "' needs tensor maps made on the device (cuda:90 or later)";
     return checkTMALowering(op, ctx);
   }
 
@@ -63,6 +67,7 @@ public:
     if (targetInfo(ctx).hasWGMMA())
       populateWGMMAPatterns(converter, ctx, patterns);
     populateTMAPatterns(converter, ctx, patterns);
+    populateTensorMapPatterns(converter, ctx, patterns);
     populateMmaSyncDotPatterns(converter, ctx, patterns);
     patterns.add<FenceAsyncSharedLowering>(converter, ctx);
   }
@@ -78,7 +83,7 @@ public:
   // reads through the async proxy.
   bool sharedEffects(Operation *op, SmallVectorImpl<SharedEffect> &effects) const override {
     using Kind = SharedEffect::Kind;
-    if (isa<ttng::TMAStoreWaitOp>(op))
+    if (isa<ttng::TMAStoreWaitOp>(op) || isTensorMapOp(op))
       return true;
     if (isa<ttng::InitBarrierOp, ttng::InvalBarrierOp>(op)) {
       effects.push_back({op->getOperand(0), Kind::Write});
@@ -86,6 +91,10 @@ public:
     }
     if (auto expect = dyn_cast<ttng::BarrierExpectOp>(op)) {
       effects.push_back({expect.getAlloc(), Kind::Read});
+      return true;
+    }
+    if (auto arrive = dyn_cast<ttng::ArriveBarrierOp>(op)) {
+      effects.push_back({arrive.getAlloc(), Kind::Read});
       return true;
     }
     if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op)) {
@@ -99,6 +108,10 @@ public:
     }
     if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op)) {
       effects.push_back({store.getSrc(), Kind::ProxyRead});
+      return true;
+    }
+    if (auto reduce = dyn_cast<ttng::AsyncTMAReduceOp>(op)) {
+      effects.push_back({reduce.getSrc(), Kind::ProxyRead});
       return true;
     }
     return false;

@@ -45,6 +45,14 @@ mlir::Value emitPredicatedAsm(mlir::OpBuilder &b, mlir::Location loc, llvm::Stri
                               llvm::ArrayRef<mlir::Type> resultTypes,
                               llvm::ArrayRef<mlir::Value> inputs,
                               llvm::ArrayRef<llvm::StringRef> inputConstraints, mlir::Value pred);
+/// A global load of `type` (at most 16 bytes) as Triton 3.6 writes it:
+/// the registers set from `other` (or 0), then one predicated
+/// `ld.global.v<n>` over them; and the matching store.
+mlir::Value emitLoadGlobal(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                           mlir::Type type, TargetInfo::CacheHints hints, mlir::Value pred,
+                           mlir::Value other);
+void emitStoreGlobal(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr, mlir::Value value,
+                     TargetInfo::CacheHints hints, mlir::Value pred);
 /// "$first, ..., $(first+count-1)".
 std::string operandList(unsigned first, unsigned count);
 

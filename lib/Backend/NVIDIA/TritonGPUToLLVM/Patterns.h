@@ -30,6 +30,12 @@ mlir::LogicalResult checkTMALowering(mlir::Operation *op, const lowering::Contex
 void populateTMAPatterns(lowering::TypeConverter &converter, const lowering::Context &ctx,
                          mlir::RewritePatternSet &patterns);
 
+/// ttng.tensormap_create, tensormap_fenceproxy_acquire and
+/// reinterpret_tensor_descriptor (TensorMapToLLVM.cpp; sm_90).
+bool isTensorMapOp(mlir::Operation *op);
+void populateTensorMapPatterns(lowering::TypeConverter &converter, const lowering::Context &ctx,
+                               mlir::RewritePatternSet &patterns);
+
 /// tt.dot with a version 2 #ttg.nvidia_mma result (mma.sync).
 bool isMmaSyncDot(mlir::Operation *op);
 mlir::LogicalResult checkMmaSyncDot(mlir::Operation *op, const lowering::Context &ctx);

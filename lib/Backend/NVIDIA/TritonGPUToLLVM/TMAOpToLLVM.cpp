@@ -16,6 +16,9 @@
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <string>
 
 using namespace mlir;
 using kiln::layout::LinearLayout;
@@ -135,7 +138,28 @@ struct WaitBarrierLowering : OpConversionPattern<ttng::WaitBarrierOp> {
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
   LogicalResult matchAndRewrite(ttng::WaitBarrierOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    targetInfo(ctx).mbarrierWait(rewriter, op.getLoc(), adaptor.getAlloc(), adaptor.getPhase());
+    Location loc = op.getLoc();
+    // A predicated wait is a wait under an scf.if: the loop polling the
+    // barrier cannot carry a predicate (scf becomes branches later).
+    if (Value pred = adaptor.getPred()) {
+      auto guard = scf::IfOp::create(rewriter, loc, pred, /*withElseRegion=*/false);
+      rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
+    }
+    targetInfo(ctx).mbarrierWait(rewriter, loc, adaptor.getAlloc(), adaptor.getPhase());
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct ArriveBarrierLowering : OpConversionPattern<ttng::ArriveBarrierOp> {
+  ArriveBarrierLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::ArriveBarrierOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    targetInfo(ctx).mbarrierArrive(rewriter, loc, adaptor.getAlloc(), op.getCount(),
+                                   electedAnd(rewriter, loc, ctx, adaptor.getPred()));
     rewriter.eraseOp(op);
     return success();
   }
@@ -191,6 +215,32 @@ struct TMAStoreLowering : OpConversionPattern<ttng::AsyncTMACopyLocalToGlobalOp>
   const Context &ctx;
 };
 
+struct TMAReduceLowering : OpConversionPattern<ttng::AsyncTMAReduceOp> {
+  TMAReduceLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::AsyncTMAReduceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType buffer = op.getSrc().getType();
+    FailureOr<SmallVector<Message>> messages = messagesOf(op, op.getDesc().getType(), buffer);
+    if (failed(messages))
+      return failure();
+    Location loc = op.getLoc();
+    Type elem = getTypeConverter()->convertType(buffer.getElementType());
+    Value pred = isThreadZero(rewriter, loc, ctx);
+    for (const Message &m : *messages) {
+      Value src = elementAddress(rewriter, loc, adaptor.getSrc(), elem,
+                                 i32Constant(rewriter, loc, m.offset));
+      targetInfo(ctx).tmaReduce(rewriter, loc, tt::stringifyDescriptorReduceKind(op.getKind()),
+                                adaptor.getDesc(), src,
+                                tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start), pred);
+    }
+    targetInfo(ctx).bulkCommitGroup(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
 struct TMAStoreWaitLowering : OpConversionPattern<ttng::TMAStoreWaitOp> {
   TMAStoreWaitLowering(lowering::TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
@@ -222,12 +272,37 @@ LogicalResult checkBuffer(Operation *op, tt::TensorDescType desc, ttg::MemDescTy
   return success();
 }
 
+/// The reductions Triton lowers to cp.reduce.async.bulk.tensor: add on
+/// 32-bit integers, i64, f32, f16 and bf16; min and max on 32- and 64-bit
+/// integers, f16 and bf16; the bitwise kinds on 32- and 64-bit integers.
+bool tmaReduceSupported(tt::DescriptorReduceKind kind, Type elem) {
+  using K = tt::DescriptorReduceKind;
+  bool int32 = elem.isInteger(32), int64 = elem.isInteger(64);
+  bool half = elem.isF16() || elem.isBF16();
+  switch (kind) {
+  case K::ADD:
+    return int32 || int64 || half || elem.isF32();
+  case K::MIN:
+  case K::MAX:
+    return int32 || int64 || half;
+  case K::INC:
+  case K::DEC:
+    return false;
+  case K::AND:
+  case K::OR:
+  case K::XOR:
+    return int32 || int64;
+  }
+  return false;
+}
+
 } // namespace
 
 bool isTMAOp(Operation *op) {
   return isa<ttng::InitBarrierOp, ttng::InvalBarrierOp, ttng::BarrierExpectOp,
              ttng::WaitBarrierOp, ttng::AsyncTMACopyGlobalToLocalOp,
-             ttng::AsyncTMACopyLocalToGlobalOp, ttng::TMAStoreWaitOp>(op);
+             ttng::AsyncTMACopyLocalToGlobalOp, ttng::AsyncTMAReduceOp, ttng::TMAStoreWaitOp,
+             ttng::ArriveBarrierOp>(op);
 }
 
 LogicalResult checkTMALowering(Operation *op, const Context &ctx) {
@@ -236,8 +311,6 @@ LogicalResult checkTMALowering(Operation *op, const Context &ctx) {
   if (!targetInfo(ctx).hasTMA())
     return op->emitError() << "op '" << op->getName()
                            << "' needs mbarriers and TMA (cuda:90 or later)";
-  if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op); wait && wait.getPred())
-    return op->emitError() << "a predicated 'ttng.wait_barrier' cannot be lowered to LLVM yet";
   if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
     if (load.getMulticast())
       return op->emitError() << "multicast TMA copies (num_ctas > 1) cannot be lowered yet";
@@ -245,13 +318,22 @@ LogicalResult checkTMALowering(Operation *op, const Context &ctx) {
   }
   if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op))
     return checkBuffer(op, store.getDesc().getType(), store.getSrc().getType());
+  if (auto reduce = dyn_cast<ttng::AsyncTMAReduceOp>(op)) {
+    Type elem = reduce.getSrc().getType().getElementType();
+    if (!tmaReduceSupported(reduce.getKind(), elem))
+      return op->emitError() << "a TMA '" << tt::stringifyDescriptorReduceKind(reduce.getKind())
+                             << "' reduction of " << elem
+                             << " elements has no PTX instruction (cp.reduce.async.bulk.tensor)";
+    return checkBuffer(op, reduce.getDesc().getType(), reduce.getSrc().getType());
+  }
   return success();
 }
 
 void populateTMAPatterns(lowering::TypeConverter &converter, const Context &ctx,
                          RewritePatternSet &patterns) {
   patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
-               WaitBarrierLowering, TMALoadLowering, TMAStoreLowering, TMAStoreWaitLowering>(
+               WaitBarrierLowering, ArriveBarrierLowering, TMALoadLowering, TMAStoreLowering,
+               TMAReduceLowering, TMAStoreWaitLowering>(
       converter, ctx);
 }
 

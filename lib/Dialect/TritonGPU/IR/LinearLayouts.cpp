@@ -150,3 +150,14 @@ llvm::Expected<LinearLayout> kiln::ttg::toLinearLayout(RankedTensorType type) {
     return llvm::createStringError("tensor type has no ttg layout encoding");
   return encoding.toLinearLayout(type.getShape());
 }
+
+LinearEncodingAttr kiln::ttg::linearEncoding(MLIRContext *ctx, const LinearLayout &ll) {
+  SmallVector<int32_t> flat[4];
+  StringRef names[4] = {layout::kRegister, layout::kLane, layout::kWarp, layout::kBlock};
+  for (const LinearLayout::InDim &in : ll.getInDims())
+    for (unsigned i = 0; i < 4; ++i)
+      if (in.name == names[i])
+        for (const LinearLayout::Basis &b : in.bases)
+          flat[i].append(b.begin(), b.end());
+  return LinearEncodingAttr::get(ctx, ll.getNumOutDims(), flat[0], flat[1], flat[2], flat[3]);
+}

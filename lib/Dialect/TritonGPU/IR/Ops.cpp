@@ -222,3 +222,18 @@ LogicalResult BarrierOp::verify() {
                          << " name no address space";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Global scratch memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult GlobalScratchAllocOp::verify() {
+  auto ptr = cast<kiln::tt::PointerType>(getResult().getType());
+  if (ptr.getAddressSpace() != 1)
+    return emitOpError() << "must return a pointer to global memory (address space 1), got "
+                         << ptr;
+  int64_t align = getAlignmentAttr().getInt();
+  if (!llvm::isPowerOf2_64(uint64_t(align)))
+    return emitOpError() << "alignment must be a power of two, got " << align;
+  return success();
+}

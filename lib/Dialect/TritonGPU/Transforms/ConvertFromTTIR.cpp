@@ -47,20 +47,18 @@ private:
   LogicalResult convertOperands(Operation *op);
 };
 
-/// `enc` with its dimensions permuted as `tt.trans` with `order` permutes
-/// the tensor (result dimension i is source dimension order[i]).
-Attribute transposeBlocked(BlockedEncodingAttr enc, ArrayRef<int32_t> order) {
-  unsigned rank = order.size();
-  SmallVector<unsigned> size(rank), lanes(rank), warps(rank), inverse(rank), newOrder;
-  for (unsigned i = 0; i < rank; ++i) {
-    size[i] = enc.getSizePerThread()[order[i]];
-    lanes[i] = enc.getThreadsPerWarp()[order[i]];
-    warps[i] = enc.getWarpsPerCTA()[order[i]];
-    inverse[order[i]] = i;
-  }
-  for (unsigned d : enc.getOrder())
-    newOrder.push_back(inverse[d]);
-  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder);
+/// `enc` over a tensor with an extra last dimension of size 2 that each
+/// thread holds both elements of: the layout a tt.join makes and a tt.split
+/// takes, so that neither moves elements between threads.
+Attribute withPairDimension(BlockedEncodingAttr enc) {
+  unsigned rank = enc.getSizePerThread().size();
+  SmallVector<unsigned> size(enc.getSizePerThread()), lanes(enc.getThreadsPerWarp()),
+      warps(enc.getWarpsPerCTA()), order{rank};
+  size.push_back(2);
+  lanes.push_back(1);
+  warps.push_back(1);
+  llvm::append_range(order, enc.getOrder());
+  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, order);
 }
 
 LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
@@ -77,6 +75,15 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
   if (isa<tt::ScanOp, tt::BroadcastOp>(op)) {
     for (Value result : op->getResults())
       result.setType(withEncodingOf(result.getType(), op->getOperand(0).getType()));
+    return success();
+  }
+  // A join's operands get their default layout (convertOperands), its
+  // result that layout with the pair in each thread's registers.
+  if (auto join = dyn_cast<tt::JoinOp>(op)) {
+    auto half = cast<RankedTensorType>(convert(
+        cast<RankedTensorType>(join.getLhs().getType()).cloneWithEncoding({})));
+    join.getResult().setType(join.getType().cloneWithEncoding(
+        withPairDimension(cast<BlockedEncodingAttr>(half.getEncoding()))));
     return success();
   }
   if (auto trans = dyn_cast<tt::TransOp>(op)) {
@@ -146,6 +153,11 @@ LogicalResult ConvertFromTTIRPass::convertOperands(Operation *op) {
       return withEncodingOf(tensor, op->getOperand(0).getType());
     if (isa<tt::BroadcastOp, tt::TransOp>(op))
       return tensor;
+    // A split's results have their default layout; its operand holds each
+    // pair in one thread, so that the split moves no data.
+    if (auto split = dyn_cast<tt::SplitOp>(op))
+      return tensor.cloneWithEncoding(withPairDimension(
+          cast<BlockedEncodingAttr>(cast<RankedTensorType>(split.getOutLHS().getType()).getEncoding())));
     // A dot's operands are in the FMA operand layouts of its result's, as
     // Triton writes them; accelerate-matmul may choose tensor cores later.
     if (auto dot = dyn_cast<tt::DotOp>(op); dot && i < 2)

@@ -2,8 +2,9 @@
 //
 // A simpler form of Triton 3.6's tritongpu-remove-layout-conversions:
 // forward propagation of the layouts of MMA accumulators, then of loads and
-// atomics, loop-carried values kept in the one layout their loop body
-// converts them to, backward rematerialisation of cheap computations in the
+// atomics (through tt.trans, tt.reshape and tt.split in the layouts the
+// layout engine says keep every element in place), loop-carried values
+// kept in the one layout their loop body converts them to, backward rematerialisation of cheap computations in the
 // layout a conversion asks for, and folding of the conversions that are
 // left redundant. Not done (yet): propagation through scf.while, hoisting
 // conversions into conditionals, and a cost model weighing a conversion
@@ -11,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
-
+#include "kiln/Layout/Queries.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -70,6 +71,67 @@ bool isLayoutAgnostic(Operation *op) {
                                  [](Type t) { return isa<RankedTensorType>(t); });
 }
 
+/// `ll` without the size-2 last dimension of a tt.split's source, when
+/// one register bit alone selects it (each thread holds both halves).
+std::optional<layout::LinearLayout> withoutPairDimension(const layout::LinearLayout &ll) {
+  using layout::LinearLayout;
+  unsigned rank = ll.getNumOutDims();
+  std::vector<LinearLayout::InDim> ins;
+  bool found = false;
+  for (const LinearLayout::InDim &in : ll.getInDims()) {
+    LinearLayout::InDim kept{in.name, {}};
+    for (const LinearLayout::Basis &b : in.bases) {
+      if (b[rank - 1] == 0) {
+        kept.bases.emplace_back(b.begin(), b.end() - 1);
+        continue;
+      }
+      bool alone = llvm::all_of(ArrayRef<int32_t>(b).drop_back(), [](int32_t c) { return !c; });
+      if (in.name != layout::kRegister || !alone || found)
+        return std::nullopt;
+      found = true;
+    }
+    ins.push_back(std::move(kept));
+  }
+  std::vector<LinearLayout::DimSize> outs;
+  SmallVector<StringRef> names = ll.getOutDimNames();
+  for (StringRef name : ArrayRef(names).drop_back())
+    outs.push_back({name.str(), ll.getOutDimSize(name)});
+  llvm::Expected<LinearLayout> out = LinearLayout::create(std::move(ins), std::move(outs), true);
+  if (!found || !out) {
+    if (!out)
+      llvm::consumeError(out.takeError());
+    return std::nullopt;
+  }
+  return std::move(*out);
+}
+
+/// The layout in which a view op (tt.trans, tt.reshape, tt.split) yields
+/// its result from a source in `encoding` without moving an element
+/// between threads; null when there is none.
+Attribute viewResultEncoding(Operation *op, Attribute encoding) {
+  if (!isa<tt::TransOp, tt::ReshapeOp, tt::SplitOp>(op))
+    return {};
+  // A transposed blocked layout is blocked, as Triton writes it.
+  if (auto trans = dyn_cast<tt::TransOp>(op))
+    if (auto blocked = dyn_cast<BlockedEncodingAttr>(encoding))
+      return transposeBlocked(blocked, trans.getOrder());
+  auto src = cast<RankedTensorType>(op->getOperand(0).getType()).cloneWithEncoding(encoding);
+  llvm::Expected<layout::LinearLayout> ll = toLinearLayout(src);
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return {};
+  }
+  std::optional<layout::LinearLayout> out;
+  if (auto trans = dyn_cast<tt::TransOp>(op))
+    out = layout::transposeLayout(
+        *ll, SmallVector<unsigned>(trans.getOrder().begin(), trans.getOrder().end()));
+  else if (auto reshape = dyn_cast<tt::ReshapeOp>(op))
+    out = layout::reshapeLayout(*ll, reshape.getType().getShape());
+  else
+    out = withoutPairDimension(*ll);
+  return out ? Attribute(linearEncoding(op->getContext(), *out)) : Attribute();
+}
+
 //===----------------------------------------------------------------------===//
 // Forward propagation
 //===----------------------------------------------------------------------===//
@@ -88,6 +150,8 @@ private:
   SmallVector<std::pair<Value, Attribute>> worklist;
   /// Types before the rewrite, of the values it retypes.
   DenseMap<Value, Type> originalTypes;
+  /// For a view op and a layout of its result, the source layout it came from.
+  DenseMap<std::pair<Operation *, Attribute>, Attribute> viewSources;
   llvm::DenseSet<Operation *> rewritten;
 };
 
@@ -131,6 +195,12 @@ void Propagation::propagateToUser(OpOperand &use, Attribute encoding) {
       add(expand.getResult(), slice.getParent());
     return;
   }
+  if (Attribute viewed = viewResultEncoding(user, encoding)) {
+    viewSources.try_emplace({user, viewed}, encoding);
+    for (Value result : user->getResults())
+      add(result, viewed);
+    return;
+  }
   if (isa<ConvertLayoutOp>(user) || (isSameEncodingOp(user) && user->getNumRegions() == 0))
     for (Value result : user->getResults())
       add(result, encoding);
@@ -160,6 +230,9 @@ Type Propagation::requiredOperandType(OpOperand &operand) {
   if (auto reduce = dyn_cast<tt::ReduceOp>(op))
     return withEncoding(value.getType(),
                         cast<SliceEncodingAttr>(encodingOf(reduce.getResult()[0])).getParent());
+  if (isa<tt::TransOp, tt::ReshapeOp, tt::SplitOp>(op))
+    return withEncoding(value.getType(),
+                        viewSources.lookup({op, encodingOf(op->getResult(0))}));
   return withEncoding(value.getType(), encodingOf(op->getResult(0)));
 }
 
@@ -449,10 +522,24 @@ struct RebuildInLayout : public OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// A buffer is written from a tensor in any distributed layout: the
+/// conversion in front of ttg.local_alloc is a shared-memory round trip
+/// for nothing.
+struct AllocFromSource : public OpRewritePattern<LocalAllocOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalAllocOp alloc, PatternRewriter &rewriter) const override {
+    auto cvt = alloc.getSrc() ? alloc.getSrc().getDefiningOp<ConvertLayoutOp>() : ConvertLayoutOp();
+    if (!cvt)
+      return failure();
+    rewriter.modifyOpInPlace(alloc, [&] { alloc.getSrcMutable().assign(cvt.getSrc()); });
+    return success();
+  }
+};
+
 LogicalResult cleanUp(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   RewritePatternSet patterns(ctx);
-  patterns.add<RebuildInLayout>(ctx);
+  patterns.add<RebuildInLayout, AllocFromSource>(ctx);
   return applyPatternsGreedily(module, std::move(patterns));
 }
 

@@ -8,6 +8,22 @@ using namespace mlir;
 
 namespace kiln::ttg {
 
+/// `enc` with its dimensions permuted as `tt.trans` with `order` permutes
+/// the tensor (result dimension i is source dimension order[i]).
+BlockedEncodingAttr transposeBlocked(BlockedEncodingAttr enc, ArrayRef<int32_t> order) {
+  unsigned rank = order.size();
+  SmallVector<unsigned> size(rank), lanes(rank), warps(rank), inverse(rank), newOrder;
+  for (unsigned i = 0; i < rank; ++i) {
+    size[i] = enc.getSizePerThread()[order[i]];
+    lanes[i] = enc.getThreadsPerWarp()[order[i]];
+    warps[i] = enc.getWarpsPerCTA()[order[i]];
+    inverse[order[i]] = i;
+  }
+  for (unsigned d : enc.getOrder())
+    newOrder.push_back(inverse[d]);
+  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder);
+}
+
 MemDescType transposedType(MemDescType src, ArrayRef<int32_t> order) {
   auto enc = cast<NVMMASharedEncodingAttr>(src.getEncoding());
   auto flipped = NVMMASharedEncodingAttr::get(

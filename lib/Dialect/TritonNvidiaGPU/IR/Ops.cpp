@@ -144,3 +144,34 @@ LogicalResult TMAStoreWaitOp::verify() {
     return emitOpError() << "pendings must not be negative";
   return success();
 }
+
+LogicalResult ArriveBarrierOp::verify() {
+  if (getCountAttr().getInt() < 1)
+    return emitOpError() << "count must be at least 1, got " << getCountAttr().getInt();
+  return verifyBarrier(*this, getAlloc().getType());
+}
+
+LogicalResult AsyncTMAReduceOp::verify() {
+  return verifyTMACopy(*this, getDesc().getType(), getCoord().size(), getSrc().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor maps made on the device
+//===----------------------------------------------------------------------===//
+
+// TMA tensors have rank 1 to 5; every dimension but the innermost has a
+// byte stride.
+LogicalResult TensormapCreateOp::verify() {
+  size_t rank = getBoxDim().size();
+  if (rank < 1 || rank > 5)
+    return emitOpError() << "a tensor map has 1 to 5 dimensions, got " << rank;
+  if (getGlobalDim().size() != rank || getElementStride().size() != rank)
+    return emitOpError() << "needs " << rank << " global_dim and element_stride values (one per "
+                         << "box dimension), got " << getGlobalDim().size() << " and "
+                         << getElementStride().size();
+  if (getGlobalStride().size() != rank - 1)
+    return emitOpError() << "needs " << rank - 1
+                         << " global_stride values (every dimension but the innermost), got "
+                         << getGlobalStride().size();
+  return success();
+}

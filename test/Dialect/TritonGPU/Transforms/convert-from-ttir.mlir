@@ -115,3 +115,21 @@ tt.func @control_flow(%v: tensor<512xf32>, %c: i1, %n: i32) -> tensor<512xf32> {
   }
   tt.return %res#1 : tensor<512xf32>
 }
+
+// -----
+
+// tt.join and tt.split as Triton lays them out: the pair dimension held by
+// each thread (two registers, fastest), the other dimensions in the
+// default layout of the halves, so that neither moves an element between
+// threads; a split's operand is converted to that layout.
+// CHECK-DAG: #[[HALF:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[PAIR:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [1, 32, 1], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>
+// CHECK-LABEL: tt.func @join_split
+// CHECK: tt.join %{{.*}}, %{{.*}} : tensor<16x64xf32, #[[HALF]]> -> tensor<16x64x2xf32, #[[PAIR]]>
+// CHECK: %[[CVT:.*]] = ttg.convert_layout %{{.*}} : tensor<16x64x2xf32, #{{.*}}> -> tensor<16x64x2xf32, #[[PAIR]]>
+// CHECK: tt.split %[[CVT]] : tensor<16x64x2xf32, #[[PAIR]]> -> tensor<16x64xf32, #[[HALF]]>
+tt.func @join_split(%a: tensor<16x64xf32>, %b: tensor<16x64x2xf32>) -> (tensor<16x64x2xf32>, tensor<16x64xf32>) {
+  %j = tt.join %a, %a : tensor<16x64xf32> -> tensor<16x64x2xf32>
+  %l, %r = tt.split %b : tensor<16x64x2xf32> -> tensor<16x64xf32>
+  tt.return %j, %l : tensor<16x64x2xf32>, tensor<16x64xf32>
+}

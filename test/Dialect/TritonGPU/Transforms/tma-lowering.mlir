@@ -42,3 +42,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A descriptor made in the kernel: 128 bytes of the program's global
+// scratch, a tensor map in TMA's order (innermost dimension first: box 64
+// of the 128-byte swizzle by 64 rows, extents n then m, the row stride in
+// bytes), NaN padding, the acquire fence, and the descriptor view the
+// copies use.
+// CHECK-LABEL: tt.func public @make_descriptor
+// CHECK-SAME: (%[[BASE:.*]]: !tt.ptr<f16>, %[[M:.*]]: i32, %[[N:.*]]: i32, %[[S:.*]]: i64, %{{.*}}: i64, %[[I:.*]]: i32)
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : i32
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK: %[[BYTES:.*]] = arith.muli %[[S]], %[[TWO]] : i64
+// CHECK: %[[MAP:.*]] = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+// CHECK-NEXT: ttng.tensormap_create %[[MAP]], %[[BASE]], [%[[C64]], %[[C64]]], [%[[N]], %[[M]]], [%[[BYTES]]], [%[[C1]], %[[C1]]] {elem_type = 6 : i32, fill_mode = 1 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32}
+// CHECK-NEXT: ttng.tensormap_fenceproxy_acquire %[[MAP]] : !tt.ptr<i8>
+// CHECK-NEXT: %[[D:.*]] = ttng.reinterpret_tensor_descriptor %[[MAP]] : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16, #{{.*}}>>
+// CHECK: ttng.async_tma_copy_global_to_local %[[D]][%[[I]], %[[I]]]
+// A reduction: into a buffer, fence, reduce, wait for it to have read it.
+// CHECK: %[[SRC:.*]] = ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #{{.*}}, #smem>
+// CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+// CHECK-NEXT: ttng.async_tma_reduce add, %[[D]][%[[I]], %[[I]]] %[[SRC]]
+// CHECK-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK-NOT: tt.descriptor_
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @make_descriptor(%base: !tt.ptr<f16>, %m: i32, %n: i32, %s: i64, %one: i64, %i: i32) {
+    %c1 = arith.constant 1 : i64
+    %d = tt.make_tensor_descriptor %base, [%m, %n], [%s, %c1] {padding = 2 : i32} : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+    %v = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    tt.descriptor_reduce add, %d[%i, %i], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}

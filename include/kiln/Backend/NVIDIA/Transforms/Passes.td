@@ -133,7 +133,7 @@ def OptimizeDescriptorEncoding
 }
 
 def TMALowering : Pass<"ttgir-tma-lowering", "::mlir::ModuleOp"> {
-  let summary = "Lower descriptor loads and stores to TMA copies and mbarriers";
+  let summary = "Lower descriptor ops to TMA copies and mbarriers, in-kernel descriptors to tensor maps";
   let description = [{
     Triton 3.6's triton-nvidia-tma-lowering for `tt.descriptor_load` and
     `tt.descriptor_store` (cuda:90 and later; the block must already have
@@ -145,8 +145,14 @@ def TMALowering : Pass<"ttgir-tma-lowering", "::mlir::ModuleOp"> {
     such a buffer (`ttg.local_alloc`), makes the writes visible to the
     async proxy (`ttng.fence_async_shared`), and issues
     `ttng.async_tma_copy_local_to_global` followed by
-    `ttng.async_tma_store_wait {pendings = 0}`. Gathers, scatters,
-    reductions and descriptors made in the kernel are left alone.
+    `ttng.async_tma_store_wait {pendings = 0}`; `tt.descriptor_reduce`
+    likewise with `ttng.async_tma_reduce`. `tt.make_tensor_descriptor`
+    becomes 128 bytes of global scratch (`ttg.global_scratch_alloc`), a
+    `ttng.tensormap_create` filling them (innermost dimension first, byte
+    strides, the TMA box, zero or NaN padding), the acquire fence
+    `ttng.tensormap_fenceproxy_acquire` and
+    `ttng.reinterpret_tensor_descriptor`. Gathers and scatters (TMA
+    gather4, sm_100) are left alone.
   }];
   let dependentDialects = ["::kiln::ttg::TritonGPUDialect",
                            "::kiln::ttng::TritonNvidiaGPUDialect",

@@ -50,6 +50,10 @@ unsigned lookupNumCTAs(mlir::Operation *op);
 /// it has none that is a ttg layout, or the encoding does not fit its shape.
 llvm::Expected<layout::LinearLayout> toLinearLayout(mlir::RankedTensorType type);
 
+/// `ll` (a distributed layout over standard dimension names) as a
+/// `#ttg.linear` encoding.
+LinearEncodingAttr linearEncoding(mlir::MLIRContext *ctx, const layout::LinearLayout &ll);
+
 } // namespace kiln::ttg
 
 #define GET_OP_CLASSES

@@ -178,6 +178,27 @@ def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Global scratch memory
+//===----------------------------------------------------------------------===//
+
+def TTG_GlobalScratchAllocOp : TTG_Op<"global_scratch_alloc", [
+    MemoryEffects<[MemAlloc<TTG_GlobalMemory>]>]> {
+  let summary = "a program's own `nbytes` of global scratch memory";
+  let description = [{
+    Each program (CTA) gets its own bytes of the global scratch buffer the
+    launcher passes every kernel; `llir.allocate-global-scratch` gives the
+    op its offset in the program's slice (`ttg.global_scratch_memory_offset`)
+    and the module its per-program size and alignment, which the kernel's
+    metadata carries so that the launcher allocates enough.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$nbytes,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$alignment);
+  let results = (outs Arg<TT_Ptr, "", [MemAlloc<TTG_GlobalMemory>]>:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Synchronisation
 //===----------------------------------------------------------------------===//
 

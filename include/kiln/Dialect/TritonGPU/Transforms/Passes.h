@@ -29,6 +29,10 @@ BlockedEncodingAttr buildBlockedEncoding(mlir::MLIRContext *ctx, llvm::ArrayRef<
                                          llvm::ArrayRef<unsigned> order, unsigned numWarps,
                                          unsigned threadsPerWarp);
 
+/// `enc` with its dimensions permuted as `tt.trans` with `order` permutes
+/// the tensor (result dimension i is source dimension order[i]).
+BlockedEncodingAttr transposeBlocked(BlockedEncodingAttr enc, llvm::ArrayRef<int32_t> order);
+
 /// The type of the `ttg.memdesc_trans` view with `order` [1, 0] of a rank-2
 /// `#ttg.nvmma_shared` buffer (or of a slot of a ring of them): the same
 /// bytes, dimensions swapped, `transposed` flipped, the slot's allocation.

@@ -141,6 +141,24 @@ def TTNG_WaitBarrierOp : TTNG_Op<"wait_barrier", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def TTNG_ArriveBarrierOp : TTNG_Op<"arrive_barrier"> {
+  let summary = "arrive `count` times on an mbarrier";
+  let description = [{
+    Lowers the mbarrier's pending arrival count of the current phase by
+    `count` (at least 1); the phase completes when it reaches zero and its
+    expected bytes have arrived. Executed once per CTA (by one elected
+    thread), as Triton does; does nothing when `pred` is given and false.
+  }];
+  let arguments = (ins
+    Arg<TTG_MemDescType, "", [MemRead<TTNG_SharedMemory>, MemWrite<TTNG_SharedMemory>]>:$alloc,
+    I32Attr:$count,
+    Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $alloc `,` $count (`,` $pred^)? attr-dict `:` qualified(type($alloc))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // TMA copies
 //===----------------------------------------------------------------------===//
@@ -195,6 +213,84 @@ def TTNG_TMAStoreWaitOp : TTNG_Op<"async_tma_store_wait"> {
   let arguments = (ins I32Attr:$pendings);
   let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
+}
+
+def TTNG_AsyncTMAReduceOp : TTNG_Op<"async_tma_reduce"> {
+  let summary = "start a TMA reduction of a buffer into the block at `coord` of a descriptor";
+  let description = [{
+    Like `ttng.async_tma_copy_local_to_global`, but each element is
+    combined with the one in global memory by `kind`, atomically per
+    element with relaxed semantics (`cp.reduce.async.bulk.tensor`).
+  }];
+  let arguments = (ins
+    TT_DescriptorReduceKindAttr:$kind,
+    Arg<TT_TensorDescType, "", [MemRead<TTNG_GlobalMemory>, MemWrite<TTNG_GlobalMemory>]>:$desc,
+    Variadic<I32>:$coord,
+    Arg<TTG_MemDescType, "", [MemRead<TTNG_SharedMemory>]>:$src);
+  let assemblyFormat = [{
+    $kind `,` $desc `[` $coord `]` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor maps made on the device
+//===----------------------------------------------------------------------===//
+
+def TTNG_TensormapCreateOp : TTNG_Op<"tensormap_create", [
+    AttrSizedOperandSegments,
+    MemoryEffects<[MemRead<TTNG_GlobalMemory>, MemWrite<TTNG_GlobalMemory>]>]> {
+  let summary = "write a 128-byte TMA tensor map at `desc_ptr` in global memory";
+  let description = [{
+    Fills the tensor map of a tiled tensor: its base `global_address`, per
+    dimension (innermost first, as TMA numbers them) the box a message
+    moves, the tensor's extent and the element stride, and the byte stride
+    of every dimension but the innermost. `elem_type`, `interleave_layout`,
+    `swizzle_mode` and `fill_mode` (0 zeros, 1 NaN for out-of-bounds reads)
+    are the device encodings `tensormap.replace` takes. The map may be used
+    by TMA only after `ttng.tensormap_fenceproxy_acquire` on it.
+  }];
+  let arguments = (ins
+    TT_Ptr:$desc_ptr,
+    TT_Ptr:$global_address,
+    Variadic<I32>:$box_dim,
+    Variadic<I32>:$global_dim,
+    Variadic<I64>:$global_stride,
+    Variadic<I32>:$element_stride,
+    ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<15>]>:$elem_type,
+    ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<2>]>:$interleave_layout,
+    ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<3>]>:$swizzle_mode,
+    ConfinedAttr<I32Attr, [IntNonNegative, IntMaxValue<1>]>:$fill_mode);
+  let assemblyFormat = [{
+    $desc_ptr `,` $global_address `,` `[` $box_dim `]` `,` `[` $global_dim `]` `,`
+    `[` $global_stride `]` `,` `[` $element_stride `]`
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    unsigned getRank() { return getBoxDim().size(); }
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_TensormapFenceproxyAcquireOp : TTNG_Op<"tensormap_fenceproxy_acquire", [
+    MemoryEffects<[MemWrite<TTNG_GlobalMemory>]>]> {
+  let summary = "make a tensor map written on the device visible to TMA";
+  let description = [{
+    The acquire half of the tensor-map proxy fence: after it, TMA copies of
+    the executing threads see what `ttng.tensormap_create` wrote at
+    `desc_ptr`.
+  }];
+  let arguments = (ins TT_Ptr:$desc_ptr);
+  let assemblyFormat = "$desc_ptr attr-dict `:` qualified(type($desc_ptr))";
+}
+
+def TTNG_ReinterpretTensorDescOp : TTNG_Op<"reinterpret_tensor_descriptor", [Pure]> {
+  let summary = "view a tensor map in global memory as a tensor descriptor";
+  let arguments = (ins TT_Ptr:$rawDesc);
+  let results = (outs TT_TensorDescType:$result);
+  let assemblyFormat = [{
+    $rawDesc attr-dict `:` qualified(type($rawDesc)) `to` qualified(type($result))
+  }];
 }
 
 #endif
