@@ -9,8 +9,10 @@ integer arguments the launcher would see as multiples of 16), for which
 targets the tests compile it, and, for the benchmark, how to make inputs,
 launch it, compute a reference and compare.
 
-All kernels take host-side descriptors or plain pointers: none creates a
-descriptor in the kernel, so none needs `triton.set_allocator`.
+The (e) kernels make their descriptors in the kernel
+(`tl.make_tensor_descriptor`): their tensor maps live in global scratch
+memory, which the launcher takes from the allocator their launch helper
+installs with `triton.set_allocator`.
 """
 import triton
 import triton.language as tl
@@ -265,6 +267,139 @@ def matmul_fp8(a, b_t, c, config):
                                                  **config)
 
 
+# --- (e) descriptors made in the kernel ---------------------------------------
+
+def _use_torch_allocator():
+    # Global scratch (the tensor maps) from PyTorch's caching allocator.
+    import torch
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+
+
+@triton.jit
+def matmul_descriptor_persistent_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                                        BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                                        BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
+                                        NUM_SMS: tl.constexpr, SPLIT_EPILOGUE: tl.constexpr):
+    # C[M, N] = A[M, K] @ B[N, K]^T with row-major A, B and C. Each program
+    # builds its own descriptors, then walks the tiles NUM_SMS apart; with
+    # SPLIT_EPILOGUE the accumulator is stored as two halves of its columns.
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
+                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1],
+                                       block_shape=[BLOCK_SIZE_N, BLOCK_SIZE_K])
+    if SPLIT_EPILOGUE:
+        c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1],
+                                           block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N // 2])
+    else:
+        c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1],
+                                           block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N])
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    tiles = num_pid_m * num_pid_n
+    for tile in tl.range(tl.program_id(0), tiles, NUM_SMS, flatten=True):
+        pid_m, pid_n = grouped_tile(tile, num_pid_m, num_pid_n, GROUP_SIZE_M)
+        row = pid_m * BLOCK_SIZE_M
+        col = pid_n * BLOCK_SIZE_N
+        acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+            a = a_desc.load([row, k * BLOCK_SIZE_K])
+            b = b_desc.load([col, k * BLOCK_SIZE_K])
+            acc = tl.dot(a, b.T, acc)
+        if SPLIT_EPILOGUE:
+            halves = tl.permute(tl.reshape(acc, (BLOCK_SIZE_M, 2, BLOCK_SIZE_N // 2)), (0, 2, 1))
+            left, right = tl.split(halves)
+            c_desc.store([row, col], left.to(c_desc.dtype))
+            c_desc.store([row, col + BLOCK_SIZE_N // 2], right.to(c_desc.dtype))
+        else:
+            c_desc.store([row, col], acc.to(c_desc.dtype))
+
+
+def matmul_descriptor_persistent(a, b_t, c, config, num_sms, split_epilogue):
+    _use_torch_allocator()
+    M, K = a.shape
+    N = b_t.shape[0]
+    tiles = triton.cdiv(M, config["BLOCK_SIZE_M"]) * triton.cdiv(N, config["BLOCK_SIZE_N"])
+    programs = min(num_sms, tiles)
+    return matmul_descriptor_persistent_kernel[(programs,)](a, b_t, c, M, N, K, NUM_SMS=programs,
+                                                            SPLIT_EPILOGUE=split_epilogue, **config)
+
+
+@triton.jit
+def descriptor_axpy_kernel(x_ptr, y_ptr, out_ptr, sum_ptr, M, N, alpha,
+                           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # out = alpha * x + y over an M x N tensor whose edges are not multiples
+    # of the block: the loads read zeros past them and the stores are
+    # clipped. Every block's result is also added into sum[:BLOCK_M,
+    # :BLOCK_N] by a TMA reduction.
+    x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    y_desc = tl.make_tensor_descriptor(y_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    out_desc = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    sum_desc = tl.make_tensor_descriptor(sum_ptr, shape=[BLOCK_M, BLOCK_N], strides=[BLOCK_N, 1],
+                                         block_shape=[BLOCK_M, BLOCK_N])
+    row = tl.program_id(0) * BLOCK_M
+    col = tl.program_id(1) * BLOCK_N
+    value = alpha * x_desc.load([row, col]) + y_desc.load([row, col])
+    out_desc.store([row, col], value)
+    sum_desc.atomic_add([0, 0], value)
+
+
+def descriptor_axpy(x, y, out, total, alpha, config):
+    _use_torch_allocator()
+    M, N = x.shape
+    grid = (triton.cdiv(M, config["BLOCK_M"]), triton.cdiv(N, config["BLOCK_N"]))
+    return descriptor_axpy_kernel[grid](x, y, out, total, M, N, alpha, **config)
+
+
+DESC_MATMUL_CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}
+AXPY_CONFIG = {"BLOCK_M": 64, "BLOCK_N": 64}
+
+
+def _desc_matmul_inputs(torch, dtype):
+    M = N = K = 4096
+    return dict(a=torch.randn(M, K, device="cuda", dtype=dtype), b_t=torch.randn(N, K, device="cuda", dtype=dtype),
+                c=torch.empty(M, N, device="cuda", dtype=dtype),
+                num_sms=torch.cuda.get_device_properties(0).multi_processor_count)
+
+
+def _desc_matmul_entry(name, split):
+    return Kernel(name, matmul_descriptor_persistent_kernel,
+                  {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+                   "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
+                   "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr", "SPLIT_EPILOGUE": "constexpr"},
+                  dict(DESC_MATMUL_CONFIG, NUM_SMS=TMA_NUM_SMS, SPLIT_EPILOGUE=split), num_warps=8, num_stages=3,
+                  divisible=("M", "N", "K"),
+                  inputs=lambda torch: _desc_matmul_inputs(torch, torch.float16),
+                  launch=lambda a: matmul_descriptor_persistent(
+                      a["a"], a["b_t"], a["c"], dict(DESC_MATMUL_CONFIG, num_warps=8, num_stages=3), a["num_sms"],
+                      split),
+                  outputs=lambda a: [a["c"]],
+                  reference=lambda torch, a: [(a["a"].float() @ a["b_t"].float().T).half()],
+                  flops=lambda a: 2 * a["a"].shape[0] * a["a"].shape[1] * a["b_t"].shape[0],
+                  tol=(1e-2, 1e-2 * 64))
+
+
+def _axpy_inputs(torch):
+    M, N = 1000, 1000  # not multiples of the 64 x 64 block
+    return dict(x=torch.randn(M, N, device="cuda"), y=torch.randn(M, N, device="cuda"),
+                out=torch.empty(M, N, device="cuda"),
+                total=torch.zeros(AXPY_CONFIG["BLOCK_M"], AXPY_CONFIG["BLOCK_N"], device="cuda"), alpha=0.5)
+
+
+def _axpy_launch(a):
+    a["total"].zero_()
+    descriptor_axpy(a["x"], a["y"], a["out"], a["total"], a["alpha"], dict(AXPY_CONFIG, num_warps=4))
+
+
+def _axpy_reference(torch, a):
+    out = a["alpha"] * a["x"] + a["y"]
+    bm, bn = AXPY_CONFIG["BLOCK_M"], AXPY_CONFIG["BLOCK_N"]
+    M, N = out.shape
+    padded = torch.zeros(triton.cdiv(M, bm) * bm, triton.cdiv(N, bn) * bn, device="cuda")
+    padded[:M, :N] = out
+    total = padded.reshape(padded.shape[0] // bm, bm, padded.shape[1] // bn, bn).sum(dim=(0, 2))
+    return [out, total]
+
+
 # --- registry ------------------------------------------------------------------
 
 class Kernel:
@@ -456,5 +591,18 @@ KERNELS = {
                # the f32 reference is off by up to a few percent of the output's
                # scale (64 for K = 4096); kiln is also compared with Triton.
                tol=(2e-2, 4.0)),
+        # (e) descriptors made in the kernel, the persistent matmul with a
+        # whole and a split epilogue, and an element-wise kernel with edges
+        # and a TMA reduction.
+        _desc_matmul_entry("matmul_descriptor_persistent", False),
+        _desc_matmul_entry("matmul_descriptor_persistent_split", True),
+        Kernel("descriptor_axpy", descriptor_axpy_kernel,
+               {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "sum_ptr": "*fp32", "M": "i32", "N": "i32",
+                "alpha": "fp32", "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"},
+               AXPY_CONFIG, num_warps=4, num_stages=3,
+               inputs=_axpy_inputs, launch=_axpy_launch, outputs=lambda a: [a["out"], a["total"]],
+               reference=_axpy_reference, flops=lambda a: 2 * a["x"].numel(),
+               # The reduction adds each block's values in an order of its own.
+               tol=(1e-5, 1e-3)),
     ]
 }
