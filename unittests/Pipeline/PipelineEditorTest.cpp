@@ -65,9 +65,10 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
                                       "ttgir.coalesce", "ttgir.remove-layout-conversions",
                                       "ttgir.optimize-thread-locality", "ttgir.accelerate-matmul",
                                       "ttgir.remove-layout-conversions-after-matmul",
-                                      "ttgir.optimize-descriptor-encoding", "ttgir.tma-lowering",
-                                      "ttgir.cse", "ttgir.licm", "ttgir.canonicalize",
-                                      "ttgir.pipeline", "ttgir.symbol-dce", "ttgir.fence-insertion",
+                                      "ttgir.optimize-descriptor-encoding", "ttgir.cse",
+                                      "ttgir.licm", "ttgir.canonicalize", "ttgir.pipeline",
+                                      "ttgir.tma-lowering", "ttgir.symbol-dce",
+                                      "ttgir.fence-insertion",
                                       "a.last"}));
   const PassEntry &replaced = pipeline->findStage("ttir")->entries[8];
   EXPECT_EQ(replaced.owner, "b");

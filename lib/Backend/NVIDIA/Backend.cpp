@@ -25,9 +25,9 @@ namespace {
 bool hasTMA(const Target &target) { return target.capability() >= 90; }
 
 /// Triton's make_ttgir as far as kiln runs it: layouts, tensor cores, then
-/// with TMA the descriptor layouts and TMA copies, the clean-ups, cp.async
-/// software pipelining of dot loops (sm_80 on), and the proxy fences wgmma
-/// needs.
+/// with TMA the descriptor layouts, the clean-ups, software pipelining of
+/// dot loops (cp.async from sm_80, TMA from sm_90), the remaining TMA
+/// copies, and the proxy fences wgmma needs.
 Stage ttgirStage(const Target &target) {
   Stage stage;
   stage.name = "ttgir";
@@ -35,11 +35,9 @@ Stage ttgirStage(const Target &target) {
   stage.entries.push_back(corePass("ttgir.accelerate-matmul", [] { return createAccelerateMatmul(); }));
   stage.entries.push_back(corePass("ttgir.remove-layout-conversions-after-matmul",
                                    [] { return ttg::createRemoveLayoutConversions(); }));
-  if (hasTMA(target)) {
+  if (hasTMA(target))
     stage.entries.push_back(corePass("ttgir.optimize-descriptor-encoding",
                                      [] { return createOptimizeDescriptorEncoding(); }));
-    stage.entries.push_back(corePass("ttgir.tma-lowering", [] { return createTMALowering(); }));
-  }
   for (PassEntry &entry : ttgirCleanupPasses())
     stage.entries.push_back(std::move(entry));
   if (target.capability() >= 80)
@@ -49,6 +47,10 @@ Stage ttgirStage(const Target &target) {
                    pass.numStages = options.numStages;
                    return createPipeline(pass);
                  })));
+  // After the pipeliner, which streams the descriptor loads of dot loops
+  // itself: the other descriptor ops.
+  if (hasTMA(target))
+    stage.entries.push_back(corePass("ttgir.tma-lowering", [] { return createTMALowering(); }));
   stage.entries.push_back(corePass("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }));
   if (hasTMA(target))
     stage.entries.push_back(corePass("ttgir.fence-insertion", [] { return createFenceInsertion(); }));

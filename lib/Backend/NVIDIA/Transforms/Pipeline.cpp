@@ -1,37 +1,33 @@
 //===- Pipeline.cpp - the ttgir-pipeline pass -----------------------------===//
 //
 // Software pipelining of dot loops: the global loads feeding a dot become
-// cp.async copies into a ring of num_stages shared-memory buffers, issued
-// num_stages - 1 iterations ahead, so that the loads of later iterations
-// overlap the dots of earlier ones. Follows what Triton 3.6's
-// tritongpu-pipeline produces for cp.async (two stages: the copies and
-// their address computation, then everything else).
+// cp.async copies (tt.load) or TMA copies (tt.descriptor_load) into a ring
+// of num_stages shared-memory buffers, issued num_stages - 1 iterations
+// ahead, so that the loads of later iterations overlap the dots of earlier
+// ones. Follows what Triton 3.6's tritongpu-pipeline produces (two stages:
+// the copies and their address computation, then everything else); a TMA
+// ring has one mbarrier per slot, waited on with the parity of the ring's
+// round.
 //
 // For a loop  for i in [lb, ub) step s { body(i, args) }  with S stages:
 //   prologue: copies of iterations 0 .. S-2 into slots 0 .. S-2
-//   iteration i: wait for its copies (each where first read), read slot
+//   iteration i: wait for its copies (each where first read; TMA: on the
+//                slot's mbarrier, parity (i / S) mod 2), read slot
 //                i mod S, run the body,
 //                then copy iteration i+S-1 into slot (i+S-1) mod S
 //   epilogue: wait for every copy (the last S-1 are predicated off), free.
 //
 //===----------------------------------------------------------------------===//
+#include "PipelinePlan.h"
+
+#include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
-
-#include "kiln/Analysis/AccessWidth.h"
-#include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/SetVector.h"
-#include "llvm/Support/Debug.h"
-
-#define DEBUG_TYPE "ttgir-pipeline"
 
 namespace kiln::nvidia {
 #define GEN_PASS_DEF_PIPELINE
@@ -41,370 +37,11 @@ namespace kiln::nvidia {
 using namespace mlir;
 using namespace kiln;
 using namespace kiln::ttg;
+using kiln::nvidia::LoopPlan;
+using kiln::nvidia::StreamedLoad;
+using kiln::nvidia::viewedDef;
 
 namespace {
-
-/// A load that feeds a dot and becomes cp.async copies into a ring.
-struct StreamedLoad {
-  tt::LoadOp load;
-  /// Elements each thread copies at once.
-  unsigned vec = 1;
-  /// One slot (mutable) and the whole ring.
-  MemDescType slotType, ringType;
-  /// The ops the slot replaces: local_allocs (the dot reads the slot) or
-  /// conversions to a dot operand layout (a local_load of the slot).
-  SmallVector<Operation *> users;
-  Value ring;
-};
-
-struct LoopPlan {
-  scf::ForOp loop;
-  unsigned numStages = 0;
-  SmallVector<StreamedLoad> loads;
-  /// The pure ops of the body the copies' pointers and masks depend on,
-  /// with the updates of the loop-carried values they read, in body order.
-  SmallVector<Operation *> addressOps;
-  /// The iteration arguments those ops read (the copies need them
-  /// num_stages - 1 iterations ahead).
-  SmallVector<unsigned> carried;
-  /// Of those, the ones nothing but the copies' address computation needs:
-  /// the new loop carries only their advanced value, in their own place.
-  llvm::SmallDenseSet<unsigned> advancedOnly;
-  /// wgmma ops that may leave one dot in flight (see the pass description).
-  llvm::SmallDenseSet<Operation *> keepOneInFlight;
-  /// wgmma ops whose result is waited for only in the next iteration, by
-  /// the wait of an earlier dot there (attention's P @ V, waited for with
-  /// the next Q @ K), and for each waiting dot the iteration arguments it
-  /// also waits for.
-  llvm::SmallDenseSet<Operation *> deferred;
-  llvm::DenseMap<Operation *, SmallVector<unsigned>> alsoWaitsFor;
-};
-
-bool isPureLeaf(Operation *op) { return op->getNumRegions() == 0 && isMemoryEffectFree(op); }
-
-/// Whether `other` is known to be +0 everywhere (what cp.async writes for
-/// masked elements).
-bool isZero(Value other) {
-  return matchPattern(other, m_Zero()) || matchPattern(other, m_PosZeroFloat());
-}
-
-/// The `#ttg.swizzled_shared` layout Triton gives an mma operand in shared
-/// memory that is read into `dotEnc`: rows of `vec` elements, the swizzle
-/// phase advancing every 128 bytes, over as many phases as one ldmatrix
-/// tile has rows, so that the 8 rows an ldmatrix reads hit distinct banks.
-SwizzledSharedEncodingAttr sharedForDotOperand(DotOperandEncodingAttr dotEnc,
-                                               ArrayRef<int64_t> shape,
-                                               ArrayRef<unsigned> order, unsigned bits) {
-  unsigned rank = shape.size(), kWidth = dotEnc.getKWidth();
-  int64_t rowBytesish = std::max<int64_t>(1, shape[order[0]] * 4 / kWidth);
-  unsigned perPhase = std::max<int64_t>(1, 128 / rowBytesish);
-  unsigned vecWidth = 32 / bits;
-  // Mixed widths read along the non-K dimension need twice the phases.
-  unsigned nonK = dotEnc.getOpIdx() == 0 ? 0 : 1;
-  if (vecWidth != kWidth && order[0] == nonK)
-    perPhase = std::max(perPhase, 2 * vecWidth);
-  // One ldmatrix tile: 8 rows of the non-K dimension, 4 * kWidth along K.
-  unsigned tileK = 4 * kWidth, tileMN = 8;
-  bool kContiguous = dotEnc.getOpIdx() == 0 ? order[0] == rank - 1 : order[0] == rank - 2;
-  unsigned vec = kContiguous ? tileK : tileMN;
-  unsigned stride = kContiguous ? tileMN : tileK;
-  unsigned maxPhase = std::max(1u, stride / perPhase);
-  return SwizzledSharedEncodingAttr::get(dotEnc.getContext(), vec, perPhase, maxPhase, order);
-}
-
-/// Adds to `plan` the ops of the loop body that `roots` are computed by,
-/// and, for every iteration argument reached, the computation of its next
-/// value. False if any of them is not a pure op without regions.
-bool collectAddressOps(LoopPlan &plan, ValueRange roots, llvm::SetVector<Operation *> &ops,
-                       llvm::SetVector<unsigned> &carried) {
-  scf::ForOp loop = plan.loop;
-  Block *body = loop.getBody();
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  SmallVector<Value> work(roots.begin(), roots.end());
-  while (!work.empty()) {
-    Value value = work.pop_back_val();
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (arg.getOwner() != body || arg == loop.getInductionVar())
-        continue;
-      unsigned index = arg.getArgNumber() - 1;
-      if (carried.insert(index))
-        work.push_back(yield.getOperand(index));
-      continue;
-    }
-    Operation *def = value.getDefiningOp();
-    if (def->getBlock() != body || ops.contains(def))
-      continue;
-    if (!isPureLeaf(def))
-      return false;
-    ops.insert(def);
-    llvm::append_range(work, def->getOperands());
-  }
-  return true;
-}
-
-/// The op that defines a dot's shared operand, through a transposed view.
-Operation *viewedDef(Value operand) {
-  if (auto trans = operand.getDefiningOp<MemDescTransOp>())
-    operand = trans.getSrc();
-  return operand.getDefiningOp();
-}
-
-/// Finds the streamed load behind a dot operand, if any.
-tt::LoadOp loadBehind(Value operand, Block *body) {
-  Operation *def = viewedDef(operand);
-  if (!def || def->getBlock() != body)
-    return {};
-  Value src;
-  if (auto alloc = dyn_cast<LocalAllocOp>(def))
-    src = alloc.getSrc();
-  else if (auto cvt = dyn_cast<ConvertLayoutOp>(def))
-    if (isa_and_nonnull<DotOperandEncodingAttr>(cvt.getType().getEncoding()))
-      src = cvt.getSrc();
-  auto load = src ? src.getDefiningOp<tt::LoadOp>() : nullptr;
-  return load && load->getBlock() == body ? load : nullptr;
-}
-
-/// Checks that `load` can be streamed and works out its ring.
-std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
-                                     const AxisInfoAnalysis &axes) {
-  auto reject = [&](const char *why) -> std::optional<StreamedLoad> {
-    LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << load << " stays synchronous: " << why
-                            << "\n");
-    return std::nullopt;
-  };
-  auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
-  if (!ptrType || !isa<tt::PointerType>(ptrType.getElementType()))
-    return reject("not a tensor of pointers");
-  if (load.getIsVolatile())
-    return reject("volatile");
-  if (load.getOther() && !isZero(load.getOther()))
-    return reject("`other` is not zero");
-  auto resultType = cast<RankedTensorType>(load.getType());
-  Type elem = resultType.getElementType();
-  if (!elem.isIntOrFloat())
-    return reject("not an integer or float");
-  unsigned bits = elem.getIntOrFloatBitWidth();
-  StreamedLoad streamed;
-  streamed.load = load;
-  streamed.vec = lowering::accessVectorWidth(axes, load.getPtr(), load.getMask());
-  if (streamed.vec * bits < 32)
-    return reject("fewer than 4 contiguous bytes per thread");
-
-  Attribute encoding;
-  bool viaRegisters = false;
-  for (Operation *user : load->getUsers()) {
-    Attribute userEncoding;
-    bool userViaRegisters = false;
-    if (auto alloc = dyn_cast<LocalAllocOp>(user)) {
-      userEncoding = alloc.getType().getEncoding();
-    } else if (auto cvt = dyn_cast<ConvertLayoutOp>(user)) {
-      auto dotEnc = dyn_cast<DotOperandEncodingAttr>(cvt.getType().getEncoding());
-      if (!dotEnc)
-        return reject("used by a conversion to a layout other than a dot operand");
-      SmallVector<unsigned> order;
-      if (auto blocked = dyn_cast<BlockedEncodingAttr>(resultType.getEncoding()))
-        llvm::append_range(order, blocked.getOrder());
-      else
-        for (unsigned d = resultType.getRank(); d-- > 0;)
-          order.push_back(d);
-      userEncoding = sharedForDotOperand(dotEnc, resultType.getShape(), order, bits);
-      userViaRegisters = true;
-    } else {
-      return reject("used by something other than a local_alloc or dot operand conversion");
-    }
-    if (user->getBlock() != load->getBlock())
-      return reject("used in another block");
-    if (encoding && (encoding != userEncoding || viaRegisters != userViaRegisters))
-      return reject("users disagree on the shared layout");
-    encoding = userEncoding;
-    viaRegisters = userViaRegisters;
-    streamed.users.push_back(user);
-  }
-  if (streamed.users.empty())
-    return reject("unused");
-  MLIRContext *ctx = load.getContext();
-  Attribute smem = SharedMemorySpaceAttr::get(ctx);
-  streamed.slotType = MemDescType::get(resultType.getShape(), elem, encoding, smem, true);
-  SmallVector<int64_t> ringShape{int64_t(numStages)};
-  llvm::append_range(ringShape, resultType.getShape());
-  streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
-  return streamed;
-}
-
-/// The iteration arguments of `advanced` (loop-carried values the copies
-/// read) whose loop result is unused and whose current value feeds only
-/// the address computation of the streamed loads and their own updates.
-void findAdvancedOnly(LoopPlan &plan) {
-  scf::ForOp loop = plan.loop;
-  Block *body = loop.getBody();
-  llvm::SmallPtrSet<Operation *, 8> loads;
-  for (StreamedLoad &s : plan.loads)
-    loads.insert(s.load);
-  llvm::SmallDenseSet<unsigned> candidates;
-  for (unsigned k : plan.carried)
-    if (loop.getResult(k).use_empty())
-      candidates.insert(k);
-  auto feedsOnlyAddresses = [&](unsigned k) {
-    SmallVector<Value> work{loop.getRegionIterArgs()[k]};
-    llvm::SmallPtrSet<Operation *, 16> seen;
-    while (!work.empty()) {
-      Value value = work.pop_back_val();
-      for (OpOperand &use : value.getUses()) {
-        Operation *user = use.getOwner();
-        if (loads.contains(user))
-          continue;
-        if (isa<scf::YieldOp>(user) && user->getBlock() == body) {
-          if (!candidates.contains(use.getOperandNumber()))
-            return false;
-          continue;
-        }
-        if (user->getBlock() != body || !isPureLeaf(user))
-          return false;
-        if (seen.insert(user).second)
-          llvm::append_range(work, user->getResults());
-      }
-    }
-    return true;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (unsigned k : plan.carried)
-      if (candidates.contains(k) && !feedsOnlyAddresses(k)) {
-        candidates.erase(k);
-        changed = true;
-      }
-  }
-  plan.advancedOnly = std::move(candidates);
-}
-
-/// Whether a wgmma may stay in flight until the next iteration's dot: the
-/// loop's only dot, reading only ring slots and loop invariants from
-/// shared memory, with its result feeding only the next accumulator.
-bool mayKeepOneInFlight(LoopPlan &plan, ttng::WarpGroupDotOp dot, unsigned numDots) {
-  scf::ForOp loop = plan.loop;
-  if (numDots != 1 || !isa<MemDescType>(dot.getA().getType()))
-    return false;
-  for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
-    bool fromRing = llvm::any_of(plan.loads, [&](StreamedLoad &s) {
-      return llvm::is_contained(s.users, viewedDef(operand));
-    });
-    if (!fromRing && !loop.isDefinedOutsideOfLoop(operand))
-      return false;
-  }
-  Value d = dot.getD();
-  if (!d.hasOneUse() || !isa<scf::YieldOp>(*d.getUsers().begin()))
-    return false;
-  unsigned index = d.getUses().begin()->getOperandNumber();
-  BlockArgument acc = loop.getRegionIterArgs()[index];
-  return acc.hasOneUse() && dot.getC() == acc;
-}
-
-/// A wgmma whose result only becomes the next iteration's value of an
-/// argument that nothing reads before an earlier wgmma of the body has
-/// waited need not be waited for in its own iteration: that earlier wait
-/// also retires it, so it overlaps with the next iteration's first product.
-void findDeferredWaits(LoopPlan &plan) {
-  scf::ForOp loop = plan.loop;
-  Block *body = loop.getBody();
-  Operation *first = nullptr;
-  for (Operation &op : *body) {
-    auto dot = dyn_cast<ttng::WarpGroupDotOp>(op);
-    if (!dot || plan.keepOneInFlight.contains(dot))
-      continue;
-    if (!first) {
-      first = dot;
-      continue;
-    }
-    Value d = dot.getD();
-    if (!d.hasOneUse() || !isa<scf::YieldOp>(*d.getUsers().begin()))
-      continue;
-    // Its shared operands must outlive the next iteration's first wait: ring
-    // slots (refilled only S - 1 iterations later) or loop invariants, not
-    // buffers the body writes again before that wait.
-    bool operandsStay = llvm::all_of(
-        SmallVector<Value, 2>{dot.getA(), dot.getB()}, [&](Value operand) {
-          return !isa<MemDescType>(operand.getType()) || loop.isDefinedOutsideOfLoop(operand) ||
-                 llvm::any_of(plan.loads, [&](StreamedLoad &s) {
-                   return llvm::is_contained(s.users, viewedDef(operand));
-                 });
-        });
-    if (!operandsStay)
-      continue;
-    unsigned index = d.getUses().begin()->getOperandNumber();
-    BlockArgument arg = loop.getRegionIterArgs()[index];
-    bool readLate = llvm::all_of(arg.getUsers(), [&](Operation *user) {
-      Operation *inBody = body->findAncestorOpInBlock(*user);
-      return inBody && first->isBeforeInBlock(inBody);
-    });
-    if (!readLate)
-      continue;
-    plan.deferred.insert(dot);
-    plan.alsoWaitsFor[first].push_back(index);
-  }
-}
-
-std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
-                                 const AxisInfoAnalysis &axes) {
-  LoopPlan plan;
-  plan.loop = loop;
-  plan.numStages = numStages;
-  Block *body = loop.getBody();
-  llvm::SetVector<Operation *> candidates;
-  unsigned numWgmma = 0;
-  for (Operation &op : *body) {
-    SmallVector<Value, 2> operands;
-    if (auto dot = dyn_cast<tt::DotOp>(op)) {
-      auto mma = dyn_cast<NvidiaMmaEncodingAttr>(
-          cast<RankedTensorType>(dot.getType()).getEncoding());
-      if (!mma || mma.getVersionMajor() != 2)
-        continue;
-      operands = {dot.getA(), dot.getB()};
-    } else if (auto dot = dyn_cast<ttng::WarpGroupDotOp>(op)) {
-      ++numWgmma;
-      operands = {dot.getA(), dot.getB()};
-    }
-    for (Value operand : operands)
-      if (tt::LoadOp load = loadBehind(operand, body))
-        candidates.insert(load);
-  }
-  llvm::SetVector<Operation *> ops;
-  llvm::SetVector<unsigned> carried;
-  for (Operation *op : candidates) {
-    auto load = cast<tt::LoadOp>(op);
-    std::optional<StreamedLoad> streamed = planLoad(load, numStages, axes);
-    if (!streamed)
-      continue;
-    // Each load's address computation is checked on its own, so that one
-    // load computed from loaded data leaves the others pipelined.
-    llvm::SetVector<Operation *> loadOps = ops;
-    llvm::SetVector<unsigned> loadCarried = carried;
-    SmallVector<Value, 2> roots{load.getPtr()};
-    if (load.getMask())
-      roots.push_back(load.getMask());
-    if (!collectAddressOps(plan, roots, loadOps, loadCarried)) {
-      LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << load
-                              << " stays synchronous: its address is not pure arithmetic\n");
-      continue;
-    }
-    ops = std::move(loadOps);
-    carried = std::move(loadCarried);
-    plan.loads.push_back(std::move(*streamed));
-  }
-  if (plan.loads.empty())
-    return std::nullopt;
-  for (Operation &op : *body)
-    if (ops.contains(&op))
-      plan.addressOps.push_back(&op);
-  plan.carried.assign(carried.begin(), carried.end());
-  llvm::sort(plan.carried);
-  findAdvancedOnly(plan);
-  for (Operation &op : *body)
-    if (auto dot = dyn_cast<ttng::WarpGroupDotOp>(op))
-      if (mayKeepOneInFlight(plan, dot, numWgmma))
-        plan.keepOneInFlight.insert(dot);
-  findDeferredWaits(plan);
-  return plan;
-}
 
 /// Erases the unused pure ops in [begin, end), users before their operands.
 void eraseDeadOps(Block::iterator begin, Block::iterator end) {
@@ -444,8 +81,11 @@ private:
   /// group of copies into slot `slot`, enabled where `pred` holds.
   void issueCopies(IRMapping &map, Value slot, Value pred);
   /// Clones the body of the loop into `newLoop`'s, the streamed loads
-  /// replaced by reads of slot `slot`.
-  void cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot);
+  /// replaced by reads of slot `slot` (TMA slots once their mbarrier has
+  /// completed the phase of parity `phase`).
+  void cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Value phase);
+  /// Slot `slot` of a ring of mbarriers.
+  Value barrierSlot(StreamedLoad &streamed, Value slot);
 
   LoopPlan &plan;
   scf::ForOp loop;
@@ -453,6 +93,13 @@ private:
   OpBuilder builder, constants;
   DenseMap<std::pair<Type, int64_t>, Value> constantCache;
 };
+
+Value LoopPipeliner::barrierSlot(StreamedLoad &streamed, Value slot) {
+  auto ring = cast<MemDescType>(streamed.barriers.getType());
+  auto type = MemDescType::get(ring.getShape().drop_front(), ring.getElementType(),
+                               ring.getEncoding(), ring.getMemorySpace(), true);
+  return MemDescIndexOp::create(builder, loc, type, streamed.barriers, slot);
+}
 
 Value LoopPipeliner::nextSlot(Value slot) {
   Value next = arith::AddIOp::create(builder, loc, slot, slotConstant(1));
@@ -464,9 +111,22 @@ Value LoopPipeliner::nextSlot(Value slot) {
 void LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
   for (Operation *op : plan.addressOps)
     builder.clone(*op, map);
-  SmallVector<Value> tokens;
   for (StreamedLoad &streamed : plan.loads) {
-    tt::LoadOp load = streamed.load;
+    if (auto descLoad = dyn_cast<tt::DescriptorLoadOp>(streamed.load)) {
+      Value buffer = MemDescIndexOp::create(builder, loc, streamed.slotType, streamed.ring, slot);
+      // Past the trip count the predicate is off: no bytes are expected
+      // and nothing is copied.
+      Value barrier = barrierSlot(streamed, slot);
+      ttng::BarrierExpectOp::create(builder, loc, barrier, int32_t(streamed.bytes), pred);
+      SmallVector<Value> indices;
+      for (Value index : descLoad.getIndices())
+        indices.push_back(map.lookupOrDefault(index));
+      ttng::AsyncTMACopyGlobalToLocalOp::create(
+          builder, loc, map.lookupOrDefault(descLoad.getDesc()), indices, barrier, buffer, pred,
+          /*multicast=*/false, descLoad.getCache(), descLoad.getEvict(), /*isVolatile=*/false);
+      continue;
+    }
+    auto load = cast<tt::LoadOp>(streamed.load);
     Value ptr = map.lookupOrDefault(load.getPtr());
     auto ptrType = cast<RankedTensorType>(ptr.getType());
     Value mask = tt::SplatOp::create(builder, loc, ptrType.clone(builder.getI1Type()), pred);
@@ -483,7 +143,7 @@ void LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
   }
 }
 
-void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot) {
+void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Value phase) {
   unsigned numStages = plan.numStages;
   unsigned numLoads = plan.loads.size();
   DenseMap<Operation *, Value> views;
@@ -523,17 +183,31 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot) {
       continue;
     if (auto it = views.find(&op); it != views.end()) {
       Value read = it->second;
-      Value token = waitFor(loadOf.lookup(&op));
+      unsigned j = loadOf.lookup(&op);
+      if (plan.loads[j].isTMA()) {
+        // The slot's mbarrier completes a phase per round of the ring.
+        if (!waitOf.count(j)) {
+          ttng::WaitBarrierOp::create(builder, loc, barrierSlot(plan.loads[j], slot), phase,
+                                      Value(), ValueRange());
+          waitOf[j] = Value();
+        }
+        map.map(op.getResult(0), read);
+        continue;
+      }
+      Value token = waitFor(j);
       if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
         read = LocalLoadOp::create(builder, loc, cvt.getType(), read, token);
       map.map(op.getResult(0), read);
       continue;
     }
     auto dot = dyn_cast<ttng::WarpGroupDotOp>(op);
-    bool readsRing = dot && (views.contains(viewedDef(dot.getA())) ||
-                             views.contains(viewedDef(dot.getB())));
+    auto readsCpAsyncRing = [&](Value operand) {
+      auto it = loadOf.find(viewedDef(operand));
+      return it != loadOf.end() && !plan.loads[it->second].isTMA();
+    };
+    bool readsRing = dot && (readsCpAsyncRing(dot.getA()) || readsCpAsyncRing(dot.getB()));
     // cp.async writes through the generic proxy, wgmma reads through the
-    // async one.
+    // async one (as TMA writes: its slots need no fence).
     if (readsRing && !isa<ttng::FenceAsyncSharedOp>(builder.getInsertionBlock()->back()))
       ttng::FenceAsyncSharedOp::create(builder, loc, false);
     Operation *clone = builder.clone(op, map);
@@ -578,6 +252,18 @@ void LoopPipeliner::run() {
   }
   // Constants go before everything this rewrite adds.
   constants.setInsertionPoint(firstNew);
+  // A TMA ring's mbarriers, one arrival (the expect) per phase.
+  MLIRContext *ctx = loop.getContext();
+  auto barrierLayout = SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, {0});
+  for (StreamedLoad &streamed : plan.loads) {
+    if (!streamed.isTMA())
+      continue;
+    auto type = MemDescType::get({int64_t(numStages), 1}, builder.getI64Type(), barrierLayout,
+                                 SharedMemorySpaceAttr::get(ctx), true);
+    streamed.barriers = LocalAllocOp::create(builder, loc, type, Value(), IntegerAttr());
+    for (unsigned s = 0; s < numStages; ++s)
+      ttng::InitBarrierOp::create(builder, loc, barrierSlot(streamed, slotConstant(s)), 1);
+  }
 
   // Prologue: iterations 0 .. S-2. Iteration j exists iff lb < ub and
   // ub - lb > j * step, the difference taken unsigned (exact once lb < ub,
@@ -626,6 +312,9 @@ void LoopPipeliner::run() {
   unsigned fillPos = inits.size();
   inits.push_back(slotConstant(numStages - 1));
   inits.push_back(slotConstant(0));
+  // The parity of the TMA slots' phase the reads wait for.
+  if (plan.hasTMA())
+    inits.push_back(slotConstant(0));
   auto newLoop = scf::ForOp::create(builder, loc, lb, ub, step, inits);
   newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   if (isUnsigned)
@@ -636,12 +325,13 @@ void LoopPipeliner::run() {
   builder.setInsertionPointToStart(newBody);
   ValueRange newArgs = newLoop.getRegionIterArgs();
   Value fillSlot = newArgs[fillPos], readSlot = newArgs[fillPos + 1];
+  Value phase = plan.hasTMA() ? newArgs[fillPos + 2] : Value();
 
   IRMapping current;
   current.map(loop.getInductionVar(), newLoop.getInductionVar());
   for (unsigned i = 0; i < numArgs; ++i)
     current.map(loop.getRegionIterArgs()[i], newArgs[i]);
-  cloneBody(newLoop, current, readSlot);
+  cloneBody(newLoop, current, readSlot, phase);
 
   // Iteration i issues iteration i + S - 1's copies: it exists iff
   // ub - iv > (S - 1) * step, unsigned (iv < ub here).
@@ -662,7 +352,15 @@ void LoopPipeliner::run() {
     if (!plan.advancedOnly.contains(k))
       yields.push_back(ahead.lookupOrDefault(yield.getOperand(k)));
   yields.push_back(nextSlot(fillSlot));
-  yields.push_back(nextSlot(readSlot));
+  Value nextRead = nextSlot(readSlot);
+  yields.push_back(nextRead);
+  if (phase) {
+    // A new round of the ring starts when the read slot wraps to 0.
+    Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, nextRead,
+                                        slotConstant(0));
+    Value flipped = arith::XOrIOp::create(builder, loc, phase, slotConstant(1));
+    yields.push_back(arith::SelectOp::create(builder, loc, wraps, flipped, phase));
+  }
   scf::YieldOp::create(builder, loc, yields);
 
   // After the loop: retire the dots left in flight before anything reads
@@ -677,9 +375,18 @@ void LoopPipeliner::run() {
       result = ttng::WarpGroupDotWaitOp::create(builder, loc, ValueRange{result}, 0).getResult(0);
     loop.getResult(i).replaceAllUsesWith(result);
   }
-  AsyncWaitOp::create(builder, loc, ValueRange(), 0);
-  for (StreamedLoad &streamed : plan.loads)
+  if (plan.hasCpAsync())
+    AsyncWaitOp::create(builder, loc, ValueRange(), 0);
+  // Every TMA copy issued was waited for: those past the trip count were
+  // predicated off.
+  for (StreamedLoad &streamed : plan.loads) {
+    if (streamed.isTMA()) {
+      for (unsigned s = 0; s < numStages; ++s)
+        ttng::InvalBarrierOp::create(builder, loc, barrierSlot(streamed, slotConstant(s)));
+      LocalDeallocOp::create(builder, loc, streamed.barriers);
+    }
     LocalDeallocOp::create(builder, loc, streamed.ring);
+  }
   loop.erase();
 
   eraseDeadOps(newBody->begin(), std::prev(newBody->end()));
@@ -728,7 +435,7 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
     AxisInfoAnalysis axes(module);
     std::vector<LoopPlan> plans;
     for (auto [loop, stages] : loops)
-      if (std::optional<LoopPlan> plan = planLoop(loop, stages, axes))
+      if (std::optional<LoopPlan> plan = nvidia::planLoop(loop, stages, axes))
         plans.push_back(std::move(*plan));
     for (LoopPlan &plan : plans)
       LoopPipeliner(plan).run();

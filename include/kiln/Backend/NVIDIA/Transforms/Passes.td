@@ -62,7 +62,7 @@ def FenceInsertion : Pass<"ttgir-fence-insertion", "::mlir::ModuleOp"> {
 }
 
 def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
-  let summary = "Software-pipeline the global loads of dot loops with cp.async";
+  let summary = "Software-pipeline the loads of dot loops with cp.async and TMA";
   let description = [{
     For every `scf.for` whose body holds a dot (`tt.dot`, or
     `ttng.warp_group_dot`) fed by `tt.load`s of the same body (through a
@@ -87,6 +87,16 @@ def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
       loop-carried values they depend on) is recomputed one iteration
       group ahead; a carried value needed only for the copies is carried in
       its advanced form alone;
+    - a `tt.descriptor_load` whose every user is a `ttg.local_alloc` in
+      the descriptor's own (swizzled) nvmma_shared layout streams into a
+      ring of TMA copies instead: each slot has an mbarrier (a `3x1xi64`
+      ring for three stages, initialised for one arrival before the loop,
+      invalidated after it); a copy is `ttng.barrier_expect` of the block's
+      bytes then `ttng.async_tma_copy_global_to_local`, both predicated off
+      past the trip count; a read waits with `ttng.wait_barrier` on its
+      slot's mbarrier with the parity of the ring's round, carried by the
+      loop and flipped whenever the read slot wraps to 0, and needs no
+      proxy fence before a wgmma;
     - `ttng.warp_group_dot` becomes asynchronous with a
       `ttng.warp_group_dot_wait` after it: `pendings = 1` when the dot is
       the loop's only one, reads only ring slots or loop invariants and its

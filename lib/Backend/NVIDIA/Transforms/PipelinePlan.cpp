@@ -1,0 +1,410 @@
+//===- PipelinePlan.cpp - which loads of a dot loop stream, and how -------===//
+#include "PipelinePlan.h"
+
+#include "kiln/Analysis/AccessWidth.h"
+#include "kiln/Analysis/AxisInfo.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "ttgir-pipeline"
+
+using namespace mlir;
+using namespace kiln;
+using namespace kiln::ttg;
+
+namespace kiln::nvidia {
+
+bool StreamedLoad::isTMA() const { return isa<tt::DescriptorLoadOp>(load); }
+
+bool LoopPlan::hasTMA() const {
+  return llvm::any_of(loads, [](const StreamedLoad &s) { return s.isTMA(); });
+}
+
+bool LoopPlan::hasCpAsync() const {
+  return llvm::any_of(loads, [](const StreamedLoad &s) { return !s.isTMA(); });
+}
+
+Operation *viewedDef(Value operand) {
+  if (auto trans = operand.getDefiningOp<MemDescTransOp>())
+    operand = trans.getSrc();
+  return operand.getDefiningOp();
+}
+
+namespace {
+
+bool isPureLeaf(Operation *op) { return op->getNumRegions() == 0 && isMemoryEffectFree(op); }
+
+/// Whether `other` is known to be +0 everywhere (what cp.async writes for
+/// masked elements).
+bool isZero(Value other) {
+  return matchPattern(other, m_Zero()) || matchPattern(other, m_PosZeroFloat());
+}
+
+/// The `#ttg.swizzled_shared` layout Triton gives an mma operand in shared
+/// memory that is read into `dotEnc`: rows of `vec` elements, the swizzle
+/// phase advancing every 128 bytes, over as many phases as one ldmatrix
+/// tile has rows, so that the 8 rows an ldmatrix reads hit distinct banks.
+SwizzledSharedEncodingAttr sharedForDotOperand(DotOperandEncodingAttr dotEnc,
+                                               ArrayRef<int64_t> shape,
+                                               ArrayRef<unsigned> order, unsigned bits) {
+  unsigned rank = shape.size(), kWidth = dotEnc.getKWidth();
+  int64_t rowBytesish = std::max<int64_t>(1, shape[order[0]] * 4 / kWidth);
+  unsigned perPhase = std::max<int64_t>(1, 128 / rowBytesish);
+  unsigned vecWidth = 32 / bits;
+  // Mixed widths read along the non-K dimension need twice the phases.
+  unsigned nonK = dotEnc.getOpIdx() == 0 ? 0 : 1;
+  if (vecWidth != kWidth && order[0] == nonK)
+    perPhase = std::max(perPhase, 2 * vecWidth);
+  // One ldmatrix tile: 8 rows of the non-K dimension, 4 * kWidth along K.
+  unsigned tileK = 4 * kWidth, tileMN = 8;
+  bool kContiguous = dotEnc.getOpIdx() == 0 ? order[0] == rank - 1 : order[0] == rank - 2;
+  unsigned vec = kContiguous ? tileK : tileMN;
+  unsigned stride = kContiguous ? tileMN : tileK;
+  unsigned maxPhase = std::max(1u, stride / perPhase);
+  return SwizzledSharedEncodingAttr::get(dotEnc.getContext(), vec, perPhase, maxPhase, order);
+}
+
+/// Adds to `plan` the ops of the loop body that `roots` are computed by,
+/// and, for every iteration argument reached, the computation of its next
+/// value. False if any of them is not a pure op without regions.
+bool collectAddressOps(LoopPlan &plan, ValueRange roots, llvm::SetVector<Operation *> &ops,
+                       llvm::SetVector<unsigned> &carried) {
+  scf::ForOp loop = plan.loop;
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Value> work(roots.begin(), roots.end());
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() != body || arg == loop.getInductionVar())
+        continue;
+      unsigned index = arg.getArgNumber() - 1;
+      if (carried.insert(index))
+        work.push_back(yield.getOperand(index));
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (def->getBlock() != body || ops.contains(def))
+      continue;
+    if (!isPureLeaf(def))
+      return false;
+    ops.insert(def);
+    llvm::append_range(work, def->getOperands());
+  }
+  return true;
+}
+
+/// Finds the streamed load behind a dot operand, if any: a tt.load or a
+/// tt.descriptor_load of the loop body.
+Operation *loadBehind(Value operand, Block *body) {
+  Operation *def = viewedDef(operand);
+  if (!def || def->getBlock() != body)
+    return {};
+  Value src;
+  if (auto alloc = dyn_cast<LocalAllocOp>(def))
+    src = alloc.getSrc();
+  else if (auto cvt = dyn_cast<ConvertLayoutOp>(def))
+    if (isa_and_nonnull<DotOperandEncodingAttr>(cvt.getType().getEncoding()))
+      src = cvt.getSrc();
+  Operation *load = src ? src.getDefiningOp() : nullptr;
+  if (!isa_and_nonnull<tt::LoadOp, tt::DescriptorLoadOp>(load) || load->getBlock() != body)
+    return {};
+  return load;
+}
+
+/// Checks that `load` can be streamed and works out its ring.
+std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
+                                     const AxisInfoAnalysis &axes) {
+  auto reject = [&](const char *why) -> std::optional<StreamedLoad> {
+    LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << load << " stays synchronous: " << why
+                            << "\n");
+    return std::nullopt;
+  };
+  auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
+  if (!ptrType || !isa<tt::PointerType>(ptrType.getElementType()))
+    return reject("not a tensor of pointers");
+  if (load.getIsVolatile())
+    return reject("volatile");
+  if (load.getOther() && !isZero(load.getOther()))
+    return reject("`other` is not zero");
+  auto resultType = cast<RankedTensorType>(load.getType());
+  Type elem = resultType.getElementType();
+  if (!elem.isIntOrFloat())
+    return reject("not an integer or float");
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  StreamedLoad streamed;
+  streamed.load = load;
+  streamed.vec = lowering::accessVectorWidth(axes, load.getPtr(), load.getMask());
+  if (streamed.vec * bits < 32)
+    return reject("fewer than 4 contiguous bytes per thread");
+
+  Attribute encoding;
+  bool viaRegisters = false;
+  for (Operation *user : load->getUsers()) {
+    Attribute userEncoding;
+    bool userViaRegisters = false;
+    if (auto alloc = dyn_cast<LocalAllocOp>(user)) {
+      userEncoding = alloc.getType().getEncoding();
+    } else if (auto cvt = dyn_cast<ConvertLayoutOp>(user)) {
+      auto dotEnc = dyn_cast<DotOperandEncodingAttr>(cvt.getType().getEncoding());
+      if (!dotEnc)
+        return reject("used by a conversion to a layout other than a dot operand");
+      SmallVector<unsigned> order;
+      if (auto blocked = dyn_cast<BlockedEncodingAttr>(resultType.getEncoding()))
+        llvm::append_range(order, blocked.getOrder());
+      else
+        for (unsigned d = resultType.getRank(); d-- > 0;)
+          order.push_back(d);
+      userEncoding = sharedForDotOperand(dotEnc, resultType.getShape(), order, bits);
+      userViaRegisters = true;
+    } else {
+      return reject("used by something other than a local_alloc or dot operand conversion");
+    }
+    if (user->getBlock() != load->getBlock())
+      return reject("used in another block");
+    if (encoding && (encoding != userEncoding || viaRegisters != userViaRegisters))
+      return reject("users disagree on the shared layout");
+    encoding = userEncoding;
+    viaRegisters = userViaRegisters;
+    streamed.users.push_back(user);
+  }
+  if (streamed.users.empty())
+    return reject("unused");
+  MLIRContext *ctx = load.getContext();
+  Attribute smem = SharedMemorySpaceAttr::get(ctx);
+  streamed.slotType = MemDescType::get(resultType.getShape(), elem, encoding, smem, true);
+  SmallVector<int64_t> ringShape{int64_t(numStages)};
+  llvm::append_range(ringShape, resultType.getShape());
+  streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
+  return streamed;
+}
+
+/// Checks that a descriptor load can stream into a ring of TMA copies:
+/// every user is a local_alloc of the descriptor's block in its own
+/// nvmma_shared layout, which the dot then reads in place.
+std::optional<StreamedLoad> planDescriptorLoad(tt::DescriptorLoadOp load, unsigned numStages) {
+  auto reject = [&](const char *why) -> std::optional<StreamedLoad> {
+    LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << load << " stays synchronous: " << why
+                            << "\n");
+    return std::nullopt;
+  };
+  RankedTensorType block = load.getDesc().getType().getSignlessBlockType();
+  auto encoding = dyn_cast_or_null<NVMMASharedEncodingAttr>(block.getEncoding());
+  if (!encoding || encoding.getSwizzlingByteWidth() == 0)
+    return reject("its block has no swizzled nvmma_shared layout");
+  if (load.getType().getShape() != block.getShape())
+    return reject("it drops dimensions of the block");
+  StreamedLoad streamed;
+  streamed.load = load;
+  for (Operation *user : load->getUsers()) {
+    auto alloc = dyn_cast<LocalAllocOp>(user);
+    if (!alloc || alloc->getBlock() != load->getBlock() ||
+        alloc.getType().getEncoding() != encoding)
+      return reject("a user is not a local_alloc in the descriptor's layout");
+    streamed.users.push_back(user);
+  }
+  if (streamed.users.empty())
+    return reject("unused");
+  MLIRContext *ctx = load.getContext();
+  Attribute smem = SharedMemorySpaceAttr::get(ctx);
+  Type elem = block.getElementType();
+  streamed.slotType = MemDescType::get(block.getShape(), elem, encoding, smem, true);
+  SmallVector<int64_t> ringShape{int64_t(numStages)};
+  llvm::append_range(ringShape, block.getShape());
+  streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
+  streamed.bytes = elem.getIntOrFloatBitWidth() / 8;
+  for (int64_t d : block.getShape())
+    streamed.bytes *= d;
+  return streamed;
+}
+
+/// The iteration arguments of `advanced` (loop-carried values the copies
+/// read) whose loop result is unused and whose current value feeds only
+/// the address computation of the streamed loads and their own updates.
+void findAdvancedOnly(LoopPlan &plan) {
+  scf::ForOp loop = plan.loop;
+  Block *body = loop.getBody();
+  llvm::SmallPtrSet<Operation *, 8> loads;
+  for (StreamedLoad &s : plan.loads)
+    loads.insert(s.load);
+  llvm::SmallDenseSet<unsigned> candidates;
+  for (unsigned k : plan.carried)
+    if (loop.getResult(k).use_empty())
+      candidates.insert(k);
+  auto feedsOnlyAddresses = [&](unsigned k) {
+    SmallVector<Value> work{loop.getRegionIterArgs()[k]};
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    while (!work.empty()) {
+      Value value = work.pop_back_val();
+      for (OpOperand &use : value.getUses()) {
+        Operation *user = use.getOwner();
+        if (loads.contains(user))
+          continue;
+        if (isa<scf::YieldOp>(user) && user->getBlock() == body) {
+          if (!candidates.contains(use.getOperandNumber()))
+            return false;
+          continue;
+        }
+        if (user->getBlock() != body || !isPureLeaf(user))
+          return false;
+        if (seen.insert(user).second)
+          llvm::append_range(work, user->getResults());
+      }
+    }
+    return true;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned k : plan.carried)
+      if (candidates.contains(k) && !feedsOnlyAddresses(k)) {
+        candidates.erase(k);
+        changed = true;
+      }
+  }
+  plan.advancedOnly = std::move(candidates);
+}
+
+/// Whether a wgmma may stay in flight until the next iteration's dot: the
+/// loop's only dot, reading only ring slots and loop invariants from
+/// shared memory, with its result feeding only the next accumulator.
+bool mayKeepOneInFlight(LoopPlan &plan, ttng::WarpGroupDotOp dot, unsigned numDots) {
+  scf::ForOp loop = plan.loop;
+  if (numDots != 1 || !isa<MemDescType>(dot.getA().getType()))
+    return false;
+  for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
+    bool fromRing = llvm::any_of(plan.loads, [&](StreamedLoad &s) {
+      return llvm::is_contained(s.users, viewedDef(operand));
+    });
+    if (!fromRing && !loop.isDefinedOutsideOfLoop(operand))
+      return false;
+  }
+  Value d = dot.getD();
+  if (!d.hasOneUse() || !isa<scf::YieldOp>(*d.getUsers().begin()))
+    return false;
+  unsigned index = d.getUses().begin()->getOperandNumber();
+  BlockArgument acc = loop.getRegionIterArgs()[index];
+  return acc.hasOneUse() && dot.getC() == acc;
+}
+
+/// A wgmma whose result only becomes the next iteration's value of an
+/// argument that nothing reads before an earlier wgmma of the body has
+/// waited need not be waited for in its own iteration: that earlier wait
+/// also retires it, so it overlaps with the next iteration's first product.
+void findDeferredWaits(LoopPlan &plan) {
+  scf::ForOp loop = plan.loop;
+  Block *body = loop.getBody();
+  Operation *first = nullptr;
+  for (Operation &op : *body) {
+    auto dot = dyn_cast<ttng::WarpGroupDotOp>(op);
+    if (!dot || plan.keepOneInFlight.contains(dot))
+      continue;
+    if (!first) {
+      first = dot;
+      continue;
+    }
+    Value d = dot.getD();
+    if (!d.hasOneUse() || !isa<scf::YieldOp>(*d.getUsers().begin()))
+      continue;
+    // Its shared operands must outlive the next iteration's first wait: ring
+    // slots (refilled only S - 1 iterations later) or loop invariants, not
+    // buffers the body writes again before that wait.
+    bool operandsStay = llvm::all_of(
+        SmallVector<Value, 2>{dot.getA(), dot.getB()}, [&](Value operand) {
+          return !isa<MemDescType>(operand.getType()) || loop.isDefinedOutsideOfLoop(operand) ||
+                 llvm::any_of(plan.loads, [&](StreamedLoad &s) {
+                   return llvm::is_contained(s.users, viewedDef(operand));
+                 });
+        });
+    if (!operandsStay)
+      continue;
+    unsigned index = d.getUses().begin()->getOperandNumber();
+    BlockArgument arg = loop.getRegionIterArgs()[index];
+    bool readLate = llvm::all_of(arg.getUsers(), [&](Operation *user) {
+      Operation *inBody = body->findAncestorOpInBlock(*user);
+      return inBody && first->isBeforeInBlock(inBody);
+    });
+    if (!readLate)
+      continue;
+    plan.deferred.insert(dot);
+    plan.alsoWaitsFor[first].push_back(index);
+  }
+}
+
+} // namespace
+
+std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
+                                 const AxisInfoAnalysis &axes) {
+  LoopPlan plan;
+  plan.loop = loop;
+  plan.numStages = numStages;
+  Block *body = loop.getBody();
+  llvm::SetVector<Operation *> candidates;
+  unsigned numWgmma = 0;
+  for (Operation &op : *body) {
+    SmallVector<Value, 2> operands;
+    if (auto dot = dyn_cast<tt::DotOp>(op)) {
+      auto mma = dyn_cast<NvidiaMmaEncodingAttr>(
+          cast<RankedTensorType>(dot.getType()).getEncoding());
+      if (!mma || mma.getVersionMajor() != 2)
+        continue;
+      operands = {dot.getA(), dot.getB()};
+    } else if (auto dot = dyn_cast<ttng::WarpGroupDotOp>(op)) {
+      ++numWgmma;
+      operands = {dot.getA(), dot.getB()};
+    }
+    for (Value operand : operands)
+      if (Operation *load = loadBehind(operand, body))
+        candidates.insert(load);
+  }
+  llvm::SetVector<Operation *> ops;
+  llvm::SetVector<unsigned> carried;
+  for (Operation *op : candidates) {
+    std::optional<StreamedLoad> streamed;
+    SmallVector<Value> roots;
+    if (auto load = dyn_cast<tt::LoadOp>(op)) {
+      streamed = planLoad(load, numStages, axes);
+      roots.push_back(load.getPtr());
+      if (load.getMask())
+        roots.push_back(load.getMask());
+    } else {
+      auto descLoad = cast<tt::DescriptorLoadOp>(op);
+      streamed = planDescriptorLoad(descLoad, numStages);
+      roots.push_back(descLoad.getDesc());
+      llvm::append_range(roots, descLoad.getIndices());
+    }
+    if (!streamed)
+      continue;
+    // Each load's address computation is checked on its own, so that one
+    // load computed from loaded data leaves the others pipelined.
+    llvm::SetVector<Operation *> loadOps = ops;
+    llvm::SetVector<unsigned> loadCarried = carried;
+    if (!collectAddressOps(plan, roots, loadOps, loadCarried)) {
+      LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << *op
+                              << " stays synchronous: its address is not pure arithmetic\n");
+      continue;
+    }
+    ops = std::move(loadOps);
+    carried = std::move(loadCarried);
+    plan.loads.push_back(std::move(*streamed));
+  }
+  if (plan.loads.empty())
+    return std::nullopt;
+  for (Operation &op : *body)
+    if (ops.contains(&op))
+      plan.addressOps.push_back(&op);
+  plan.carried.assign(carried.begin(), carried.end());
+  llvm::sort(plan.carried);
+  findAdvancedOnly(plan);
+  for (Operation &op : *body)
+    if (auto dot = dyn_cast<ttng::WarpGroupDotOp>(op))
+      if (mayKeepOneInFlight(plan, dot, numWgmma))
+        plan.keepOneInFlight.insert(dot);
+  findDeferredWaits(plan);
+  return plan;
+}
+
+} // namespace kiln::nvidia
