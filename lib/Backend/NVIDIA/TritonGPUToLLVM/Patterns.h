@@ -19,6 +19,10 @@ mlir::Value inlinePtx(mlir::OpBuilder &b, mlir::Location loc, mlir::Type result,
 
 namespace kiln::nvidia {
 
+/// True in the CTA's thread 0, which issues mbarrier, TMA and tensor-map
+/// operations for all.
+mlir::Value isThreadZero(mlir::OpBuilder &b, mlir::Location loc, const lowering::Context &ctx);
+
 /// ttng.warp_group_dot and ttng.warp_group_dot_wait (sm_90a).
 void populateWGMMAPatterns(lowering::TypeConverter &converter, const lowering::Context &ctx,
                            mlir::RewritePatternSet &patterns);

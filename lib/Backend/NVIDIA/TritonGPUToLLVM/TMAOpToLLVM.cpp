@@ -25,12 +25,14 @@ using kiln::layout::LinearLayout;
 
 namespace kiln::nvidia {
 using namespace kiln::lowering;
-namespace {
 
 Value isThreadZero(OpBuilder &b, Location loc, const Context &ctx) {
   return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ctx.target.threadId(b, loc),
                               i32Constant(b, loc, 0));
 }
+
+namespace {
+
 
 Value electedAnd(OpBuilder &b, Location loc, const Context &ctx, Value pred) {
   Value first = isThreadZero(b, loc, ctx);
@@ -190,49 +192,30 @@ struct TMALoadLowering : OpConversionPattern<ttng::AsyncTMACopyGlobalToLocalOp> 
   const Context &ctx;
 };
 
-struct TMAStoreLowering : OpConversionPattern<ttng::AsyncTMACopyLocalToGlobalOp> {
-  TMAStoreLowering(lowering::TypeConverter &converter, const Context &ctx)
-      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
-  LogicalResult matchAndRewrite(ttng::AsyncTMACopyLocalToGlobalOp op, OpAdaptor adaptor,
+/// TMA stores and reductions: thread 0 sends every message of the buffer,
+/// then closes its bulk group.
+template <typename Op>
+struct TMAStoreLikeLowering : OpConversionPattern<Op> {
+  TMAStoreLikeLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern<Op>(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     ttg::MemDescType buffer = op.getSrc().getType();
     FailureOr<SmallVector<Message>> messages = messagesOf(op, op.getDesc().getType(), buffer);
     if (failed(messages))
       return failure();
     Location loc = op.getLoc();
-    Type elem = getTypeConverter()->convertType(buffer.getElementType());
+    Type elem = this->getTypeConverter()->convertType(buffer.getElementType());
     Value pred = isThreadZero(rewriter, loc, ctx);
     for (const Message &m : *messages) {
       Value src = elementAddress(rewriter, loc, adaptor.getSrc(), elem,
                                  i32Constant(rewriter, loc, m.offset));
-      targetInfo(ctx).tmaStore(rewriter, loc, adaptor.getDesc(), src,
-                          tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start), pred);
-    }
-    targetInfo(ctx).bulkCommitGroup(rewriter, loc);
-    rewriter.eraseOp(op);
-    return success();
-  }
-  const Context &ctx;
-};
-
-struct TMAReduceLowering : OpConversionPattern<ttng::AsyncTMAReduceOp> {
-  TMAReduceLowering(lowering::TypeConverter &converter, const Context &ctx)
-      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
-  LogicalResult matchAndRewrite(ttng::AsyncTMAReduceOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    ttg::MemDescType buffer = op.getSrc().getType();
-    FailureOr<SmallVector<Message>> messages = messagesOf(op, op.getDesc().getType(), buffer);
-    if (failed(messages))
-      return failure();
-    Location loc = op.getLoc();
-    Type elem = getTypeConverter()->convertType(buffer.getElementType());
-    Value pred = isThreadZero(rewriter, loc, ctx);
-    for (const Message &m : *messages) {
-      Value src = elementAddress(rewriter, loc, adaptor.getSrc(), elem,
-                                 i32Constant(rewriter, loc, m.offset));
-      targetInfo(ctx).tmaReduce(rewriter, loc, tt::stringifyDescriptorReduceKind(op.getKind()),
-                                adaptor.getDesc(), src,
-                                tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start), pred);
+      SmallVector<Value> coords = tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start);
+      if constexpr (std::is_same_v<Op, ttng::AsyncTMAReduceOp>)
+        targetInfo(ctx).tmaReduce(rewriter, loc, tt::stringifyDescriptorReduceKind(op.getKind()),
+                                  adaptor.getDesc(), src, coords, pred);
+      else
+        targetInfo(ctx).tmaStore(rewriter, loc, adaptor.getDesc(), src, coords, pred);
     }
     targetInfo(ctx).bulkCommitGroup(rewriter, loc);
     rewriter.eraseOp(op);
@@ -332,8 +315,9 @@ LogicalResult checkTMALowering(Operation *op, const Context &ctx) {
 void populateTMAPatterns(lowering::TypeConverter &converter, const Context &ctx,
                          RewritePatternSet &patterns) {
   patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
-               WaitBarrierLowering, ArriveBarrierLowering, TMALoadLowering, TMAStoreLowering,
-               TMAReduceLowering, TMAStoreWaitLowering>(
+               WaitBarrierLowering, ArriveBarrierLowering, TMALoadLowering,
+               TMAStoreLikeLowering<ttng::AsyncTMACopyLocalToGlobalOp>,
+               TMAStoreLikeLowering<ttng::AsyncTMAReduceOp>, TMAStoreWaitLowering>(
       converter, ctx);
 }
 

@@ -26,11 +26,6 @@ using kiln::nvidia::detail::ptx;
 namespace kiln::nvidia {
 namespace {
 
-Value threadZero(OpBuilder &b, Location loc, const Context &ctx) {
-  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, ctx.target.threadId(b, loc),
-                              i32Constant(b, loc, 0));
-}
-
 /// One inline-PTX block whose instructions all run where `pred` (operand
 /// $0) holds.
 struct PTXBlock {
@@ -55,7 +50,7 @@ struct TensormapCreateLowering : OpConversionPattern<ttng::TensormapCreateOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
-    PTXBlock block(threadZero(rewriter, loc, ctx));
+    PTXBlock block(isThreadZero(rewriter, loc, ctx));
     std::string map = block.operand(
         LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getDescPtr()), "l");
     std::string zero =
