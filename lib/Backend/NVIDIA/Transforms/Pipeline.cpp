@@ -21,6 +21,7 @@
 #include "PipelinePlan.h"
 
 #include "kiln/Analysis/AxisInfo.h"
+#include "kiln/Backend/NVIDIA/TargetInfo.h"
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
@@ -28,6 +29,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <limits>
 
 namespace kiln::nvidia {
 #define GEN_PASS_DEF_PIPELINE
@@ -431,12 +434,23 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
       return signalPassFailure();
     if (loops.empty())
       return;
-    // Every plan is made from the unchanged module's axis info.
+    // Every plan is made from the unchanged module's axis info. A loop's
+    // rings must fit beside every other buffer of its kernel (counted as
+    // if all were live at once): what does not fit stays synchronous or
+    // gets fewer stages, so that a kernel Triton fits, kiln fits.
     AxisInfoAnalysis axes(module);
+    int64_t limit = *target ? nvidia::createTargetInfo((*target)->capability())->sharedMemoryLimit()
+                            : std::numeric_limits<int64_t>::max();
     std::vector<LoopPlan> plans;
-    for (auto [loop, stages] : loops)
-      if (std::optional<LoopPlan> plan = nvidia::planLoop(loop, stages, axes))
+    for (auto [loop, stages] : loops) {
+      int64_t others = 0;
+      loop->getParentOfType<tt::FuncOp>().walk([&](LocalAllocOp alloc) {
+        others += nvidia::bufferBytes(alloc.getType());
+      });
+      if (std::optional<LoopPlan> plan =
+              nvidia::planLoopWithin(loop, stages, axes, limit - others))
         plans.push_back(std::move(*plan));
+    }
     for (LoopPlan &plan : plans)
       LoopPipeliner(plan).run();
   }

@@ -337,7 +337,8 @@ void findDeferredWaits(LoopPlan &plan) {
 } // namespace
 
 std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
-                                 const AxisInfoAnalysis &axes) {
+                                 const AxisInfoAnalysis &axes,
+                                 const llvm::SmallPtrSetImpl<Operation *> &excluded) {
   LoopPlan plan;
   plan.loop = loop;
   plan.numStages = numStages;
@@ -363,6 +364,8 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
   llvm::SetVector<Operation *> ops;
   llvm::SetVector<unsigned> carried;
   for (Operation *op : candidates) {
+    if (excluded.contains(op))
+      continue;
     std::optional<StreamedLoad> streamed;
     SmallVector<Value> roots;
     if (auto load = dyn_cast<tt::LoadOp>(op)) {
@@ -405,6 +408,39 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
         plan.keepOneInFlight.insert(dot);
   findDeferredWaits(plan);
   return plan;
+}
+
+int64_t bufferBytes(MemDescType type) {
+  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t d : type.getShape())
+    bytes *= d;
+  return bytes;
+}
+
+std::optional<LoopPlan> planLoopWithin(scf::ForOp loop, unsigned numStages,
+                                       const AxisInfoAnalysis &axes, int64_t budget) {
+  llvm::SmallPtrSet<Operation *, 4> excluded;
+  for (;;) {
+    std::optional<LoopPlan> plan = planLoop(loop, numStages, axes, excluded);
+    if (!plan)
+      return std::nullopt;
+    // A ring replaces the load's one buffer; its mbarriers are 8 bytes each.
+    int64_t bytes = 0;
+    const StreamedLoad *largest = nullptr;
+    for (const StreamedLoad &s : plan->loads) {
+      bytes += bufferBytes(s.ringType) - bufferBytes(s.slotType) + (s.isTMA() ? 8 * numStages : 0);
+      if (!largest || bufferBytes(s.slotType) > bufferBytes(largest->slotType))
+        largest = &s;
+    }
+    if (bytes <= budget)
+      return plan;
+    LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << numStages << " stages need " << bytes
+                            << " more bytes of shared memory, " << budget << " are left\n");
+    if (numStages > 2)
+      --numStages;
+    else
+      excluded.insert(largest->load);
+  }
 }
 
 } // namespace kiln::nvidia

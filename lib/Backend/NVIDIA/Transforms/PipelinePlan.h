@@ -67,10 +67,20 @@ struct LoopPlan {
   bool hasCpAsync() const;
 };
 
-/// The plan for `loop` with `numStages` stages; nothing when no load of it
-/// can stream.
+/// The plan for `loop` with `numStages` stages, leaving the loads in
+/// `excluded` synchronous; nothing when no load of it can stream.
 std::optional<LoopPlan> planLoop(mlir::scf::ForOp loop, unsigned numStages,
-                                 const AxisInfoAnalysis &axes);
+                                 const AxisInfoAnalysis &axes,
+                                 const llvm::SmallPtrSetImpl<mlir::Operation *> &excluded);
+
+/// The plan for `loop` whose rings fit in `budget` bytes of shared memory:
+/// with fewer stages (down to 2), then with the largest loads left
+/// synchronous, as long as it does not.
+std::optional<LoopPlan> planLoopWithin(mlir::scf::ForOp loop, unsigned numStages,
+                                       const AxisInfoAnalysis &axes, int64_t budget);
+
+/// The bytes of a shared-memory buffer of `type`.
+int64_t bufferBytes(ttg::MemDescType type);
 
 /// The op that defines a dot's shared operand, through a transposed view.
 mlir::Operation *viewedDef(mlir::Value operand);

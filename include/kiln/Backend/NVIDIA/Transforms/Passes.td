@@ -87,6 +87,10 @@ def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
       loop-carried values they depend on) is recomputed one iteration
       group ahead; a carried value needed only for the copies is carried in
       its advanced form alone;
+    - the rings must fit in the target's shared memory beside every other
+      buffer of the kernel (counted as if all were live at once): a loop
+      whose rings would not gets fewer stages, down to 2, then leaves its
+      largest loads synchronous, so that a kernel Triton fits, kiln fits;
     - a `tt.descriptor_load` whose every user is a `ttg.local_alloc` in
       the descriptor's own (swizzled) nvmma_shared layout streams into a
       ring of TMA copies instead: each slot has an mbarrier (a `3x1xi64`
