@@ -36,3 +36,27 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A use_acc flag known only at run time (Gluon's warpgroup_mma use_acc, a
+// persistent loop's first step): the accumulator's registers are zeroed
+// where it is false, then the products accumulate as usual.
+// CHECK-LABEL: llvm.func @dynamic_use_acc
+// CHECK-SAME: %[[USE:arg[0-9]+]]: i1
+// CHECK: %[[ZERO:.*]] = llvm.mlir.zero : f32
+// CHECK-COUNT-32: llvm.select %[[USE]], %{{.*}}, %[[ZERO]] : i1, f32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func @dynamic_use_acc(%a: !ttg.memdesc<64x64xf16, #shared, #smem>, %b: !ttg.memdesc<64x64xf16, #shared1, #smem>, %c: tensor<64x64xf32, #mma>, %use: i1, %out: !tt.ptr<f32>) {
+    %d = ttng.warp_group_dot %a, %b, %c, %use : !ttg.memdesc<64x64xf16, #shared, #smem> * !ttg.memdesc<64x64xf16, #shared1, #smem> -> tensor<64x64xf32, #mma>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.store %p, %d : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}

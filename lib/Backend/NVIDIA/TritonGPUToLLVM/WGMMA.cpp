@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 #include <map>
 
@@ -288,8 +289,6 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     auto mma = cast<ttg::NvidiaMmaEncodingAttr>(dType.getEncoding());
     auto aMem = dyn_cast<ttg::MemDescType>(op.getA().getType());
     auto aRegsType = dyn_cast<RankedTensorType>(op.getA().getType());
-    if (op.getUseC())
-      return fail("a dynamic useC flag is not lowered yet");
     Type elem = cast<ShapedType>(op.getA().getType()).getElementType();
     Type accElem = dType.getElementType();
     if (!accElem.isF32() && !accElem.isInteger(32))
@@ -389,6 +388,14 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
 
     SmallVector<Value> regs = unpack(rewriter, loc, adaptor.getC());
     Type accType = regs.front().getType();
+    // d = a * b + (useC ? c : 0): the accumulator zeroed where useC is
+    // false, so a flag known only at run time (Gluon's use_acc) costs one
+    // select per register, not a second copy of the product.
+    if (Value useC = adaptor.getUseC(); useC && !matchPattern(op.getUseC(), m_One())) {
+      Value zero = LLVM::ZeroOp::create(rewriter, loc, accType);
+      for (Value &r : regs)
+        r = LLVM::SelectOp::create(rewriter, loc, useC, r, zero);
+    }
     auto tileType = LLVM::LLVMStructType::getLiteral(
         getContext(), SmallVector<Type>(fragments, accType));
     auto shape = NVVM::MMAShapeAttr::get(getContext(), int(kInstrM), int(instrN), int(instrK));
