@@ -6,6 +6,7 @@ kernel's tolerance, and both timed (CUDA events, warm-up, median). For the
 device machine:
 
     KILN_EXECUTABLE=/path/to/static/kiln python3 bench/dot_kernels_check.py [NAME ...]
+    ... bench/dot_kernels_check.py --module gluon_kernels [NAME ...]   (the Gluon kernels)
 """
 import os
 import sys
@@ -20,7 +21,7 @@ os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="kiln-dot-chec
 
 import torch  # noqa: E402
 
-import dot_kernels  # noqa: E402
+import importlib  # noqa: E402
 import kiln.triton  # noqa: E402
 from triton_side_by_side import close, median_ms  # noqa: E402
 
@@ -61,12 +62,17 @@ def run(kernel):
 
 
 def main():
-    names = sys.argv[1:] or list(dot_kernels.KERNELS)
+    args = sys.argv[1:]
+    module = "dot_kernels"
+    if args[:1] == ["--module"]:
+        module, args = args[1], args[2:]
+    kernels = importlib.import_module(module).KERNELS
+    names = args or list(kernels)
     print("| kernel | Triton ms | kiln ms | kiln/Triton | Triton TFLOP/s | kiln TFLOP/s | kiln | notes |")
     print("|---|---:|---:|---:|---:|---:|---|---|")
     for name in names:
         try:
-            run(dot_kernels.KERNELS[name])
+            run(kernels[name])
         except Exception as e:  # one failing kernel must not end the run
             last = traceback.format_exception_only(type(e), e)[-1].strip()
             print(f"| {name} | – | – | – | – | – | FAIL | {last[:300]} |", flush=True)

@@ -8,7 +8,8 @@ Triton builds a table of stage functions for every compile and then calls
 `knobs.runtime.add_stages_inspection_hook(backend, stages, options,
 language, capability)`, which may replace entries. enable() installs such a
 hook: `ttgir`, `llir`, `ptx` and `cubin` become kiln's (and `ttir` too with
-ttir="kiln"). The first of them that runs compiles the whole kernel in one
+ttir="kiln"); for Gluon kernels (`@gluon.jit`), whose TTGIR Gluon's own
+frontend stage writes, `llir`, `ptx` and `cubin`. The first of them that runs compiles the whole kernel in one
 kiln process, from the artifact it is handed to the cubin; the later ones
 return that compile's artifacts, unless Triton hands them something else
 (TRITON_KERNEL_OVERRIDE or an `ir_override`), which is then compiled from
@@ -309,6 +310,8 @@ def _fill_metadata(stage, kiln, metadata):
         # encodes the CUtensorMap it passes by value.
         metadata["tensordesc_meta"] = kiln.get("tensordesc_meta", [])
     elif stage == "llir":
+        # A Gluon kernel's ttgir stage is Triton's; Triton writes it there.
+        metadata.setdefault("tensordesc_meta", kiln.get("tensordesc_meta", []))
         for key, default in (("num_warps", None), ("shared", 0), ("tmem_size", 0),
                              ("global_scratch_size", 0), ("global_scratch_align", 1),
                              ("profile_scratch_size", 0), ("profile_scratch_align", 1)):
@@ -354,14 +357,21 @@ def _stages_hook(*args):
     backend, stages, options, language, capability = args
     if _State.previous_hook is not None:
         _State.previous_hook(backend, stages, options, language, capability)
-    # Only CUDA kernels from Triton's own language: Gluon's ttgir and the AMD
-    # backend stay Triton's.
-    if not isinstance(backend, _nvidia.CUDABackend) or language != Language.TRITON:
+    # CUDA kernels only (the AMD backend stays Triton's). A Triton kernel is
+    # kiln's from its TTIR (or its source, in the ttir mode); a Gluon kernel
+    # is already TTGIR with explicit layouts once Gluon's own frontend
+    # stage has run, so kiln takes over from there.
+    if not isinstance(backend, _nvidia.CUDABackend):
+        return
+    if language == Language.TRITON:
+        names = ["ttgir", "llir", "ptx", "cubin"]
+        if _State.ttir == "kiln":
+            names.insert(0, "ttir")
+    elif language == getattr(Language, "GLUON", None):
+        names = ["llir", "ptx", "cubin"]
+    else:
         return
     one = _Compile(options, capability, backend.target.arch)
-    names = ["ttgir", "llir", "ptx", "cubin"]
-    if _State.ttir == "kiln":
-        names.insert(0, "ttir")
     for name in names:
         if name in stages:
             stages[name] = one.stage(name)

@@ -6,6 +6,8 @@ cuda:90 without a GPU, and checks that the kernel Triton returns is kiln's:
     compile_check.py dot NAME [--capability 80] [--ptx FILE]
                                         a kernel of dot_kernels.py, for cuda:90 or the
                                         capability given; --ptx writes kiln's PTX to FILE
+    compile_check.py gluon NAME [--ptx FILE]
+                                        a Gluon kernel of gluon_kernels.py
 
 Prints one summary line for FileCheck; any inconsistency is an assertion
 error (exit status 1).
@@ -96,9 +98,12 @@ def compile_one(kind, arg, capability=90):
         kernel = triton.compile(os.path.join(case, "kernel.ttir"), target=target,
                                 options={"num_warps": warps, "num_stages": manifest.get("num_stages", 3)})
         return kernel, warps, manifest["kernel"]
-    if kind == "dot":
-        from dot_kernels import KERNELS as DOT_KERNELS
-        spec = DOT_KERNELS[arg]
+    if kind in ("dot", "gluon"):
+        if kind == "dot":
+            from dot_kernels import KERNELS as SPECS
+        else:
+            from gluon_kernels import KERNELS as SPECS
+        spec = SPECS[arg]
         assert capability in spec.capabilities, f"{arg} is not meant for cuda:{capability}"
         kernel = triton.compile(spec.source(), target=target, options=spec.options())
         return kernel, spec.num_warps, spec.fn.__name__
@@ -107,7 +112,7 @@ def compile_one(kind, arg, capability=90):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=("tutorial", "corpus", "dot"))
+    parser.add_argument("kind", choices=("tutorial", "corpus", "dot", "gluon"))
     parser.add_argument("name")
     parser.add_argument("--capability", type=int, default=TARGET.arch)
     parser.add_argument("--ptx", help="write the kernel's PTX to this file")

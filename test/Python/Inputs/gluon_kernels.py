@@ -1,0 +1,164 @@
+"""Kernels in Gluon (`triton.experimental.gluon`), Triton's explicit-control
+language, for Hopper: explicit layouts, shared memory, mbarriers, TMA and
+warpgroup MMA, as a kernel author writes them. Gluon's frontend writes their
+TTGIR; behind the bridge kiln compiles it from there.
+
+Shared by the lit tests (compile_check.py's `gluon` kind, no GPU) and by
+bench/dot_kernels_check.py --module gluon_kernels (launched from PyTorch on
+the H200, against PyTorch and stock Triton).
+"""
+import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon._runtime import GluonASTSource
+from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma,
+                                                              warpgroup_mma)
+from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+
+from dot_kernels import Kernel
+
+# The TMA copies were renamed in Triton 3.9 (the old names now raise).
+tma_load = getattr(tma, "async_load", None) or tma.async_copy_global_to_shared
+tma_store = getattr(tma, "async_store", None) or tma.async_copy_shared_to_global
+
+
+@gluon.jit
+def tma_scale_kernel(in_desc, out_desc, alpha):
+    # One block of rows through shared memory: a TMA load tracked by an
+    # mbarrier, scaled in registers, written back and stored with TMA.
+    BM: gl.constexpr = in_desc.block_type.shape[0]
+    BN: gl.constexpr = in_desc.block_type.shape[1]
+    layout: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+    buf = gl.allocate_shared_memory(in_desc.dtype, [BM, BN], in_desc.layout)
+    bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    mbarrier.init(bar, count=1)
+    row = gl.program_id(0) * BM
+    mbarrier.expect(bar, in_desc.block_type.nbytes)
+    tma_load(in_desc, [row, 0], bar, buf)
+    mbarrier.wait(bar, phase=0)
+    mbarrier.invalidate(bar)
+    x = buf.load(layout)
+    buf.store((x * alpha).to(in_desc.dtype))
+    fence_async_shared()
+    tma_store(out_desc, [row, 0], buf)
+    tma.store_wait(0)
+
+
+@gluon.jit
+def wgmma_loop_kernel(a_desc, b_desc, c_desc, K):
+    # C = A @ B one tile per program: each K step loads both operands with
+    # TMA on one mbarrier (its phase flipping every step) and accumulates
+    # with warpgroup MMA; the first step ignores the accumulator (use_acc
+    # known only at run time).
+    BM: gl.constexpr = a_desc.block_type.shape[0]
+    BK: gl.constexpr = a_desc.block_type.shape[1]
+    BN: gl.constexpr = b_desc.block_type.shape[1]
+    acc_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                         instr_shape=[16, BN, 16])
+    a_s = gl.allocate_shared_memory(a_desc.dtype, [BM, BK], a_desc.layout)
+    b_s = gl.allocate_shared_memory(b_desc.dtype, [BK, BN], b_desc.layout)
+    bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    mbarrier.init(bar, count=1)
+    row = gl.program_id(0) * BM
+    col = gl.program_id(1) * BN
+    acc = gl.zeros([BM, BN], gl.float32, acc_layout)
+    phase = 0
+    for k in range(0, K, BK):
+        mbarrier.expect(bar, a_desc.block_type.nbytes + b_desc.block_type.nbytes)
+        tma_load(a_desc, [row, k], bar, a_s)
+        tma_load(b_desc, [k, col], bar, b_s)
+        mbarrier.wait(bar, phase=phase)
+        phase ^= 1
+        acc = warpgroup_mma(a_s, b_s, acc, use_acc=k > 0)
+    mbarrier.invalidate(bar)
+    c_s = gl.allocate_shared_memory(c_desc.dtype, [BM, BN], c_desc.layout)
+    c_s.store(acc.to(c_desc.dtype))
+    fence_async_shared()
+    tma_store(c_desc, [row, col], c_s)
+    tma.store_wait(0)
+
+
+@gluon.jit
+def arrive_wait_kernel(out, BLOCK: gl.constexpr):
+    # An mbarrier expecting two arrivals completes its phase from one
+    # arrive with count 2; then every thread writes its elements.
+    bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    mbarrier.init(bar, count=2)
+    mbarrier.arrive(bar, count=2)
+    mbarrier.wait(bar, phase=0)
+    mbarrier.invalidate(bar)
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    offs = gl.program_id(0) * BLOCK + gl.arange(0, BLOCK, layout)
+    gl.store(out + offs, offs * 3)
+
+
+class GluonKernel(Kernel):
+    def source(self):
+        return GluonASTSource(fn=self.fn, signature=self.signature, constexprs=self.constexprs)
+
+
+def _layout(shape):
+    return gl.NVMMASharedLayout.get_default_for(shape, gl.float16)
+
+
+def _desc(shape):
+    return f"tensordesc<fp16[{shape[0]}, {shape[1]}],{_layout(shape)!r}>"
+
+
+def _scale_inputs(torch):
+    x = torch.randn(4096, 64, device="cuda", dtype=torch.float16)
+    return dict(x=x, out=torch.empty_like(x), alpha=1.5)
+
+
+def _scale_launch(a):
+    i = TensorDescriptor.from_tensor(a["x"], [64, 64], _layout([64, 64]))
+    o = TensorDescriptor.from_tensor(a["out"], [64, 64], _layout([64, 64]))
+    tma_scale_kernel[(a["x"].shape[0] // 64,)](i, o, a["alpha"], num_warps=4)
+
+
+def _mm_inputs(torch):
+    M, N, K = 2048, 2048, 1024
+    return dict(a=torch.randn(M, K, device="cuda", dtype=torch.float16),
+                b=torch.randn(K, N, device="cuda", dtype=torch.float16),
+                c=torch.empty(M, N, device="cuda", dtype=torch.float16))
+
+
+def _mm_launch(a):
+    M, K = a["a"].shape
+    N = a["b"].shape[1]
+    ad = TensorDescriptor.from_tensor(a["a"], [64, 64], _layout([64, 64]))
+    bd = TensorDescriptor.from_tensor(a["b"], [64, 128], _layout([64, 128]))
+    cd = TensorDescriptor.from_tensor(a["c"], [64, 128], _layout([64, 128]))
+    wgmma_loop_kernel[(M // 64, N // 128)](ad, bd, cd, K, num_warps=4)
+
+
+def _arrive_inputs(torch):
+    return dict(out=torch.empty(128 * 64, device="cuda", dtype=torch.int32))
+
+
+def _arrive_launch(a):
+    arrive_wait_kernel[(a["out"].numel() // 128,)](a["out"], BLOCK=128, num_warps=4)
+
+
+KERNELS = {
+    k.name: k for k in [
+        GluonKernel("gluon_tma_scale", tma_scale_kernel,
+                    {"in_desc": _desc([64, 64]), "out_desc": _desc([64, 64]), "alpha": "fp32"}, {},
+                    num_warps=4, inputs=_scale_inputs, launch=_scale_launch, outputs=lambda a: [a["out"]],
+                    reference=lambda torch, a: [(a["x"].float() * a["alpha"]).half()],
+                    flops=lambda a: a["x"].numel(), tol=(1e-3, 1e-3)),
+        GluonKernel("gluon_wgmma_loop", wgmma_loop_kernel,
+                    {"a_desc": _desc([64, 64]), "b_desc": _desc([64, 128]), "c_desc": _desc([64, 128]),
+                     "K": "i32"}, {},
+                    num_warps=4, inputs=_mm_inputs, launch=_mm_launch, outputs=lambda a: [a["c"]],
+                    reference=lambda torch, a: [(a["a"].float() @ a["b"].float()).half()],
+                    flops=lambda a: 2 * a["a"].shape[0] * a["a"].shape[1] * a["b"].shape[1],
+                    tol=(1e-2, 1e-2 * 32)),
+        GluonKernel("gluon_arrive_wait", arrive_wait_kernel, {"out": "*i32", "BLOCK": "constexpr"},
+                    {"BLOCK": 128}, num_warps=4, inputs=_arrive_inputs, launch=_arrive_launch,
+                    outputs=lambda a: [a["out"]],
+                    reference=lambda torch, a: [torch.arange(a["out"].numel(), device="cuda",
+                                                             dtype=torch.int32) * 3],
+                    flops=lambda a: a["out"].numel(), tol=(0, 0)),
+    ]
+}
