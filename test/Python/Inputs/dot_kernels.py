@@ -267,6 +267,44 @@ def matmul_fp8(a, b_t, c, config):
                                                  **config)
 
 
+@triton.jit
+def matmul_persistent_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                             BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                             BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
+                             NUM_SMS: tl.constexpr):
+    # The blocked matmul with pointers, NUM_SMS programs walking the tiles:
+    # with 128x256x128 blocks and 4 stages its rings would not fit in
+    # shared memory, so the pipeliner gives it fewer stages.
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    for tile in tl.range(tl.program_id(0), num_pid_m * num_pid_n, NUM_SMS, flatten=True):
+        pid_m, pid_n = grouped_tile(tile, num_pid_m, num_pid_n, GROUP_SIZE_M)
+        offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+        offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+            k_left = K - k * BLOCK_SIZE_K
+            a = tl.load(a_ptr + offs_am[:, None] * stride_am + (k * BLOCK_SIZE_K + offs_k)[None, :],
+                        mask=offs_k[None, :] < k_left, other=0.0)
+            b = tl.load(b_ptr + (k * BLOCK_SIZE_K + offs_k)[:, None] * stride_bk + offs_bn[None, :],
+                        mask=offs_k[:, None] < k_left, other=0.0)
+            accumulator = tl.dot(a, b, accumulator)
+        offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+        offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+        mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+        tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :], accumulator.to(tl.float16), mask=mask)
+
+
+def matmul_persistent(a, b, c, config, num_sms):
+    M, K = a.shape
+    N = b.shape[1]
+    tiles = triton.cdiv(M, config["BLOCK_SIZE_M"]) * triton.cdiv(N, config["BLOCK_SIZE_N"])
+    programs = min(num_sms, tiles)
+    return matmul_persistent_kernel[(programs,)](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
+                                                 NUM_SMS=programs, **config)
+
+
 # --- (e) descriptors made in the kernel ---------------------------------------
 
 def _use_torch_allocator():
@@ -352,6 +390,7 @@ def descriptor_axpy(x, y, out, total, alpha, config):
 
 DESC_MATMUL_CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8}
 AXPY_CONFIG = {"BLOCK_M": 64, "BLOCK_N": 64}
+PERSISTENT_FIT_CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 8}
 
 
 def _desc_matmul_inputs(torch, dtype):
@@ -604,5 +643,19 @@ KERNELS = {
                reference=_axpy_reference, flops=lambda a: 2 * a["x"].numel(),
                # The reduction adds each block's values in an order of its own.
                tol=(1e-5, 1e-3)),
+        # (f) a persistent matmul whose 4-stage rings would not fit.
+        Kernel("matmul_persistent_fit", matmul_persistent_kernel,
+               {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+                "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32",
+                "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
+                "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr"},
+               dict(PERSISTENT_FIT_CONFIG, NUM_SMS=TMA_NUM_SMS), num_warps=8, num_stages=4,
+               divisible=("M", "N", "K", "stride_am", "stride_bk", "stride_cm"),
+               inputs=_tma_inputs,
+               launch=lambda a: matmul_persistent(a["a"], a["b"], a["c"],
+                                                  dict(PERSISTENT_FIT_CONFIG, num_warps=8, num_stages=4),
+                                                  a["num_sms"]),
+               outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
+               tol=(1e-2, 1e-2 * 64)),
     ]
 }
