@@ -153,8 +153,26 @@ llvm::Expected<LinearLayout> toLinearLayout(const NVMMASharedEncoding &enc,
     return combineCtaCgaWithShape(cta, enc.cgaLayout, shape);
   }
   unsigned swizzle = enc.swizzlingByteWidth;
+  if (swizzle == 0) {
+    // Unswizzled (what TMA copies of blocks too narrow to swizzle use):
+    // row-major boxes of at most 256 elements per dimension (TMA's box
+    // limit), the contiguous dimension fastest, the boxes in turn row-major.
+    unsigned contiguous = enc.transposed ? rank - 2 : rank - 1;
+    SmallVector<unsigned> order{contiguous};
+    for (unsigned d = rank; d-- > 0;)
+      if (d != contiguous)
+        order.push_back(d);
+    LinearLayout cta;
+    for (unsigned d : order)
+      cta *= LinearLayout::identity1D(int32_t(std::min<int64_t>(shape[d], 256)), kOffset,
+                                      dimName(d));
+    for (unsigned d : order)
+      if (shape[d] > 256)
+        cta *= LinearLayout::identity1D(int32_t(shape[d] / 256), kOffset, dimName(d));
+    return combineCtaCgaWithShape(cta, enc.cgaLayout, shape);
+  }
   if (swizzle != 32 && swizzle != 64 && swizzle != 128)
-    return error("nvmma_shared layouts are built for 32, 64 and 128-byte swizzles, not " +
+    return error("nvmma_shared layouts are built for 0, 32, 64 and 128-byte swizzles, not " +
                  llvm::Twine(swizzle));
   // 16-byte groups, swizzled in 8-row tiles one swizzle width wide.
   int32_t vec = 128 / enc.elementBitWidth, perPhase = 128 / swizzle, maxPhase = swizzle / 16;

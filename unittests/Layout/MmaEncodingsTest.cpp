@@ -202,10 +202,22 @@ TEST(MmaEncodings, NvmmaSharedMatchesHardwareSwizzle) {
     }
 }
 
+// Unswizzled: the block row-major (TMA's SWIZZLE_NONE box), also when it is
+// too narrow or short to swizzle.
+TEST(MmaEncodings, NvmmaSharedUnswizzledIsRowMajor) {
+  for (std::vector<int64_t> shape : {std::vector<int64_t>{64, 64}, {4, 8}, {16, 32}}) {
+    llvm::Expected<LinearLayout> ll = toLinearLayout(nvmma(0, 16), shape);
+    ASSERT_TRUE(static_cast<bool>(ll)) << llvm::toString(ll.takeError());
+    forEachInput(*ll, [&](llvm::ArrayRef<int32_t> in) {
+      llvm::SmallVector<int32_t> want = {int32_t(in[0] / shape[1]), int32_t(in[0] % shape[1])};
+      EXPECT_EQ(ll->apply(in), want) << "offset " << in[0];
+    });
+  }
+}
+
 TEST(MmaEncodings, NvmmaSharedErrors) {
   EXPECT_NE(errorOf(nvmma(128, 16), {4, 64}), "");   // fewer than 8 rows
   EXPECT_NE(errorOf(nvmma(128, 16), {64, 32}), "");  // narrower than a swizzle row
-  EXPECT_NE(errorOf(nvmma(0, 16), {64, 64}), "");
   EXPECT_NE(errorOf(nvmma(128, 12), {64, 64}), "");
   EXPECT_NE(errorOf(nvmma(128, 16), {64, 48}), "");
   EXPECT_NE(errorOf(nvmma(128, 16), {8, 8, 64}), ""); // rank 3 encoding needed

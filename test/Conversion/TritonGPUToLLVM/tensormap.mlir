@@ -118,3 +118,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// An unswizzled block (Gluon's NVMMASharedLayout for a row of 32 bytes, or
+// fewer than 8 rows): the buffer is row-major, one TMA message moves the
+// whole 4x16 box.
+// CHECK-LABEL: llvm.func @unswizzled
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] predicate
+// CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK: nvvm.mbarrier.try_wait.parity
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @unswizzled(%d: !tt.tensordesc<tensor<4x16xf16, #shared>>, %s0: i32, %s1: i32, %t0: i64, %t1: i64, %i: i32) {
+    %true = arith.constant true
+    %c0_i32 = arith.constant 0 : i32
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<4x16xf16, #shared, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.barrier_expect %bar, 128, %true : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.async_tma_copy_global_to_local %d[%i, %i] %buf, %bar, %true : !tt.tensordesc<tensor<4x16xf16, #shared>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<4x16xf16, #shared, #smem, mutable>
+    ttng.wait_barrier %bar, %c0_i32 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    tt.return
+  }
+}

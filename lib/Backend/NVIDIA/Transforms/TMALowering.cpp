@@ -154,6 +154,16 @@ LogicalResult lowerMake(tt::MakeTensorDescOp make) {
   if (!matchPattern(make.getStrides().back(), m_One()))
     return make.emitError() << "the innermost stride of a tensor descriptor must be the constant "
                                "1 (TMA reads contiguous rows)";
+  // TMA takes only byte strides that are multiples of 16; a stride known
+  // here that is not would make an invalid tensor map.
+  for (Value stride : make.getStrides().drop_back()) {
+    APInt value;
+    if (matchPattern(stride, m_ConstantInt(&value)) &&
+        value.getSExtValue() * info->elemSize % 16 != 0)
+      return make.emitError() << "a TMA tensor map needs strides that are multiples of 16 bytes; "
+                              << value.getSExtValue() << " elements of " << info->elemSize
+                              << " bytes are " << value.getSExtValue() * info->elemSize;
+  }
   OpBuilder b(make);
   Location loc = make.getLoc();
   llvm::SmallDenseMap<int64_t, Value> constants;

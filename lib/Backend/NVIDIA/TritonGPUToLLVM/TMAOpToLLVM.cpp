@@ -249,9 +249,6 @@ LogicalResult checkBuffer(Operation *op, tt::TensorDescType desc, ttg::MemDescTy
     return op->emitError() << "the shared buffer of a TMA copy must have the descriptor's "
                               "layout "
                            << want << ", got " << buffer;
-  if (want.getSwizzlingByteWidth() == 0)
-    return op->emitError() << "TMA copies of unswizzled (swizzlingByteWidth = 0) blocks are not "
-                              "lowered yet";
   return success();
 }
 
