@@ -115,7 +115,7 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
   if (isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
-          ttg::MemDescIndexOp, ttg::MemDescTransOp>(op))
+          ttg::MemDescIndexOp, ttg::MemDescTransOp, ttg::MemDescReinterpretOp>(op))
     return hasLocalMemoryLowering(op);
   if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op))
     return isPlainAccess(copy.getSrc(), copy.getResult().getType().getElementType()) &&

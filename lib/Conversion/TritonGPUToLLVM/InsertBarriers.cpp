@@ -213,6 +213,10 @@ private:
           return {offset.getInt() + *inner, offset.getInt() + *inner + bytes};
         return {offset.getInt(), offset.getInt() + localAllocBytes(alloc)};
       }
+      if (auto view = dyn_cast<ttg::MemDescReinterpretOp>(def)) {
+        desc = view.getSrc(); // the same start
+        continue;
+      }
       if (auto index = dyn_cast<ttg::MemDescIndexOp>(def)) {
         APInt i;
         if (inner && matchPattern(index.getIndex(), m_ConstantInt(&i)))

@@ -160,13 +160,23 @@ struct MemDescTransLowering : OpConversionPattern<ttg::MemDescTransOp> {
   }
 };
 
+/// A reinterpreted view starts at the same address.
+struct MemDescReinterpretLowering : OpConversionPattern<ttg::MemDescReinterpretOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::MemDescReinterpretOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 } // namespace
 
 void populateLocalMemoryPatterns(TypeConverter &converter, const Context &ctx,
                                  RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering>(converter, ctx);
-  patterns.add<LocalDeallocLowering, MemDescIndexLowering, MemDescTransLowering>(
-      converter, &converter.getContext());
+  patterns.add<LocalDeallocLowering, MemDescIndexLowering, MemDescTransLowering,
+               MemDescReinterpretLowering>(converter, &converter.getContext());
 }
 
 } // namespace kiln::lowering

@@ -144,3 +144,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A reinterpreted buffer is read at the same address, through its own
+// layout: f16 pairs written as 32-bit words.
+// CHECK-LABEL: llvm.func @reinterpret
+// CHECK: %[[BASE:.*]] = llvm.mlir.addressof @global_smem
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+#flat16 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#b16 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reinterpret(%x: tensor<256xf16, #b16>, %out: !tt.ptr<i32>) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<256xf16, #flat16, #smem, mutable>
+    ttg.local_store %x, %buf : tensor<256xf16, #b16> -> !ttg.memdesc<256xf16, #flat16, #smem, mutable>
+    %w = ttg.memdesc_reinterpret %buf : !ttg.memdesc<256xf16, #flat16, #smem, mutable> -> !ttg.memdesc<128xi32, #flat16, #smem, mutable>
+    %v = ttg.local_load %w : !ttg.memdesc<128xi32, #flat16, #smem, mutable> -> tensor<128xi32, #b16>
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #b16>
+    %p = tt.splat %out : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>, #b16>
+    %q = tt.addptr %p, %r : tensor<128x!tt.ptr<i32>, #b16>, tensor<128xi32, #b16>
+    tt.store %q, %v : tensor<128x!tt.ptr<i32>, #b16>
+    tt.return
+  }
+}

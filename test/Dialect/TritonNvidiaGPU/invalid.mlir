@@ -124,3 +124,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+#flat = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reinterpret_larger(%buf: !ttg.memdesc<64xf16, #flat, #smem, mutable>) {
+    // expected-error @+1 {{view of 256 bytes is larger than its 128-byte buffer}}
+    %v = ttg.memdesc_reinterpret %buf : !ttg.memdesc<64xf16, #flat, #smem, mutable> -> !ttg.memdesc<64xi32, #flat, #smem, mutable>
+    tt.return
+  }
+}

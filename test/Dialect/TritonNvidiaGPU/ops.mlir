@@ -114,3 +114,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Gluon's reinterpret of a buffer.
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#flat = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @reinterpret
+  // CHECK: ttg.memdesc_reinterpret %{{.*}} : !ttg.memdesc<64x64xf16, #{{.*}}, #smem, mutable> -> !ttg.memdesc<2048xi32, #{{.*}}, #smem, mutable>
+  tt.func @reinterpret(%buf: !ttg.memdesc<64x64xf16, #shared, #smem, mutable>) {
+    %v = ttg.memdesc_reinterpret %buf : !ttg.memdesc<64x64xf16, #shared, #smem, mutable> -> !ttg.memdesc<2048xi32, #flat, #smem, mutable>
+    tt.return
+  }
+}

@@ -186,6 +186,24 @@ LogicalResult MemDescTransOp::verify() {
   return success();
 }
 
+LogicalResult MemDescReinterpretOp::verify() {
+  auto bytes = [](MemDescType type) {
+    int64_t n = type.getElementType().getIntOrFloatBitWidth();
+    for (int64_t d : type.getShape())
+      n *= d;
+    return n / 8;
+  };
+  MemDescType src = getSrc().getType(), result = getResult().getType();
+  if (!src.getElementType().isIntOrFloat() || !result.getElementType().isIntOrFloat())
+    return emitOpError() << "reinterprets buffers of numbers only";
+  if (bytes(result) > bytes(src))
+    return emitOpError() << "view of " << bytes(result) << " bytes is larger than its "
+                         << bytes(src) << "-byte buffer";
+  if (src.getMemorySpace() != result.getMemorySpace())
+    return emitOpError() << "cannot change the memory space";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Asynchronous copies
 //===----------------------------------------------------------------------===//

@@ -112,6 +112,21 @@ def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TTG_MemDescReinterpretOp : TTG_Op<"memdesc_reinterpret", [Pure]> {
+  let summary = "view of a whole buffer as another element type, shape or layout";
+  let description = [{
+    The same bytes, from the source's start, read as the result type says
+    (Gluon's `reinterpret`); the view is no larger than its source. No
+    memory is touched.
+  }];
+  let arguments = (ins TTG_MemDescType:$src);
+  let results = (outs TTG_MemDescType:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Asynchronous copies (cp.async)
 //===----------------------------------------------------------------------===//
