@@ -439,6 +439,29 @@ def _axpy_reference(torch, a):
     return [out, total]
 
 
+@triton.jit
+def descriptor_batched_kernel(x_ptr, out_ptr, B, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # A batch of M x N matrices through 3-D descriptors whose blocks hold one
+    # matrix's rows: the loads and stores drop the unit batch dimension
+    # (rank-reducing TMA copies).
+    x_desc = tl.make_tensor_descriptor(x_ptr, shape=[B, M, N], strides=[M * N, N, 1],
+                                       block_shape=[1, BM, BN])
+    out_desc = tl.make_tensor_descriptor(out_ptr, shape=[B, M, N], strides=[M * N, N, 1],
+                                         block_shape=[1, BM, BN])
+    b = tl.program_id(1)
+    row = tl.program_id(0) * BM
+    for col in range(0, N, BN):
+        x = x_desc.load([b, row, col]).reshape(BM, BN)
+        out_desc.store([b, row, col], (x * 2 + 1).reshape(1, BM, BN))
+
+
+def descriptor_batched(x, out, config):
+    _use_torch_allocator()
+    B, M, N = x.shape
+    grid = (triton.cdiv(M, config["BM"]), B)
+    return descriptor_batched_kernel[grid](x, out, B, M, N, **config)
+
+
 # --- registry ------------------------------------------------------------------
 
 class Kernel:
@@ -657,5 +680,16 @@ KERNELS = {
                                                   a["num_sms"]),
                outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
                tol=(1e-2, 1e-2 * 64)),
+        # (g) 3-D descriptors with rank-reducing loads and stores.
+        Kernel("descriptor_batched", descriptor_batched_kernel,
+               {"x_ptr": "*fp16", "out_ptr": "*fp16", "B": "i32", "M": "i32", "N": "i32",
+                "BM": "constexpr", "BN": "constexpr"},
+               {"BM": 64, "BN": 64}, num_warps=4, num_stages=3, divisible=("N",),
+               inputs=lambda torch: dict(x=torch.randn(16, 1000, 256, device="cuda", dtype=torch.float16),
+                                         out=torch.empty(16, 1000, 256, device="cuda", dtype=torch.float16)),
+               launch=lambda a: descriptor_batched(a["x"], a["out"], {"BM": 64, "BN": 64, "num_warps": 4}),
+               outputs=lambda a: [a["out"]],
+               reference=lambda torch, a: [(a["x"].float() * 2 + 1).half()],
+               flops=lambda a: 2 * a["x"].numel(), tol=(1e-3, 1e-3)),
     ]
 }

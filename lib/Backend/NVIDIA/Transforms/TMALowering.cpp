@@ -26,17 +26,31 @@ using namespace kiln;
 
 namespace {
 
-/// The buffer type of a descriptor's block, or a located error when the
-/// block has no nvmma_shared encoding yet.
-FailureOr<ttg::MemDescType> bufferType(Operation *op, tt::TensorDescType desc, bool mutableMem) {
+/// The buffer type of a descriptor's block as a tensor of `shape` holds it
+/// (the block, or the block without its leading unit dimensions, as Triton's
+/// rank-reducing loads and stores have it), or a located error when the
+/// block has no nvmma_shared encoding yet or `shape` is neither.
+FailureOr<ttg::MemDescType> bufferType(Operation *op, tt::TensorDescType desc,
+                                       ArrayRef<int64_t> shape, bool mutableMem) {
   RankedTensorType block = desc.getSignlessBlockType();
-  if (!isa_and_nonnull<ttg::NVMMASharedEncodingAttr>(block.getEncoding()))
+  auto enc = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(block.getEncoding());
+  if (!enc)
     return op->emitError() << "a TMA copy through " << desc
                            << " needs a #ttg.nvmma_shared block encoding (run "
                               "ttgir.optimize-descriptor-encoding first)";
+  size_t dropped = block.getRank() - shape.size();
+  if (shape.size() > size_t(block.getRank()) ||
+      block.getShape().drop_front(dropped) != shape ||
+      llvm::any_of(block.getShape().take_front(dropped), [](int64_t d) { return d != 1; }))
+    return op->emitError() << "a tensor of shape [" << shape << "] is not the block of " << desc
+                           << " (nor the block without leading unit dimensions)";
+  Attribute encoding = enc;
+  if (dropped)
+    encoding = ttg::NVMMASharedEncodingAttr::get(
+        op->getContext(), enc.getSwizzlingByteWidth(), enc.getTransposed(),
+        enc.getElementBitWidth(), enc.getFp4Padded(), unsigned(shape.size()), ArrayRef<int32_t>{});
   auto space = ttg::SharedMemorySpaceAttr::get(op->getContext());
-  return ttg::MemDescType::get(block.getShape(), block.getElementType(), block.getEncoding(),
-                               space, mutableMem);
+  return ttg::MemDescType::get(shape, block.getElementType(), encoding, space, mutableMem);
 }
 
 int64_t blockBytes(ttg::MemDescType type) {
@@ -47,7 +61,8 @@ int64_t blockBytes(ttg::MemDescType type) {
 }
 
 LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
-  FailureOr<ttg::MemDescType> type = bufferType(load, load.getDesc().getType(), true);
+  FailureOr<ttg::MemDescType> type =
+      bufferType(load, load.getDesc().getType(), load.getType().getShape(), true);
   if (failed(type))
     return failure();
   OpBuilder b(load);
@@ -103,7 +118,8 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
 /// The shared buffer a TMA store or reduction reads `src` from, made
 /// visible to the async proxy.
 FailureOr<Value> storeBuffer(OpBuilder &b, Operation *op, tt::TensorDescType desc, Value src) {
-  FailureOr<ttg::MemDescType> type = bufferType(op, desc, false);
+  FailureOr<ttg::MemDescType> type =
+      bufferType(op, desc, cast<RankedTensorType>(src.getType()).getShape(), false);
   if (failed(type))
     return failure();
   // The buffer is written from any distributed layout: a conversion in

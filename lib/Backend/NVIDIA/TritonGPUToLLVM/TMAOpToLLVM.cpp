@@ -59,9 +59,11 @@ FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType des
   if (!toOffset)
     return op->emitError() << "the buffer's shared layout is not a bijection; TMA needs one";
   ArrayRef<int64_t> shape = buffer.getShape();
+  // A rank-reducing copy's buffer lacks the block's leading unit dimensions.
+  ArrayRef<int64_t> box = ArrayRef<int64_t>(info->box).take_back(shape.size());
   SmallVector<int64_t> counts;
-  for (auto [dim, box] : llvm::zip(shape, info->box))
-    counts.push_back(dim / box);
+  for (auto [dim, b] : llvm::zip(shape, box))
+    counts.push_back(dim / b);
   SmallVector<StringRef> dims = toOffset->getInDimNames();
   SmallVector<Message> out;
   SmallVector<int64_t> index(shape.size(), 0);
@@ -69,7 +71,7 @@ FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType des
     Message m;
     SmallVector<std::pair<StringRef, int32_t>> coords;
     for (unsigned d = 0; d < shape.size(); ++d) {
-      m.start.push_back(index[d] * info->box[d]);
+      m.start.push_back(index[d] * box[d]);
       coords.push_back({dims[d], int32_t(m.start[d])});
     }
     m.offset = component(toOffset->apply(coords), layout::kOffset);
@@ -83,14 +85,17 @@ FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType des
   }
 }
 
-/// The coordinates of a message in TMA's order (innermost first).
+/// The coordinates of a message in TMA's order (innermost first); `start`
+/// covers the buffer's dimensions, the innermost of the descriptor's.
 SmallVector<Value> tmaCoordinates(OpBuilder &b, Location loc, ValueRange coord,
                                   ArrayRef<int64_t> start) {
   SmallVector<Value> out;
-  for (int d = int(coord.size()) - 1; d >= 0; --d)
-    out.push_back(start[d] ? Value(LLVM::AddOp::create(b, loc, coord[d],
-                                                       i32Constant(b, loc, start[d])))
-                           : coord[d]);
+  size_t dropped = coord.size() - start.size();
+  for (int d = int(coord.size()) - 1; d >= 0; --d) {
+    int64_t offset = d < int(dropped) ? 0 : start[d - dropped];
+    out.push_back(offset ? Value(LLVM::AddOp::create(b, loc, coord[d], i32Constant(b, loc, offset)))
+                         : coord[d]);
+  }
   return out;
 }
 

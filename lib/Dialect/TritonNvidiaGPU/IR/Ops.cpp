@@ -40,10 +40,15 @@ LogicalResult verifyTMACopy(Operation *op, kiln::tt::TensorDescType desc, size_t
   if (buffer.getElementType() != block.getElementType())
     return op->emitOpError() << "buffer element type " << buffer.getElementType()
                              << " does not match the descriptor's " << block.getElementType();
-  if (buffer.getShape() != block.getShape())
+  // The block, or (a rank-reducing copy) the block without leading unit
+  // dimensions.
+  ArrayRef<int64_t> blockShape = block.getShape();
+  size_t dropped = blockShape.size() - std::min(blockShape.size(), buffer.getShape().size());
+  if (buffer.getShape() != blockShape.drop_front(dropped) ||
+      llvm::any_of(blockShape.take_front(dropped), [](int64_t d) { return d != 1; }))
     return op->emitOpError() << "buffer shape " << shapeString(buffer.getShape())
                              << " does not match the descriptor's block shape "
-                             << shapeString(block.getShape());
+                             << shapeString(blockShape);
   return success();
 }
 

@@ -78,3 +78,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A rank-reducing load and store (a 1x64x64 block as a 64x64 tensor): the
+// buffer drops the unit dimension (its nvmma_shared layout rank 2), the
+// copy keeps the descriptor's three coordinates.
+// CHECK-LABEL: tt.func public @rank_reducing
+// CHECK: %[[BUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #[[R2:.*]], #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] %[[BUF]]
+// CHECK: ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #[[R2]], #smem>
+// CHECK: ttng.async_tma_copy_local_to_global %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rank_reducing(%d: !tt.tensordesc<tensor<1x64x64xf16, #shared3>>, %b: i32, %i: i32) {
+    %v = tt.descriptor_load %d[%b, %i, %i] : !tt.tensordesc<tensor<1x64x64xf16, #shared3>> -> tensor<64x64xf16, #blocked>
+    tt.descriptor_store %d[%b, %i, %i], %v : !tt.tensordesc<tensor<1x64x64xf16, #shared3>>, tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
