@@ -149,21 +149,12 @@ struct MemDescIndexLowering : OpConversionPattern<ttg::MemDescIndexOp> {
   }
 };
 
-/// A transposed view reads the same bytes: its type's layout is the
-/// transposed one, the address is unchanged.
-struct MemDescTransLowering : OpConversionPattern<ttg::MemDescTransOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(ttg::MemDescTransOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getSrc());
-    return success();
-  }
-};
-
-/// A reinterpreted view starts at the same address.
-struct MemDescReinterpretLowering : OpConversionPattern<ttg::MemDescReinterpretOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(ttg::MemDescReinterpretOp op, OpAdaptor adaptor,
+/// Views that read the same bytes from the same address, through their
+/// type's layout: a transposed view, a reinterpreted one.
+template <typename View>
+struct SameAddressViewLowering : OpConversionPattern<View> {
+  using OpConversionPattern<View>::OpConversionPattern;
+  LogicalResult matchAndRewrite(View op, typename View::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOp(op, adaptor.getSrc());
     return success();
@@ -175,8 +166,10 @@ struct MemDescReinterpretLowering : OpConversionPattern<ttg::MemDescReinterpretO
 void populateLocalMemoryPatterns(TypeConverter &converter, const Context &ctx,
                                  RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering>(converter, ctx);
-  patterns.add<LocalDeallocLowering, MemDescIndexLowering, MemDescTransLowering,
-               MemDescReinterpretLowering>(converter, &converter.getContext());
+  patterns.add<LocalDeallocLowering, MemDescIndexLowering,
+               SameAddressViewLowering<ttg::MemDescTransOp>,
+               SameAddressViewLowering<ttg::MemDescReinterpretOp>>(converter,
+                                                                    &converter.getContext());
 }
 
 } // namespace kiln::lowering
