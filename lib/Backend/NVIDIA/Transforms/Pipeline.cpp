@@ -154,6 +154,12 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Va
   llvm::SmallPtrSet<Operation *, 8> skipped;
   for (auto [j, streamed] : llvm::enumerate(plan.loads)) {
     Value view = MemDescIndexOp::create(builder, loc, streamed.slotType, streamed.ring, slot);
+    // A load read into registers is replaced where it stood.
+    if (streamed.toRegisters) {
+      views[streamed.load] = view;
+      loadOf[streamed.load] = unsigned(j);
+      continue;
+    }
     skipped.insert(streamed.load);
     for (Operation *user : streamed.users) {
       views[user] = view;
@@ -194,6 +200,8 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Va
                                       Value(), ValueRange());
           waitOf[j] = Value();
         }
+        if (plan.loads[j].toRegisters)
+          read = LocalLoadOp::create(builder, loc, op.getResult(0).getType(), read, Value());
         map.map(op.getResult(0), read);
         continue;
       }

@@ -183,9 +183,11 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
   return streamed;
 }
 
-/// Checks that a descriptor load can stream into a ring of TMA copies:
-/// every user is a local_alloc of the descriptor's block in its own
-/// nvmma_shared layout, which the dot then reads in place.
+/// Checks that a descriptor load can stream into a ring of TMA copies: its
+/// users are all local_allocs of the block in the descriptor's own
+/// nvmma_shared layout (the dot reads the slot in place), or it is read
+/// into registers from the slot (`toRegisters`). A rank-reducing load's
+/// slots drop the block's leading unit dimensions.
 std::optional<StreamedLoad> planDescriptorLoad(tt::DescriptorLoadOp load, unsigned numStages) {
   auto reject = [&](const char *why) -> std::optional<StreamedLoad> {
     LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << load << " stays synchronous: " << why
@@ -196,28 +198,38 @@ std::optional<StreamedLoad> planDescriptorLoad(tt::DescriptorLoadOp load, unsign
   auto encoding = dyn_cast_or_null<NVMMASharedEncodingAttr>(block.getEncoding());
   if (!encoding || encoding.getSwizzlingByteWidth() == 0)
     return reject("its block has no swizzled nvmma_shared layout");
-  if (load.getType().getShape() != block.getShape())
-    return reject("it drops dimensions of the block");
+  ArrayRef<int64_t> shape = load.getType().getShape();
+  size_t dropped = block.getRank() - shape.size();
+  if (shape.size() > size_t(block.getRank()) || block.getShape().drop_front(dropped) != shape)
+    return reject("its result is not the block");
+  MLIRContext *ctx = load.getContext();
+  if (dropped)
+    encoding = NVMMASharedEncodingAttr::get(ctx, encoding.getSwizzlingByteWidth(),
+                                            encoding.getTransposed(),
+                                            encoding.getElementBitWidth(), encoding.getFp4Padded(),
+                                            unsigned(shape.size()), ArrayRef<int32_t>{});
   StreamedLoad streamed;
   streamed.load = load;
+  bool allocs = !load->use_empty();
   for (Operation *user : load->getUsers()) {
     auto alloc = dyn_cast<LocalAllocOp>(user);
-    if (!alloc || alloc->getBlock() != load->getBlock() ||
-        alloc.getType().getEncoding() != encoding)
-      return reject("a user is not a local_alloc in the descriptor's layout");
-    streamed.users.push_back(user);
+    allocs &= alloc && alloc->getBlock() == load->getBlock() &&
+              alloc.getType().getEncoding() == encoding;
   }
-  if (streamed.users.empty())
+  if (load->use_empty())
     return reject("unused");
-  MLIRContext *ctx = load.getContext();
+  if (allocs)
+    llvm::append_range(streamed.users, load->getUsers());
+  else
+    streamed.toRegisters = true;
   Attribute smem = SharedMemorySpaceAttr::get(ctx);
   Type elem = block.getElementType();
-  streamed.slotType = MemDescType::get(block.getShape(), elem, encoding, smem, true);
+  streamed.slotType = MemDescType::get(shape, elem, encoding, smem, true);
   SmallVector<int64_t> ringShape{int64_t(numStages)};
-  llvm::append_range(ringShape, block.getShape());
+  llvm::append_range(ringShape, shape);
   streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
   streamed.bytes = elem.getIntOrFloatBitWidth() / 8;
-  for (int64_t d : block.getShape())
+  for (int64_t d : shape)
     streamed.bytes *= d;
   return streamed;
 }
@@ -361,6 +373,11 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
       if (Operation *load = loadBehind(operand, body))
         candidates.insert(load);
   }
+  // Descriptor loads stream in any loop, read from their slot into
+  // registers when no dot reads them in place.
+  for (Operation &op : *body)
+    if (isa<tt::DescriptorLoadOp>(op))
+      candidates.insert(&op);
   llvm::SetVector<Operation *> ops;
   llvm::SetVector<unsigned> carried;
   for (Operation *op : candidates) {

@@ -31,6 +31,9 @@ struct StreamedLoad {
   unsigned vec = 1;
   /// TMA: the bytes one copy delivers (what its mbarrier expects).
   int64_t bytes = 0;
+  /// TMA: the load's value is read from its slot into registers (no dot
+  /// reads the slot in place).
+  bool toRegisters = false;
   /// One slot (mutable) and the whole ring.
   ttg::MemDescType slotType, ringType;
   /// The ops the slot replaces: local_allocs (the dot reads the slot) or

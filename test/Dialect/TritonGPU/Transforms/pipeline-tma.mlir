@@ -81,11 +81,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A descriptor load in another layout than the buffer the dot reads stays
-// synchronous (tma-lowering copies it later).
+// A descriptor load in another layout than the buffer the dot reads still
+// streams, read from its slot into registers after the slot's wait; the
+// dot's buffer is written from there.
 // CHECK-LABEL: tt.func @other_layout
-// CHECK-NOT: ttng.async_tma_copy_global_to_local
-// CHECK: tt.descriptor_load
+// CHECK: ttng.async_tma_copy_global_to_local
+// CHECK: scf.for
+// CHECK: ttng.wait_barrier
+// CHECK-NEXT: %[[V:.*]] = ttg.local_load %{{.*}} : !ttg.memdesc<128x64xf16, #{{.*}}, #smem, mutable> -> tensor<128x64xf16, #blocked>
+// CHECK-NEXT: ttg.local_alloc %[[V]]
+// CHECK-NOT: tt.descriptor_load
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -104,5 +109,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       scf.yield %d : tensor<128x128xf32, #mma>
     } {tt.num_stages = 3 : i32}
     tt.return %r : tensor<128x128xf32, #mma>
+  }
+}
+
+// -----
+
+// A loop without a dot: its rank-reducing descriptor load (a 1x64x64 block
+// as 64x64) streams too, into slots of the reduced rank.
+// CHECK-LABEL: tt.func @no_dot
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #[[R2:.*]], #smem, mutable>
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] %{{.*}}, %{{.*}}, %{{.*}} : !tt.tensordesc<tensor<1x64x64xf16, #{{.*}}>>, !ttg.memdesc<1xi64, {{.*}}> -> !ttg.memdesc<64x64xf16, #[[R2]], #smem, mutable>
+// CHECK: scf.for
+// CHECK: ttng.wait_barrier
+// CHECK-NEXT: ttg.local_load %{{.*}} : !ttg.memdesc<64x64xf16, #[[R2]], #smem, mutable> -> tensor<64x64xf16, #blocked>
+// CHECK-NOT: tt.descriptor_load
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @no_dot(%a: !tt.tensordesc<tensor<1x64x64xf16, #shared3>>, %out: tensor<64x64x!tt.ptr<f16>, #blocked>, %b: i32, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    scf.for %k = %c0 to %n step %c64 : i32 {
+      %x = tt.descriptor_load %a[%b, %c0, %k] : !tt.tensordesc<tensor<1x64x64xf16, #shared3>> -> tensor<64x64xf16, #blocked>
+      tt.store %out, %x : tensor<64x64x!tt.ptr<f16>, #blocked>
+    } {tt.num_stages = 3 : i32}
+    tt.return
   }
 }

@@ -91,9 +91,11 @@ def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
       buffer of the kernel (counted as if all were live at once): a loop
       whose rings would not gets fewer stages, down to 2, then leaves its
       largest loads synchronous, so that a kernel Triton fits, kiln fits;
-    - a `tt.descriptor_load` whose every user is a `ttg.local_alloc` in
-      the descriptor's own (swizzled) nvmma_shared layout streams into a
-      ring of TMA copies instead: each slot has an mbarrier (a `3x1xi64`
+    - a `tt.descriptor_load` of the loop body (of any loop, with or
+      without a dot; a rank-reducing one too) whose block has a swizzled
+      nvmma_shared layout streams into a ring of TMA copies instead, read
+      in place when its every user is a `ttg.local_alloc` in that layout,
+      otherwise with a `ttg.local_load` of the slot where it stood: each slot has an mbarrier (a `3x1xi64`
       ring for three stages, initialised for one arrival before the loop,
       invalidated after it); a copy is `ttng.barrier_expect` of the block's
       bytes then `ttng.async_tma_copy_global_to_local`, both predicated off
