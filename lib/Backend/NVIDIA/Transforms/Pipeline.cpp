@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "PipelinePlan.h"
 
+#include "kiln/Analysis/Allocation.h"
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Backend/NVIDIA/TargetInfo.h"
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
@@ -453,7 +454,7 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
     for (auto [loop, stages] : loops) {
       int64_t others = 0;
       loop->getParentOfType<tt::FuncOp>().walk([&](LocalAllocOp alloc) {
-        others += nvidia::bufferBytes(alloc.getType());
+        others += localAllocBytes(alloc);
       });
       if (std::optional<LoopPlan> plan =
               nvidia::planLoopWithin(loop, stages, axes, limit - others))

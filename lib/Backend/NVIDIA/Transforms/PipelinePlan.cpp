@@ -4,6 +4,7 @@
 #include "kiln/Analysis/AccessWidth.h"
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -194,20 +195,13 @@ std::optional<StreamedLoad> planDescriptorLoad(tt::DescriptorLoadOp load, unsign
                             << "\n");
     return std::nullopt;
   };
-  RankedTensorType block = load.getDesc().getType().getSignlessBlockType();
-  auto encoding = dyn_cast_or_null<NVMMASharedEncodingAttr>(block.getEncoding());
-  if (!encoding || encoding.getSwizzlingByteWidth() == 0)
-    return reject("its block has no swizzled nvmma_shared layout");
   ArrayRef<int64_t> shape = load.getType().getShape();
-  size_t dropped = block.getRank() - shape.size();
-  if (shape.size() > size_t(block.getRank()) || block.getShape().drop_front(dropped) != shape)
-    return reject("its result is not the block");
-  MLIRContext *ctx = load.getContext();
-  if (dropped)
-    encoding = NVMMASharedEncodingAttr::get(ctx, encoding.getSwizzlingByteWidth(),
-                                            encoding.getTransposed(),
-                                            encoding.getElementBitWidth(), encoding.getFp4Padded(),
-                                            unsigned(shape.size()), ArrayRef<int32_t>{});
+  MemDescType slot = ttng::tmaBufferType(load.getDesc().getType(), shape, true);
+  if (!slot)
+    return reject("its result is not its block in an nvmma_shared layout");
+  Attribute encoding = slot.getEncoding();
+  if (cast<NVMMASharedEncodingAttr>(encoding).getSwizzlingByteWidth() == 0)
+    return reject("its block is not swizzled");
   StreamedLoad streamed;
   streamed.load = load;
   bool allocs = !load->use_empty();
@@ -222,15 +216,12 @@ std::optional<StreamedLoad> planDescriptorLoad(tt::DescriptorLoadOp load, unsign
     llvm::append_range(streamed.users, load->getUsers());
   else
     streamed.toRegisters = true;
-  Attribute smem = SharedMemorySpaceAttr::get(ctx);
-  Type elem = block.getElementType();
-  streamed.slotType = MemDescType::get(shape, elem, encoding, smem, true);
+  streamed.slotType = slot;
   SmallVector<int64_t> ringShape{int64_t(numStages)};
   llvm::append_range(ringShape, shape);
-  streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
-  streamed.bytes = elem.getIntOrFloatBitWidth() / 8;
-  for (int64_t d : shape)
-    streamed.bytes *= d;
+  streamed.ringType = MemDescType::get(ringShape, slot.getElementType(), encoding,
+                                       slot.getMemorySpace(), true);
+  streamed.bytes = ttng::bufferBytes(slot);
   return streamed;
 }
 
@@ -427,12 +418,6 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
   return plan;
 }
 
-int64_t bufferBytes(MemDescType type) {
-  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-  for (int64_t d : type.getShape())
-    bytes *= d;
-  return bytes;
-}
 
 std::optional<LoopPlan> planLoopWithin(scf::ForOp loop, unsigned numStages,
                                        const AxisInfoAnalysis &axes, int64_t budget) {
@@ -445,8 +430,9 @@ std::optional<LoopPlan> planLoopWithin(scf::ForOp loop, unsigned numStages,
     int64_t bytes = 0;
     const StreamedLoad *largest = nullptr;
     for (const StreamedLoad &s : plan->loads) {
-      bytes += bufferBytes(s.ringType) - bufferBytes(s.slotType) + (s.isTMA() ? 8 * numStages : 0);
-      if (!largest || bufferBytes(s.slotType) > bufferBytes(largest->slotType))
+      bytes += ttng::bufferBytes(s.ringType) - ttng::bufferBytes(s.slotType) +
+               (s.isTMA() ? 8 * numStages : 0);
+      if (!largest || ttng::bufferBytes(s.slotType) > ttng::bufferBytes(largest->slotType))
         largest = &s;
     }
     if (bytes <= budget)

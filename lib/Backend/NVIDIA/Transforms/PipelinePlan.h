@@ -82,9 +82,6 @@ std::optional<LoopPlan> planLoop(mlir::scf::ForOp loop, unsigned numStages,
 std::optional<LoopPlan> planLoopWithin(mlir::scf::ForOp loop, unsigned numStages,
                                        const AxisInfoAnalysis &axes, int64_t budget);
 
-/// The bytes of a shared-memory buffer of `type`.
-int64_t bufferBytes(ttg::MemDescType type);
-
 /// The op that defines a dot's shared operand, through a transposed view.
 mlir::Operation *viewedDef(mlir::Value operand);
 

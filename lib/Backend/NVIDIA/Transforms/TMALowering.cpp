@@ -32,32 +32,14 @@ namespace {
 /// block has no nvmma_shared encoding yet or `shape` is neither.
 FailureOr<ttg::MemDescType> bufferType(Operation *op, tt::TensorDescType desc,
                                        ArrayRef<int64_t> shape, bool mutableMem) {
-  RankedTensorType block = desc.getSignlessBlockType();
-  auto enc = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(block.getEncoding());
-  if (!enc)
+  if (!isa_and_nonnull<ttg::NVMMASharedEncodingAttr>(desc.getBlockType().getEncoding()))
     return op->emitError() << "a TMA copy through " << desc
                            << " needs a #ttg.nvmma_shared block encoding (run "
                               "ttgir.optimize-descriptor-encoding first)";
-  size_t dropped = block.getRank() - shape.size();
-  if (shape.size() > size_t(block.getRank()) ||
-      block.getShape().drop_front(dropped) != shape ||
-      llvm::any_of(block.getShape().take_front(dropped), [](int64_t d) { return d != 1; }))
-    return op->emitError() << "a tensor of shape [" << shape << "] is not the block of " << desc
-                           << " (nor the block without leading unit dimensions)";
-  Attribute encoding = enc;
-  if (dropped)
-    encoding = ttg::NVMMASharedEncodingAttr::get(
-        op->getContext(), enc.getSwizzlingByteWidth(), enc.getTransposed(),
-        enc.getElementBitWidth(), enc.getFp4Padded(), unsigned(shape.size()), ArrayRef<int32_t>{});
-  auto space = ttg::SharedMemorySpaceAttr::get(op->getContext());
-  return ttg::MemDescType::get(shape, block.getElementType(), encoding, space, mutableMem);
-}
-
-int64_t blockBytes(ttg::MemDescType type) {
-  int64_t elements = 1;
-  for (int64_t d : type.getShape())
-    elements *= d;
-  return elements * type.getElementType().getIntOrFloatBitWidth() / 8;
+  if (ttg::MemDescType type = ttng::tmaBufferType(desc, shape, mutableMem))
+    return type;
+  return op->emitError() << "a tensor of shape [" << shape << "] is not the block of " << desc
+                         << " (nor the block without leading unit dimensions)";
 }
 
 LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
@@ -75,7 +57,7 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   Value barrier = ttg::LocalAllocOp::create(b, loc, barrierType, Value(), IntegerAttr());
   ttng::InitBarrierOp::create(b, loc, barrier, 1);
   Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
-  ttng::BarrierExpectOp::create(b, loc, barrier, int32_t(blockBytes(*type)), always);
+  ttng::BarrierExpectOp::create(b, loc, barrier, int32_t(ttng::bufferBytes(*type)), always);
   ttng::AsyncTMACopyGlobalToLocalOp::create(b, loc, load.getDesc(), load.getIndices(), barrier,
                                             buffer, always, /*multicast=*/false,
                                             load.getCache(), load.getEvict(),

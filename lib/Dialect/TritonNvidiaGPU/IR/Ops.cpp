@@ -1,5 +1,6 @@
 //===- Ops.cpp - ttng ops: verifiers, memory effects, type inference ------===//
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -40,15 +41,10 @@ LogicalResult verifyTMACopy(Operation *op, kiln::tt::TensorDescType desc, size_t
   if (buffer.getElementType() != block.getElementType())
     return op->emitOpError() << "buffer element type " << buffer.getElementType()
                              << " does not match the descriptor's " << block.getElementType();
-  // The block, or (a rank-reducing copy) the block without leading unit
-  // dimensions.
-  ArrayRef<int64_t> blockShape = block.getShape();
-  size_t dropped = blockShape.size() - std::min(blockShape.size(), buffer.getShape().size());
-  if (buffer.getShape() != blockShape.drop_front(dropped) ||
-      llvm::any_of(blockShape.take_front(dropped), [](int64_t d) { return d != 1; }))
+  if (!kiln::ttng::holdsTMABlock(block.getShape(), buffer.getShape()))
     return op->emitOpError() << "buffer shape " << shapeString(buffer.getShape())
                              << " does not match the descriptor's block shape "
-                             << shapeString(blockShape);
+                             << shapeString(block.getShape());
   return success();
 }
 

@@ -102,4 +102,34 @@ ttg::NVMMASharedEncodingAttr defaultTMAEncoding(RankedTensorType block) {
                                            ArrayRef<int32_t>{});
 }
 
+bool holdsTMABlock(ArrayRef<int64_t> block, ArrayRef<int64_t> shape) {
+  if (shape.size() > block.size())
+    return false;
+  size_t dropped = block.size() - shape.size();
+  return block.drop_front(dropped) == shape &&
+         llvm::all_of(block.take_front(dropped), [](int64_t d) { return d == 1; });
+}
+
+ttg::MemDescType tmaBufferType(tt::TensorDescType desc, ArrayRef<int64_t> shape,
+                               bool mutableMemory) {
+  RankedTensorType block = desc.getSignlessBlockType();
+  auto enc = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(block.getEncoding());
+  if (!enc || !holdsTMABlock(block.getShape(), shape))
+    return {};
+  MLIRContext *ctx = desc.getContext();
+  if (shape.size() != size_t(block.getRank()))
+    enc = ttg::NVMMASharedEncodingAttr::get(ctx, enc.getSwizzlingByteWidth(), enc.getTransposed(),
+                                            enc.getElementBitWidth(), enc.getFp4Padded(),
+                                            unsigned(shape.size()), ArrayRef<int32_t>{});
+  return ttg::MemDescType::get(shape, block.getElementType(), enc,
+                               ttg::SharedMemorySpaceAttr::get(ctx), mutableMemory);
+}
+
+int64_t bufferBytes(ttg::MemDescType type) {
+  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  for (int64_t d : type.getShape())
+    bits *= d;
+  return bits / 8;
+}
+
 } // namespace kiln::ttng

@@ -43,6 +43,21 @@ struct TMADescriptorInfo {
 mlir::FailureOr<TMADescriptorInfo> getTMADescriptorInfo(mlir::Operation *op,
                                                         tt::TensorDescType desc);
 
+/// Whether a tensor or buffer of `shape` holds a descriptor block of shape
+/// `block`: the block itself, or (a rank-reducing copy) the block without
+/// its leading unit dimensions.
+bool holdsTMABlock(llvm::ArrayRef<int64_t> block, llvm::ArrayRef<int64_t> shape);
+
+/// The shared buffer a TMA copy through `desc` moves a tensor of `shape`
+/// through: the block in its nvmma_shared layout, re-ranked for a
+/// rank-reducing copy; null when the block has no nvmma_shared encoding or
+/// `shape` does not hold it.
+ttg::MemDescType tmaBufferType(tt::TensorDescType desc, llvm::ArrayRef<int64_t> shape,
+                               bool mutableMemory);
+
+/// The bytes of a shared-memory buffer of `type`.
+int64_t bufferBytes(ttg::MemDescType type);
+
 /// The nvmma_shared encoding Triton gives a descriptor block nothing else
 /// constrains: the widest swizzle (128, 64, 32 B) dividing the contiguous
 /// row's bytes, none for fewer than 8 rows.
