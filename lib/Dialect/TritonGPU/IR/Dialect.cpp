@@ -140,6 +140,14 @@ void TritonGPUDialect::initialize() {
 }
 
 std::optional<unsigned> kiln::ttg::lookupNumWarps(Operation *op) {
+  // Inside a partition of a ttg.warp_specialize: the partition's warps.
+  for (Operation *at = op; at; at = at->getParentOp())
+    if (auto partitions = dyn_cast_or_null<WarpSpecializePartitionsOp>(at->getParentOp())) {
+      auto ws = cast<WarpSpecializeOp>(partitions->getParentOp());
+      unsigned index = at->getParentRegion()->getRegionNumber();
+      if (index < ws.getPartitionNumWarps().size())
+        return unsigned(ws.getPartitionNumWarps()[index]);
+    }
   return lookupIntAttr<ModuleOp, kiln::tt::FuncOp>(op, TritonGPUDialect::kNumWarpsAttr);
 }
 

@@ -36,8 +36,9 @@ struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
 llvm::SmallVector<llvm::SmallVector<int32_t>> unflattenBases(llvm::ArrayRef<int32_t> flat,
                                                              unsigned rank);
 
-/// The number of warps the layouts at `op` must use: `ttg.num-warps` of the
-/// nearest enclosing tt.func or module that has it.
+/// The number of warps the layouts at `op` must use: those of the enclosing
+/// ttg.warp_specialize partition, else `ttg.num-warps` of the nearest
+/// enclosing tt.func or module that has it.
 std::optional<unsigned> lookupNumWarps(mlir::Operation *op);
 
 /// `ttg.threads-per-warp` of the enclosing module (32 when absent).

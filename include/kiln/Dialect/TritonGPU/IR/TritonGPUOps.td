@@ -234,4 +234,70 @@ def TTG_BarrierOp : TTG_Op<"barrier"> {
   }]>];
 }
 
+//===----------------------------------------------------------------------===//
+// Warp specialisation
+//===----------------------------------------------------------------------===//
+
+def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [
+    RecursiveMemoryEffects, RecursivelySpeculatable]> {
+  let summary = "run partitions of the program on their own warps at once";
+  let description = [{
+    The default region runs on the warps that reach the op (the module's
+    `ttg.num-warps`) and yields the op's results; each partition runs on
+    `partitionNumWarps[i]` further warps of the CTA, which idle outside
+    warp-specialised regions. Partitions are isolated from above: they see
+    only the explicit captures, as their block arguments. The op completes
+    when every region has. `requestedRegisters` asks for each partition's
+    registers per thread (`setmaxnreg` on NVIDIA); `warpGroupStartIds`, the
+    first warp of each partition, is set by `llir.allocate-warp-groups`.
+
+    Printed as Triton 3.6 prints it:
+      ttg.warp_specialize(%a, %b) attributes {requestedRegisters = array<i32: 24>}
+      default { ... ttg.warp_yield %r : tensor<...> }
+      partition0(%x: !ty, %y: !ty) num_warps(1) { ... ttg.warp_return }
+      : (!ty, !ty) -> tensor<...>
+  }];
+  let arguments = (ins Variadic<AnyType>:$explicitCaptures,
+                       DenseI32ArrayAttr:$partitionNumWarps,
+                       OptionalAttr<DenseI32ArrayAttr>:$warpGroupStartIds,
+                       OptionalAttr<DenseI32ArrayAttr>:$requestedRegisters,
+                       OptionalAttr<DenseI32ArrayAttr>:$actualRegisters);
+  let results = (outs Variadic<AnyType>:$defaultPassthrough);
+  let regions = (region MinSizedRegion<1>:$defaultRegion, SizedRegion<1>:$partitionOpHolder);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The op holding the partition regions (in partitionOpHolder).
+    WarpSpecializePartitionsOp getPartitionOp();
+    /// The partition regions, in order.
+    llvm::MutableArrayRef<mlir::Region> getPartitionRegions();
+  }];
+}
+
+def TTG_WarpSpecializePartitionsOp : TTG_Op<"warp_specialize.partitions", [
+    IsolatedFromAbove, RecursiveMemoryEffects, RecursivelySpeculatable, Terminator,
+    HasParent<"WarpSpecializeOp">]> {
+  let summary = "the partition regions of a ttg.warp_specialize";
+  let description = [{
+    Printed inside its parent's assembly, never on its own; isolated from
+    above so that nothing computed by the default warps leaks into a
+    partition except through the captures.
+  }];
+  let regions = (region VariadicRegion<MinSizedRegion<1>>:$partitionRegions);
+  let assemblyFormat = "regions attr-dict";
+}
+
+def TTG_WarpYieldOp : TTG_Op<"warp_yield", [Pure, Terminator,
+                                           HasParent<"WarpSpecializeOp">]> {
+  let summary = "the default region's results";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def TTG_WarpReturnOp : TTG_Op<"warp_return", [Pure, Terminator,
+                                             HasParent<"WarpSpecializePartitionsOp">]> {
+  let summary = "the end of a partition";
+  let assemblyFormat = "attr-dict";
+}
+
 #endif
