@@ -40,6 +40,8 @@ int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
     return planAtomicResult(op).scratchBytes;
   if (isa<tt::HistogramOp>(op))
     return histogramScratchBytes(op, ctx.warpSize);
+  if (auto ws = dyn_cast<ttg::WarpSpecializeOp>(op))
+    return kWarpSpecializeCaptureSlot * int64_t(ws.getExplicitCaptures().size());
   return 0;
 }
 
@@ -130,8 +132,23 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
     subtreeEnd[op] = end;
   });
 
+  // The regions of a ttg.warp_specialize run at once: a buffer of one of
+  // them lives for the whole op (of the outermost, were they nested).
+  auto widenToWarpSpecialize = [&](SharedBuffer &buffer) {
+    ttg::WarpSpecializeOp outer;
+    for (Operation *p = buffer.owner->getParentOp(); p && p != func; p = p->getParentOp())
+      if (auto ws = dyn_cast<ttg::WarpSpecializeOp>(p))
+        outer = ws;
+    if (outer) {
+      buffer.firstOp = std::min(buffer.firstOp, index[outer]);
+      buffer.lastOp = std::max(buffer.lastOp, subtreeEnd[outer]);
+    }
+  };
+
   SharedAllocation result;
+  bool warpSpecialized = false;
   func->walk([&](Operation *op) {
+    warpSpecialized |= isa<ttg::WarpSpecializeOp>(op);
     if (isa<ttg::LocalAllocOp>(op)) {
       SharedBuffer buffer{op, localAllocBytes(op), kDefaultAlignment, index[op], index[op]};
       // An nvmma_shared buffer's swizzle repeats every 8 rows of the swizzle
@@ -156,12 +173,21 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
                                                            : subtreeEnd[&home->back()]);
           }
         }
+      widenToWarpSpecialize(buffer);
       result.buffers.push_back(buffer);
       return;
     }
-    if (int64_t bytes = scratchBytes(op, ctx))
-      result.buffers.push_back({op, bytes, kDefaultAlignment, index[op], subtreeEnd[op]});
+    if (int64_t bytes = scratchBytes(op, ctx)) {
+      SharedBuffer buffer{op, bytes, kDefaultAlignment, index[op], subtreeEnd[op]};
+      widenToWarpSpecialize(buffer);
+      result.buffers.push_back(buffer);
+    }
   });
+  // Which op the partitions' warps run next, read by warps that do not yet
+  // know which op sent them: live for the whole kernel.
+  if (warpSpecialized)
+    result.buffers.push_back(
+        {func, kWarpSpecializeStateBytes, kDefaultAlignment, 0, std::max<int64_t>(next, 1)});
 
   // Largest first; each goes at the lowest aligned offset clear of the
   // buffers already placed whose lives overlap its own.

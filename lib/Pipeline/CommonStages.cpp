@@ -87,6 +87,7 @@ Stage codegenStage(StringRef name, Artifact::Kind output, bool isMLIR, CodegenFu
 
 std::vector<PassEntry> llirPasses() {
   return {
+      corePass("llir.allocate-warp-groups", [] { return createAllocateWarpGroups(); }),
       corePass("llir.allocate-shared-memory", [] { return createAllocateSharedMemory(); }),
       corePass("llir.allocate-global-scratch", [] { return createAllocateGlobalScratch(); }),
       corePass("llir.insert-barriers", [] { return createInsertBarriers(); }),

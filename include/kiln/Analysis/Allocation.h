@@ -27,6 +27,14 @@ namespace kiln {
 /// The attribute on an op that owns shared memory: its byte offset.
 inline constexpr llvm::StringLiteral kAllocationOffsetAttr = "allocation.offset";
 
+/// Warp specialisation's shared memory: each ttg.warp_specialize passes its
+/// captures to the partitions' warps in one slot each (its scratch), and a
+/// kernel with such ops keeps one word saying which op the idle warps run
+/// next, at the offset in `allocation.warp_state_offset` on each op.
+inline constexpr llvm::StringLiteral kWarpStateOffsetAttr = "allocation.warp_state_offset";
+inline constexpr int64_t kWarpSpecializeCaptureSlot = 8;
+inline constexpr int64_t kWarpSpecializeStateBytes = 4;
+
 /// What a lowering needs to know to size its scratch.
 struct ScratchContext {
   unsigned warpSize;

@@ -117,8 +117,10 @@ public:
     std::vector<Stage> stages;
     stages.push_back(ttirStage(/*lowerDescriptors=*/!hasTMA(options.target)));
     stages.push_back(ttgirStage(options.target));
+    std::vector<PassEntry> llir = llirPasses();
+    llir.push_back(corePass("llir.lower-warp-specialize", [] { return createLowerWarpSpecialize(); }));
     stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true,
-                                  generateLLVMIRStage, llirPasses()));
+                                  generateLLVMIRStage, std::move(llir)));
     stages.push_back(codegenStage("ptx", Artifact::Kind::Text, /*isMLIR=*/false, generatePTXStage));
     stages.push_back(
         codegenStage("cubin", Artifact::Kind::Binary, /*isMLIR=*/false, assembleCubinStage));

@@ -61,8 +61,13 @@ struct AllocateSharedMemory : kiln::impl::AllocateSharedMemoryBase<AllocateShare
         ok = false;
         continue;
       }
-      for (const SharedBuffer &buffer : allocation.buffers)
-        buffer.owner->setAttr(kAllocationOffsetAttr, b.getI32IntegerAttr(int32_t(buffer.offset)));
+      for (const SharedBuffer &buffer : allocation.buffers) {
+        IntegerAttr offset = b.getI32IntegerAttr(int32_t(buffer.offset));
+        if (buffer.owner == func) // the warp-specialisation state
+          func.walk([&](ttg::WarpSpecializeOp ws) { ws->setAttr(kWarpStateOffsetAttr, offset); });
+        else
+          buffer.owner->setAttr(kAllocationOffsetAttr, offset);
+      }
       moduleBytes = std::max(moduleBytes, allocation.totalBytes);
     }
     if (!ok)

@@ -129,7 +129,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
           tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, tt::HistogramOp, tt::ReduceOp,
           tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, scf::ForOp, scf::IfOp, scf::YieldOp,
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp,
-          ttg::BarrierOp, ttg::GlobalScratchAllocOp>(op))
+          ttg::BarrierOp, ttg::GlobalScratchAllocOp, ttg::WarpSpecializeOp,
+          ttg::WarpSpecializePartitionsOp, ttg::WarpYieldOp, ttg::WarpReturnOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (dialect == "arith")
@@ -246,7 +247,9 @@ struct ConvertTritonGPUToLLVM
         ok = false;
         return WalkResult::skip();
       }
-      if (failed(checkTypes(op, warpSize, unsigned(numWarps.getInt()))) ||
+      if (failed(checkTypes(op, warpSize,
+                            ttg::lookupNumWarps(op).value_or(unsigned(numWarps.getInt())))) ||
+          failed(lowering::checkWarpSpecializeLowering(op)) ||
           failed(lowering::checkAtomicLowering(op, *target)) ||
           failed(lowering::checkAsyncLowering(op, *target)) ||
           failed(checkKernelArguments(op, *target)) ||
@@ -319,6 +322,7 @@ struct ConvertTritonGPUToLLVM
     lowering::populateScanPatterns(converter, lctx, patterns);
     lowering::populateAsyncCopyPatterns(converter, lctx, patterns);
     lowering::populateDotPatterns(converter, lctx, patterns);
+    lowering::populateWarpSpecializePatterns(converter, llvmTarget, patterns);
     for (const LoweringExtension *extension : extensions)
       extension->populatePatterns(converter, lctx, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

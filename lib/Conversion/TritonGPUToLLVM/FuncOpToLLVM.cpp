@@ -43,10 +43,15 @@ struct FuncOpLowering : OpConversionPattern<tt::FuncOp> {
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(), &signature)))
       return failure();
     std::optional<unsigned> maxRegisters;
-    if (auto module = func->getParentOfType<ModuleOp>())
+    unsigned warps = ctx.numWarps;
+    if (auto module = func->getParentOfType<ModuleOp>()) {
       if (auto attr = module->getAttrOfType<IntegerAttr>("ttg.maxnreg"))
         maxRegisters = unsigned(attr.getInt());
-    ctx.target.markKernel(kernel, ctx.warpSize * ctx.numWarps, maxRegisters);
+      // With warp-specialised partitions, their warps too.
+      if (auto total = module->getAttrOfType<IntegerAttr>("ttg.total-num-warps"))
+        warps = std::max(warps, unsigned(total.getInt()));
+    }
+    ctx.target.markKernel(kernel, ctx.warpSize * warps, maxRegisters);
     rewriter.eraseOp(func);
     return success();
   }

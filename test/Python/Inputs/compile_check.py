@@ -48,7 +48,8 @@ def elf_sections(blob):
     return arch, names
 
 
-def check(kernel, expect_warps, capability=90):
+def check(kernel, expect_warps, capability=90, launch_warps=None):
+    launch_warps = launch_warps or expect_warps
     md = kernel.metadata
     assert getattr(md, "compiler", None) == "kiln", f"compiled by {getattr(md, 'compiler', 'triton')}, not kiln"
     assert md.kiln_version == kiln.__version__
@@ -62,7 +63,7 @@ def check(kernel, expect_warps, capability=90):
     # sm_90's wgmma, setmaxnreg and TMA need the architecture-specific target.
     want = "sm_90a" if capability == 90 else f"sm_{capability}"
     assert re.search(rf"^\.target {want}\b", ptx, re.MULTILINE), f"PTX not for {want}"
-    assert md.num_warps == expect_warps, f"num_warps {md.num_warps}, asked {expect_warps}"
+    assert md.num_warps == launch_warps, f"num_warps {md.num_warps}, expected {launch_warps}"
     reqntid = re.search(r"\.reqntid (\d+)", ptx)
     assert reqntid and int(reqntid.group(1)) == 32 * md.num_warps, "block size differs from num_warps"
     assert f'"ttg.num-warps" = {expect_warps} : i32' in kernel.asm["ttgir"], "ttgir's num-warps differs"
@@ -82,14 +83,14 @@ CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "c
 
 
 def compile_one(kind, arg, capability=90):
-    """(kernel, num_warps, expected name) of one tutorial kernel, corpus case
-    or dot kernel."""
+    """(kernel, num_warps, expected name, warps it launches with) of one
+    tutorial kernel, corpus case, dot or Gluon kernel."""
     target = GPUTarget("cuda", capability, 32)
     if kind == "tutorial":
         from tutorial_kernels import KERNELS
         spec = KERNELS[arg]
         kernel = triton.compile(spec.source(), target=target, options={"num_warps": spec.num_warps})
-        return kernel, spec.num_warps, spec.fn.__name__
+        return kernel, spec.num_warps, spec.fn.__name__, spec.num_warps
     if kind == "corpus":
         case = arg if os.path.isdir(arg) else os.path.join(CORPUS, arg)
         with open(os.path.join(case, "manifest.json")) as f:
@@ -97,7 +98,7 @@ def compile_one(kind, arg, capability=90):
         warps = manifest.get("num_warps", 4)
         kernel = triton.compile(os.path.join(case, "kernel.ttir"), target=target,
                                 options={"num_warps": warps, "num_stages": manifest.get("num_stages", 3)})
-        return kernel, warps, manifest["kernel"]
+        return kernel, warps, manifest["kernel"], warps
     if kind in ("dot", "gluon"):
         if kind == "dot":
             from dot_kernels import KERNELS as SPECS
@@ -106,7 +107,7 @@ def compile_one(kind, arg, capability=90):
         spec = SPECS[arg]
         assert capability in spec.capabilities, f"{arg} is not meant for cuda:{capability}"
         kernel = triton.compile(spec.source(), target=target, options=spec.options())
-        return kernel, spec.num_warps, spec.fn.__name__
+        return kernel, spec.num_warps, spec.fn.__name__, spec.launch_warps
     raise SystemExit(f"unknown kind {kind!r}")
 
 
@@ -118,12 +119,12 @@ def main():
     parser.add_argument("--ptx", help="write the kernel's PTX to this file")
     args = parser.parse_args()
     kiln.triton.enable()
-    kernel, warps, name = compile_one(args.kind, args.name, args.capability)
+    kernel, warps, name, launch_warps = compile_one(args.kind, args.name, args.capability)
     assert kernel.metadata.name == name, f"kernel {kernel.metadata.name}, expected {name}"
     if args.ptx:
         with open(args.ptx, "w") as f:
             f.write(kernel.asm["ptx"])
-    check(kernel, warps, args.capability)
+    check(kernel, warps, args.capability, launch_warps)
 
 
 if __name__ == "__main__":

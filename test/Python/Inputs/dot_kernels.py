@@ -468,15 +468,17 @@ class Kernel:
     """One kernel: what triton.compile needs without a GPU, the targets the
     tests compile it for, and, for the benchmark, inputs(torch) -> args,
     launch(args), reference(torch, args) -> expected outputs, outputs(args)
-    -> the tensors to compare, flops(args) and tol (rtol, atol)."""
+    -> the tensors to compare, flops(args) and tol (rtol, atol). A warp-
+    specialised kernel launches with launch_warps: its partitions' warps too."""
 
     def __init__(self, name, fn, signature, constexprs, num_warps=4, num_stages=3, divisible=(),
-                 capabilities=(90,), **bench):
+                 capabilities=(90,), launch_warps=None, **bench):
         self.name = name
         self.fn = fn
         self.signature = signature
         self.constexprs = constexprs
         self.num_warps = num_warps
+        self.launch_warps = launch_warps or num_warps
         self.num_stages = num_stages
         self.divisible = divisible
         self.capabilities = capabilities

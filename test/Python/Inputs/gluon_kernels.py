@@ -92,6 +92,94 @@ def arrive_wait_kernel(out, BLOCK: gl.constexpr):
     gl.store(out + offs, offs * 3)
 
 
+@gluon.jit
+def _ws_load_partition(a_desc, b_desc, a_s, b_s, ready, empty, K, STAGES: gl.constexpr):
+    # The producer warp: waits for a slot to be free, then fills it with
+    # TMA and lets the hardware complete the slot's `ready` barrier.
+    BM: gl.constexpr = a_desc.block_type.shape[0]
+    BK: gl.constexpr = a_desc.block_type.shape[1]
+    BN: gl.constexpr = b_desc.block_type.shape[1]
+    row = gl.program_id(0) * BM
+    col = gl.program_id(1) * BN
+    for i in range(0, gl.cdiv(K, BK)):
+        s = i % STAGES
+        phase = (i // STAGES) & 1
+        mbarrier.wait(empty.index(s), phase ^ 1)
+        mbarrier.expect(ready.index(s), a_desc.block_type.nbytes + b_desc.block_type.nbytes)
+        tma_load(a_desc, [row, i * BK], ready.index(s), a_s.index(s))
+        tma_load(b_desc, [i * BK, col], ready.index(s), b_s.index(s))
+
+
+@gluon.jit
+def _ws_mma_partition(a_desc, c_desc, a_s, b_s, ready, empty, K, STAGES: gl.constexpr,
+                      NUM_WARPS: gl.constexpr):
+    # The consumers (the default warps): wgmma on each slot once it is
+    # ready, then free it for the producer; the epilogue stores with TMA.
+    BM: gl.constexpr = c_desc.block_type.shape[0]
+    BN: gl.constexpr = c_desc.block_type.shape[1]
+    BK: gl.constexpr = a_desc.block_type.shape[1]
+    acc_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[NUM_WARPS, 1],
+                                                         instr_shape=[16, BN, 16])
+    acc = gl.zeros([BM, BN], gl.float32, acc_layout)
+    for i in range(0, gl.cdiv(K, BK)):
+        s = i % STAGES
+        mbarrier.wait(ready.index(s), (i // STAGES) & 1)
+        acc = warpgroup_mma(a_s.index(s), b_s.index(s), acc)
+        mbarrier.arrive(empty.index(s), count=1)
+    c_s = gl.allocate_shared_memory(c_desc.dtype, [BM, BN], c_desc.layout)
+    c_s.store(acc.to(c_desc.dtype))
+    fence_async_shared()
+    tma_store(c_desc, [gl.program_id(0) * BM, gl.program_id(1) * BN], c_s)
+    tma.store_wait(0)
+
+
+@gluon.jit
+def ws_matmul_kernel(a_desc, b_desc, c_desc, K, STAGES: gl.constexpr, NUM_WARPS: gl.constexpr):
+    # Warp-specialised C = A @ B: one producer warp streams both operands
+    # through a ring of STAGES slots, each guarded by a `ready` and an
+    # `empty` mbarrier; the default warps consume. The producer asks for 24
+    # registers per thread, freeing the rest of its warp group for the
+    # consumers.
+    a_s = gl.allocate_shared_memory(a_desc.dtype, [STAGES] + a_desc.block_type.shape, a_desc.layout)
+    b_s = gl.allocate_shared_memory(b_desc.dtype, [STAGES] + b_desc.block_type.shape, b_desc.layout)
+    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready.index(s), count=1)
+        mbarrier.init(empty.index(s), count=1)
+    gl.warp_specialize([(_ws_mma_partition, (a_desc, c_desc, a_s, b_s, ready, empty, K, STAGES, NUM_WARPS)),
+                        (_ws_load_partition, (a_desc, b_desc, a_s, b_s, ready, empty, K, STAGES))],
+                       [1], [24])
+
+
+@gluon.jit
+def _ws_fill(out, base, value, BLOCK: gl.constexpr):
+    layout: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    offs = base + gl.arange(0, BLOCK, layout)
+    gl.store(out + offs, offs * value)
+
+
+@gluon.jit
+def _ws_fill_default(out, BLOCK: gl.constexpr):
+    _ws_fill(out, gl.program_id(0) * 3 * BLOCK, 1, BLOCK)
+
+
+@gluon.jit
+def _ws_fill_worker(out, scale, BLOCK: gl.constexpr, PART: gl.constexpr):
+    _ws_fill(out, (gl.program_id(0) * 3 + PART) * BLOCK, scale, BLOCK)
+
+
+@gluon.jit
+def ws_fill_kernel(out, scale, BLOCK: gl.constexpr):
+    # Three regions at once on warps of different counts (4, 2 and 1):
+    # each writes its own block, so a partition that ran on the wrong warps,
+    # read a wrong capture or saw a wrong thread id leaves a wrong value.
+    gl.warp_specialize([(_ws_fill_default, (out, BLOCK)),
+                        (_ws_fill_worker, (out, scale, BLOCK, 1)),
+                        (_ws_fill_worker, (out, scale + 1, BLOCK, 2))],
+                       [2, 1], [48, 24])
+
+
 class GluonKernel(Kernel):
     def source(self):
         return GluonASTSource(fn=self.fn, signature=self.signature, constexprs=self.constexprs)
@@ -140,6 +228,40 @@ def _arrive_launch(a):
     arrive_wait_kernel[(a["out"].numel() // 128,)](a["out"], BLOCK=128, num_warps=4)
 
 
+def _ws_mm_launch(num_warps):
+    def launch(a):
+        M, K = a["a"].shape
+        N = a["b"].shape[1]
+        ad = TensorDescriptor.from_tensor(a["a"], [128, 64], _layout([128, 64]))
+        bd = TensorDescriptor.from_tensor(a["b"], [64, 128], _layout([64, 128]))
+        cd = TensorDescriptor.from_tensor(a["c"], [128, 128], _layout([128, 128]))
+        ws_matmul_kernel[(M // 128, N // 128)](ad, bd, cd, K, STAGES=3, NUM_WARPS=num_warps,
+                                               num_warps=num_warps)
+    return launch
+
+
+def _ws_fill_inputs(torch):
+    return dict(out=torch.empty(3 * 128 * 64, device="cuda", dtype=torch.int32), scale=5)
+
+
+def _ws_fill_reference(torch, a):
+    out = torch.arange(a["out"].numel(), device="cuda", dtype=torch.int32)
+    part = (out // 128) % 3
+    return [torch.where(part == 0, out, torch.where(part == 1, out * a["scale"], out * (a["scale"] + 1)))]
+
+
+def _ws_mm_kernel(name, num_warps):
+    return GluonKernel(name, ws_matmul_kernel,
+                       {"a_desc": _desc([128, 64]), "b_desc": _desc([64, 128]), "c_desc": _desc([128, 128]),
+                        "K": "i32", "STAGES": "constexpr", "NUM_WARPS": "constexpr"},
+                       {"STAGES": 3, "NUM_WARPS": num_warps}, num_warps=num_warps,
+                       launch_warps=num_warps + 4, inputs=_mm_inputs,
+                       launch=_ws_mm_launch(num_warps), outputs=lambda a: [a["c"]],
+                       reference=lambda torch, a: [(a["a"].float() @ a["b"].float()).half()],
+                       flops=lambda a: 2 * a["a"].shape[0] * a["a"].shape[1] * a["b"].shape[1],
+                       tol=(1e-2, 1e-2 * 32))
+
+
 KERNELS = {
     k.name: k for k in [
         GluonKernel("gluon_tma_scale", tma_scale_kernel,
@@ -159,6 +281,14 @@ KERNELS = {
                     outputs=lambda a: [a["out"]],
                     reference=lambda torch, a: [torch.arange(a["out"].numel(), device="cuda",
                                                              dtype=torch.int32) * 3],
+                    flops=lambda a: a["out"].numel(), tol=(0, 0)),
+        _ws_mm_kernel("gluon_ws_matmul", 4),
+        _ws_mm_kernel("gluon_ws_matmul_wide", 8),
+        GluonKernel("gluon_ws_fill", ws_fill_kernel, {"out": "*i32", "scale": "i32", "BLOCK": "constexpr"},
+                    {"BLOCK": 128}, num_warps=4, launch_warps=8, inputs=_ws_fill_inputs,
+                    launch=lambda a: ws_fill_kernel[(a["out"].numel() // (3 * 128),)](
+                        a["out"], a["scale"], BLOCK=128, num_warps=4),
+                    outputs=lambda a: [a["out"]], reference=_ws_fill_reference,
                     flops=lambda a: a["out"].numel(), tol=(0, 0)),
     ]
 }

@@ -144,6 +144,14 @@ mlir::FailureOr<unsigned> asyncCopyVectorWidth(mlir::Operation *op,
 void populateDotPatterns(TypeConverter &converter, const Context &ctx,
                          mlir::RewritePatternSet &patterns);
 
+/// ttg.warp_specialize keeps its regions through the conversion, with its
+/// types converted; it is legal once they are.
+void populateWarpSpecializePatterns(TypeConverter &converter, mlir::ConversionTarget &target,
+                                    mlir::RewritePatternSet &patterns);
+/// A located error for a ttg.warp_specialize the back ends cannot run
+/// (tensor captures, nesting).
+mlir::LogicalResult checkWarpSpecializeLowering(mlir::Operation *op);
+
 /// Whether a tt.dot has a lowering here (a blocked result: scalar FMAs),
 /// and a located error when its operands or types do not fit it.
 bool hasDotLowering(mlir::Operation *op);

@@ -47,6 +47,22 @@ def InsertBarriers : Pass<"llir-insert-barriers", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def AllocateWarpGroups : Pass<"llir-allocate-warp-groups", "::mlir::ModuleOp"> {
+  let summary = "give each warp-specialised partition its warps and the module its total";
+  let description = [{
+    The default region of a `ttg.warp_specialize` runs on the module's
+    `ttg.num-warps` warps; its partitions get further warps, placed largest
+    first after them, each aligned to its size up to a warp group (4
+    warps), so a partition of 4 or more warps owns whole warp groups. Each
+    op gets `warpGroupStartIds` (kept when it has them and they fit), the
+    module `ttg.total-num-warps`: the most warps any op needs, rounded up
+    to whole warp groups when the default region has whole warp groups (so
+    every warp group can reallocate registers), else `ttg.num-warps`. The
+    kernel launches with that many warps (Triton 3.6's `num_warps` in the
+    metadata). More than 32 warps is an error.
+  }];
+}
+
 def ConvertTritonGPUToLLVM : Pass<"llir-convert-to-llvm", "::mlir::ModuleOp"> {
   let summary = "lower TTGIR to the LLVM dialect and the target's intrinsics dialect";
   let description = [{

@@ -82,7 +82,8 @@ void readMetadata(mlir::ModuleOp module, const CompileOptions &options, KernelMe
       return attr.getInt();
     return fallback;
   };
-  m.numWarps = get("ttg.num-warps", options.numWarps);
+  // The warps the kernel launches with, warp-specialised partitions' too.
+  m.numWarps = get("ttg.total-num-warps", get("ttg.num-warps", options.numWarps));
   m.numCtas = get("ttg.num-ctas", options.numCtas);
   m.warpSize = get("ttg.threads-per-warp", options.warpSize);
   m.shared = std::max(get("ttg.shared", 0), options.minSharedMem.value_or(0));

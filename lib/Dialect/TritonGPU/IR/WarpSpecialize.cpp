@@ -15,9 +15,11 @@ using namespace mlir;
 using namespace kiln::ttg;
 
 WarpSpecializePartitionsOp WarpSpecializeOp::getPartitionOp() {
-  Block &holder = getPartitionOpHolder().front();
-  return holder.empty() ? WarpSpecializePartitionsOp()
-                        : dyn_cast<WarpSpecializePartitionsOp>(holder.front());
+  // Empty while a rewrite builds the op.
+  Region &holder = getPartitionOpHolder();
+  if (holder.empty() || holder.front().empty())
+    return WarpSpecializePartitionsOp();
+  return dyn_cast<WarpSpecializePartitionsOp>(holder.front().front());
 }
 
 MutableArrayRef<Region> WarpSpecializeOp::getPartitionRegions() {
@@ -93,7 +95,8 @@ void WarpSpecializeOp::print(OpAsmPrinter &p) {
 
 LogicalResult WarpSpecializeOp::verify() {
   WarpSpecializePartitionsOp partitions = getPartitionOp();
-  if (!partitions || getPartitionOpHolder().front().getOperations().size() != 1)
+  if (!partitions || getPartitionOpHolder().front().getOperations().size() != 1 ||
+      getDefaultRegion().empty())
     return emitOpError("must hold exactly one ttg.warp_specialize.partitions op");
   MutableArrayRef<Region> regions = partitions.getPartitionRegions();
   ArrayRef<int32_t> warps = getPartitionNumWarps();

@@ -175,4 +175,21 @@ def TMALowering : Pass<"ttgir-tma-lowering", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def LowerWarpSpecialize : Pass<"llir-lower-warp-specialize", "::mlir::ModuleOp"> {
+  let summary = "run each ttg.warp_specialize region on its own warps (named barriers, setmaxnreg)";
+  let description = [{
+    After the LLVM conversion, which keeps `ttg.warp_specialize` with its
+    regions: warps past `ttg.num-warps` wait in a dispatch loop at named
+    barrier 1; the default warps pass each op's captures and number through
+    shared memory, run the default region, and join the partitions at the
+    same barrier; returns send the workers home. CTA barriers become named
+    barriers of the warps that reach them (0 for the default warps, 2 + i
+    for partition i), thread ids in a partition count from its first warp,
+    and `requestedRegisters` becomes `.maxnreg` at launch plus
+    `setmaxnreg.dec` per worker warp group and `setmaxnreg.inc` for the
+    default warps. A kernel without the op is left as it is.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif

@@ -1,0 +1,417 @@
+//===- WarpSpecializeToLLVM.cpp - partitions onto their own warps ---------===//
+//
+// After the conversion, a ttg.warp_specialize still holds its regions (in
+// the LLVM dialect). This pass gives each region its warps:
+//
+//  * The kernel starts with a dispatch: warps below ttg.num-warps run the
+//    kernel body (the "default" warps); the others wait in a loop at named
+//    barrier 1 (all warps of the CTA), read which op to run from a shared
+//    word, and pick their partition by warp id, or exit.
+//  * At an op, the default warps store its captures in the op's scratch and
+//    the op's number in the word, meet the workers at barrier 1, run the
+//    default region, and meet them again when both are done. Each kernel
+//    return first sends the workers the exit word.
+//  * CTA barriers become named barriers of the warps that reach them:
+//    barrier 0 over the default warps, barrier 2 + i over partition i's.
+//    Thread ids in a partition count from its first warp, so its layouts
+//    (made for its own warps) index as they would in a kernel of that size.
+//  * With requestedRegisters, the kernel launches with the register file
+//    shared evenly (.maxnreg), each worker warp group gives back down to
+//    its partitions' request (setmaxnreg.dec, one instruction per warp
+//    group as the ISA requires) and the default warps take what that frees
+//    (setmaxnreg.inc); both return to the launch count at the end.
+//
+//===----------------------------------------------------------------------===//
+#include "Patterns.h"
+
+#include "kiln/Analysis/Allocation.h"
+#include "kiln/Backend/NVIDIA/Transforms/Passes.h"
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace kiln::nvidia {
+#define GEN_PASS_DEF_LOWERWARPSPECIALIZE
+#include "kiln/Backend/NVIDIA/Transforms/Passes.h.inc"
+} // namespace kiln::nvidia
+
+using namespace mlir;
+using namespace kiln;
+
+namespace {
+
+constexpr unsigned kDefaultBarrier = 0;
+constexpr unsigned kDispatchBarrier = 1;
+constexpr unsigned kFirstPartitionBarrier = 2;
+constexpr unsigned kNamedBarriers = 16;
+constexpr unsigned kWarpGroup = 4;
+constexpr unsigned kRegisterFile = 65536; // 32-bit registers per SM
+constexpr unsigned kMaxRegisters = 256;
+constexpr unsigned kMinRegisters = 24;
+
+Value i32(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(int32_t(v)));
+}
+
+void namedBarrier(OpBuilder &b, Location loc, unsigned id, unsigned threads) {
+  lowering::inlinePtx(b, loc, Type(), "bar.sync " + std::to_string(id) + ", " +
+                                          std::to_string(threads) + ";",
+                      "", {}, /*sideEffects=*/true);
+}
+
+void setMaxRegisters(OpBuilder &b, Location loc, bool increase, unsigned registers) {
+  lowering::inlinePtx(b, loc, Type(),
+                      std::string("setmaxnreg.") + (increase ? "inc" : "dec") +
+                          ".sync.aligned.u32 " + std::to_string(registers) + ";",
+                      "", {}, /*sideEffects=*/true);
+}
+
+Value sharedAt(OpBuilder &b, Location loc, int64_t offset) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value base = LLVM::AddressOfOp::create(b, loc, ptr, lowering::kSharedMemoryGlobal);
+  return LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+}
+
+/// Register counts of one op: per worker warp group (from the first worker
+/// group) and the default warps'; empty when it does not reallocate.
+struct RegisterPlan {
+  SmallVector<unsigned> groups;
+  unsigned defaults = 0;
+  bool enabled() const { return defaults != 0; }
+};
+
+class Lowerer {
+public:
+  Lowerer(LLVM::LLVMFuncOp func, unsigned warpSize, unsigned numWarps, unsigned totalWarps)
+      : func(func), warpSize(warpSize), numWarps(numWarps), totalWarps(totalWarps) {}
+
+  LogicalResult run() {
+    func.walk([&](ttg::WarpSpecializeOp op) { ops.push_back(op); });
+    if (ops.empty())
+      return success();
+    if (failed(check()))
+      return failure();
+    planRegisters();
+    if (failed(rewriteBarriersAndThreadIds()))
+      return failure();
+    OpBuilder b(func.getContext());
+    Location loc = func.getLoc();
+
+    // Dispatch: default warps to the body, the others to the worker loop.
+    Block *entry = &func.front();
+    Block *body = entry->splitBlock(entry->begin());
+    worker = new Block();
+    func.getBody().push_back(worker);
+    b.setInsertionPointToEnd(entry);
+    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+    Value warp = LLVM::UDivOp::create(b, loc, tid, i32(b, loc, warpSize));
+    // The same in every lane, and known to be (the branch is warp-uniform).
+    warpId = NVVM::ShflOp::create(b, loc, b.getI32Type(), i32(b, loc, -1), warp, i32(b, loc, 0),
+                                  i32(b, loc, 0x1f), NVVM::ShflKind::idx, UnitAttr());
+    Value isDefault = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, warpId,
+                                           i32(b, loc, numWarps));
+    LLVM::CondBrOp::create(b, loc, isDefault, body, worker);
+
+    // Every return of the default warps releases the workers first.
+    SmallVector<LLVM::ReturnOp> returns;
+    func.walk([&](LLVM::ReturnOp ret) { returns.push_back(ret); });
+    for (LLVM::ReturnOp ret : returns) {
+      b.setInsertionPoint(ret);
+      sendState(b, ret.getLoc(), 0);
+    }
+
+    // The worker loop: wait for the next op, then run it or exit.
+    Block *exit = new Block();
+    func.getBody().push_back(exit);
+    b.setInsertionPointToEnd(exit);
+    LLVM::ReturnOp::create(b, loc, ValueRange());
+    b.setInsertionPointToEnd(worker);
+    namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
+    Value state = LLVM::LoadOp::create(b, loc, b.getI32Type(), sharedAt(b, loc, stateOffset));
+    SmallVector<int32_t> caseValues;
+    SmallVector<Block *> caseBlocks;
+    for (auto [k, op] : llvm::enumerate(ops)) {
+      caseValues.push_back(int32_t(k + 1));
+      caseBlocks.push_back(lowerOp(b, op, int32_t(k + 1)));
+    }
+    b.setInsertionPointToEnd(worker);
+    LLVM::SwitchOp::create(b, loc, state, exit, ValueRange(), caseValues, caseBlocks,
+                           SmallVector<ValueRange>(caseBlocks.size(), ValueRange()));
+    return success();
+  }
+
+private:
+  LogicalResult check() {
+    for (ttg::WarpSpecializeOp op : ops) {
+      if (!op.getWarpGroupStartIds())
+        return op.emitError("ttg.warp_specialize has no warpGroupStartIds (the llir stage's "
+                            "llir.allocate-warp-groups must run first)");
+      auto state = op->getAttrOfType<IntegerAttr>(kWarpStateOffsetAttr);
+      if (!state || (!op.getExplicitCaptures().empty() &&
+                     !op->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr)))
+        return op.emitError("ttg.warp_specialize has no shared memory for its captures (the "
+                            "llir stage's llir.allocate-shared-memory must run first)");
+      stateOffset = state.getInt();
+      if (op.getPartitionRegions().size() > kNamedBarriers - kFirstPartitionBarrier)
+        return op.emitError() << "ttg.warp_specialize has " << op.getPartitionRegions().size()
+                              << " partitions; the named barriers allow at most "
+                              << kNamedBarriers - kFirstPartitionBarrier;
+      for (Value capture : op.getExplicitCaptures()) {
+        Type t = capture.getType();
+        bool fits = isa<LLVM::LLVMPointerType>(t) ||
+                    (t.isIntOrFloat() && t.getIntOrFloatBitWidth() <= 64);
+        if (!fits)
+          return op.emitError() << "ttg.warp_specialize cannot pass a capture of LLVM type " << t
+                                << " to its partitions (scalars of up to 64 bits and pointers)";
+      }
+    }
+    return success();
+  }
+
+  /// Registers per thread at launch (0: the kernel does not reallocate), and
+  /// each op's plan. Reallocation needs whole warp groups everywhere.
+  void planRegisters() {
+    bool wanted = llvm::any_of(ops, [](ttg::WarpSpecializeOp op) {
+      return op.getRequestedRegisters().has_value();
+    });
+    if (!wanted || numWarps % kWarpGroup || totalWarps % kWarpGroup)
+      return;
+    unsigned threads = totalWarps * warpSize;
+    unsigned launch = std::min(kMaxRegisters, kRegisterFile / threads / 8 * 8);
+    if (auto cap = func->getAttrOfType<IntegerAttr>(NVVM::NVVMDialect::getMaxnregAttrName()))
+      launch = std::min(launch, unsigned(cap.getInt()) / 8 * 8);
+    unsigned groups = (totalWarps - numWarps) / kWarpGroup;
+    for (ttg::WarpSpecializeOp op : ops) {
+      RegisterPlan plan;
+      if (auto requested = op.getRequestedRegisters()) {
+        plan.groups.assign(groups, kMinRegisters);
+        ArrayRef<int32_t> starts = *op.getWarpGroupStartIds();
+        ArrayRef<int32_t> warps = op.getPartitionNumWarps();
+        for (auto [p, regs] : llvm::enumerate(*requested))
+          for (int32_t w = starts[p]; w < starts[p] + warps[p]; ++w) {
+            unsigned &g = plan.groups[(unsigned(w) - numWarps) / kWarpGroup];
+            g = std::max(g, unsigned(regs));
+          }
+        int64_t left = int64_t(launch) * threads;
+        for (unsigned r : plan.groups)
+          left -= int64_t(r) * kWarpGroup * warpSize;
+        int64_t defaults =
+            std::min<int64_t>(kMaxRegisters, left / (int64_t(numWarps) * warpSize) / 8 * 8);
+        // Only worth it when the default warps gain, and every worker group
+        // gives back (setmaxnreg.dec may not grow).
+        if (defaults > int64_t(launch) &&
+            llvm::all_of(plan.groups, [&](unsigned r) { return r <= launch; }))
+          plan.defaults = unsigned(defaults);
+      }
+      if (plan.enabled())
+        launchRegisters = launch;
+      plans.push_back(plan);
+    }
+    if (launchRegisters)
+      func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    IntegerAttr::get(IntegerType::get(func.getContext(), 32), launchRegisters));
+  }
+
+  /// The partition holding `op` (its op and index), if any.
+  static std::pair<ttg::WarpSpecializeOp, unsigned> partitionOf(Operation *op) {
+    for (Operation *at = op; at; at = at->getParentOp())
+      if (auto partitions = dyn_cast_or_null<ttg::WarpSpecializePartitionsOp>(at->getParentOp()))
+        return {cast<ttg::WarpSpecializeOp>(partitions->getParentOp()),
+                at->getParentRegion()->getRegionNumber()};
+    return {ttg::WarpSpecializeOp(), 0};
+  }
+
+  LogicalResult rewriteBarriersAndThreadIds() {
+    SmallVector<Operation *> barriers, threadIds;
+    func.walk([&](Operation *op) {
+      if (isa<NVVM::Barrier0Op>(op))
+        barriers.push_back(op);
+      else if (isa<NVVM::ThreadIdXOp>(op))
+        threadIds.push_back(op);
+      else if (isa<NVVM::BarrierOp>(op) || (isa<LLVM::InlineAsmOp>(op) &&
+                                             cast<LLVM::InlineAsmOp>(op).getAsmString().contains(
+                                                 "bar.sync")))
+        foreignBarriers.push_back(op);
+    });
+    if (!foreignBarriers.empty())
+      return foreignBarriers.front()->emitError(
+          "a barrier that names its own id cannot be kept apart from warp specialisation's "
+          "named barriers");
+    OpBuilder b(func.getContext());
+    for (Operation *barrier : barriers) {
+      auto [op, index] = partitionOf(barrier);
+      b.setInsertionPoint(barrier);
+      if (op)
+        namedBarrier(b, barrier->getLoc(), kFirstPartitionBarrier + index,
+                     unsigned(op.getPartitionNumWarps()[index]) * warpSize);
+      else
+        namedBarrier(b, barrier->getLoc(), kDefaultBarrier, numWarps * warpSize);
+      barrier->erase();
+    }
+    for (Operation *tid : threadIds) {
+      auto [op, index] = partitionOf(tid);
+      if (!op)
+        continue;
+      b.setInsertionPointAfter(tid);
+      Value first = i32(b, tid->getLoc(), (*op.getWarpGroupStartIds())[index] * int64_t(warpSize));
+      Value relative = LLVM::SubOp::create(b, tid->getLoc(), tid->getResult(0), first);
+      tid->getResult(0).replaceAllUsesExcept(relative, relative.getDefiningOp());
+    }
+    return success();
+  }
+
+  /// The default warps tell the workers what to run next (0: exit) and meet
+  /// them at the dispatch barrier.
+  void sendState(OpBuilder &b, Location loc, int32_t state) {
+    LLVM::StoreOp::create(b, loc, i32(b, loc, state), sharedAt(b, loc, stateOffset));
+    namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
+  }
+
+  /// Lowers `op` on both sides; returns the workers' block for it.
+  Block *lowerOp(OpBuilder &b, ttg::WarpSpecializeOp op, int32_t state) {
+    Location loc = op.getLoc();
+    RegisterPlan plan = plans.empty() ? RegisterPlan() : plans[state - 1];
+    bool realloc = plan.enabled();
+    int64_t captureOffset = 0;
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr))
+      captureOffset = attr.getInt();
+    auto slot = [&](unsigned j) {
+      return sharedAt(b, loc, captureOffset + int64_t(j) * kWarpSpecializeCaptureSlot);
+    };
+    Region &body = func.getBody();
+
+    // The default warps: captures, release, the region, join.
+    Block *before = op->getBlock();
+    Block *after = before->splitBlock(op);
+    for (Value result : op.getResults())
+      result.replaceAllUsesWith(after->addArgument(result.getType(), loc));
+    b.setInsertionPointToEnd(before);
+    for (auto [j, capture] : llvm::enumerate(op.getExplicitCaptures()))
+      LLVM::StoreOp::create(b, loc, capture, slot(unsigned(j)), kWarpSpecializeCaptureSlot);
+    sendState(b, loc, state);
+    if (realloc)
+      setMaxRegisters(b, loc, /*increase=*/true, plan.defaults);
+    Block *defaultEntry = &op.getDefaultRegion().front();
+    LLVM::BrOp::create(b, loc, ValueRange(), defaultEntry);
+    body.getBlocks().splice(after->getIterator(), op.getDefaultRegion().getBlocks());
+    SmallVector<ttg::WarpYieldOp> yields;
+    for (Block *block = defaultEntry; block != after; block = block->getNextNode())
+      if (auto yield = dyn_cast<ttg::WarpYieldOp>(block->getTerminator()))
+        yields.push_back(yield);
+    for (ttg::WarpYieldOp yield : yields) {
+      b.setInsertionPoint(yield);
+      if (realloc)
+        setMaxRegisters(b, yield.getLoc(), /*increase=*/false, launchRegisters);
+      namedBarrier(b, yield.getLoc(), kDispatchBarrier, totalWarps * warpSize);
+      LLVM::BrOp::create(b, yield.getLoc(), yield.getValues(), after);
+      yield.erase();
+    }
+
+    // The workers: registers per warp group, then each warp to its
+    // partition (or straight to the join when it has none).
+    Block *enter = new Block(), *pick = new Block(), *join = new Block();
+    body.push_back(enter);
+    body.push_back(pick);
+    body.push_back(join);
+    b.setInsertionPointToEnd(join);
+    namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
+    if (realloc)
+      setMaxRegisters(b, loc, /*increase=*/true, launchRegisters);
+    LLVM::BrOp::create(b, loc, ValueRange(), worker);
+
+    b.setInsertionPointToEnd(enter);
+    if (!realloc) {
+      LLVM::BrOp::create(b, loc, ValueRange(), pick);
+    } else {
+      Value group = LLVM::UDivOp::create(
+          b, loc, LLVM::SubOp::create(b, loc, warpId, i32(b, loc, numWarps)),
+          i32(b, loc, kWarpGroup));
+      SmallVector<int32_t> values;
+      SmallVector<Block *> blocks;
+      for (auto [g, regs] : llvm::enumerate(plan.groups)) {
+        Block *give = new Block();
+        body.push_back(give);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToEnd(give);
+        setMaxRegisters(b, loc, /*increase=*/false, regs);
+        LLVM::BrOp::create(b, loc, ValueRange(), pick);
+        values.push_back(int32_t(g));
+        blocks.push_back(give);
+      }
+      LLVM::SwitchOp::create(b, loc, group, pick, ValueRange(), values, blocks,
+                             SmallVector<ValueRange>(blocks.size(), ValueRange()));
+    }
+
+    SmallVector<int32_t> warps;
+    SmallVector<Block *> runs;
+    ArrayRef<int32_t> starts = *op.getWarpGroupStartIds();
+    for (auto [p, region] : llvm::enumerate(op.getPartitionRegions())) {
+      Block *run = new Block();
+      body.push_back(run);
+      b.setInsertionPointToEnd(run);
+      Block *partitionEntry = &region.front();
+      SmallVector<Value> captures;
+      for (auto [j, arg] : llvm::enumerate(partitionEntry->getArguments()))
+        captures.push_back(LLVM::LoadOp::create(b, loc, arg.getType(), slot(unsigned(j)),
+                                                kWarpSpecializeCaptureSlot));
+      LLVM::BrOp::create(b, loc, captures, partitionEntry);
+      SmallVector<ttg::WarpReturnOp> returns;
+      region.walk([&](ttg::WarpReturnOp ret) { returns.push_back(ret); });
+      for (ttg::WarpReturnOp ret : returns) {
+        b.setInsertionPoint(ret);
+        LLVM::BrOp::create(b, ret.getLoc(), ValueRange(), join);
+        ret.erase();
+      }
+      body.getBlocks().splice(body.end(), region.getBlocks());
+      for (int32_t w = starts[p]; w < starts[p] + op.getPartitionNumWarps()[p]; ++w) {
+        warps.push_back(w);
+        runs.push_back(run);
+      }
+    }
+    b.setInsertionPointToEnd(pick);
+    LLVM::SwitchOp::create(b, loc, warpId, join, ValueRange(), warps, runs,
+                           SmallVector<ValueRange>(runs.size(), ValueRange()));
+    op.erase();
+    return enter;
+  }
+
+  LLVM::LLVMFuncOp func;
+  unsigned warpSize, numWarps, totalWarps;
+  SmallVector<ttg::WarpSpecializeOp> ops;
+  SmallVector<RegisterPlan> plans;
+  SmallVector<Operation *> foreignBarriers;
+  unsigned launchRegisters = 0;
+  int64_t stateOffset = 0;
+  Block *worker = nullptr;
+  Value warpId;
+};
+
+struct LowerWarpSpecialize
+    : kiln::nvidia::impl::LowerWarpSpecializeBase<LowerWarpSpecialize> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto get = [&](StringRef name, int64_t fallback) {
+      auto attr = module->getAttrOfType<IntegerAttr>(name);
+      return attr ? attr.getInt() : fallback;
+    };
+    unsigned numWarps = unsigned(get("ttg.num-warps", 4));
+    unsigned totalWarps = unsigned(get("ttg.total-num-warps", numWarps));
+    unsigned warpSize = unsigned(get("ttg.threads-per-warp", 32));
+    for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+      if (func.isExternal())
+        continue;
+      bool nested = false;
+      func.walk([&](ttg::WarpSpecializeOp op) { nested = true; });
+      if (nested && !func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName())) {
+        func.emitError("ttg.warp_specialize outside the kernel function (inline the function)");
+        return signalPassFailure();
+      }
+      if (failed(Lowerer(func, warpSize, numWarps, totalWarps).run()))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

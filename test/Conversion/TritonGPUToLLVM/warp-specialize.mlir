@@ -1,0 +1,115 @@
+// RUN: kiln-opt -split-input-file --llir-allocate-warp-groups %s | FileCheck %s --check-prefix=WARPS
+// RUN: kiln-opt -split-input-file --llir-allocate-warp-groups --llir-allocate-shared-memory %s | FileCheck %s --check-prefix=SMEM
+// RUN: kiln-opt -split-input-file --llir-allocate-warp-groups --llir-allocate-shared-memory --llir-convert-to-llvm %s | FileCheck %s --check-prefix=LLVM
+// RUN: kiln-opt -split-input-file --llir-allocate-warp-groups --llir-allocate-shared-memory --llir-insert-barriers --llir-convert-to-llvm --llir-lower-warp-specialize %s | FileCheck %s --check-prefix=NV
+
+// Partitions of 1, 2 and 4 warps after 4 default warps: largest first, each
+// at a multiple of its size; the module launches with whole warp groups.
+// WARPS: "ttg.total-num-warps" = 12 : i32
+// WARPS: ttg.warp_specialize(%arg0, %arg1) attributes {warpGroupStartIds = array<i32: 10, 8, 4>}
+
+// The captures' slots (8 bytes each) and the dispatch word: the partitions
+// run at once with the default region, so a buffer of one region never
+// shares bytes with another region's.
+// SMEM: ttg.warp_specialize(%arg0, %arg1) attributes {allocation.offset = 1408 : i32, allocation.warp_state_offset = 1424 : i32
+// SMEM: ttg.local_alloc %{{.*}} {allocation.offset = 0 : i32}
+// SMEM: ttg.local_alloc %{{.*}} {allocation.offset = 1280 : i32}
+// SMEM: ttg.local_alloc %{{.*}} {allocation.offset = 1024 : i32}
+// SMEM: ttg.local_alloc %{{.*}} {allocation.offset = 512 : i32}
+
+// The conversion keeps the op, with LLVM types across it.
+// LLVM: ttg.warp_specialize(%{{.*}}, %{{.*}}) attributes
+// LLVM: partition0(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i32) num_warps(1)
+// LLVM: } : (!llvm.ptr<1>, i32) -> ()
+
+// NV-LABEL: llvm.func @kernel
+// The dispatch: warps 0-3 run the body, the others wait for work.
+// NV: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// NV: %[[WARP:.*]] = llvm.udiv %[[TID]]
+// NV: %[[UNIFORM:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP]]
+// NV: %[[DEFAULT:.*]] = llvm.icmp "ult" %[[UNIFORM]], %{{.*}}
+// NV: llvm.cond_br %[[DEFAULT]], ^[[BODY:bb[0-9]+]], ^[[WORKER:bb[0-9]+]]
+// Before the op: the captures into their slots, op 1 into the word, then
+// the release at barrier 1 (all 12 warps).
+// NV: ^[[BODY]]:
+// NV: llvm.store %arg0, %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1>, !llvm.ptr<3>
+// NV: llvm.store %arg1, %{{.*}} {alignment = 8 : i64} : i32, !llvm.ptr<3>
+// NV: llvm.store %[[ONE:.*]], %{{.*}} : i32, !llvm.ptr<3>
+// NV: "bar.sync 1, 384;"
+// The default region's CTA barrier covers only its 4 warps.
+// NV: "bar.sync 0, 128;"
+// NV: "bar.sync 1, 384;"
+// Returning: the exit word (0) and the last release.
+// NV: "bar.sync 1, 384;"
+// NV: llvm.return
+// The workers: wait, read the word, 1 runs the op, anything else exits.
+// NV: ^[[WORKER]]:
+// NV: "bar.sync 1, 384;"
+// NV: %[[STATE:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// NV: llvm.switch %[[STATE]] : i32, ^[[EXIT:bb[0-9]+]] [
+// NV-NEXT: 1: ^[[ENTER:bb[0-9]+]]
+// NV: ^[[EXIT]]:
+// NV-NEXT: llvm.return
+// Each warp to its partition; a partition reads its captures back, counts
+// threads from its first warp and has its own named barrier.
+// NV: llvm.switch %[[UNIFORM]] : i32, ^[[JOIN:bb[0-9]+]] [
+// NV-NEXT: 10: ^[[P0:bb[0-9]+]],
+// NV-NEXT: 8: ^[[P1:bb[0-9]+]],
+// NV-NEXT: 9: ^[[P1]],
+// NV-NEXT: 4: ^[[P2:bb[0-9]+]],
+// NV: ^[[JOIN]]:
+// NV-NEXT: "bar.sync 1, 384;"
+// NV-NEXT: llvm.br ^[[WORKER]]
+// NV: ^[[P0]]:
+// NV: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> !llvm.ptr<1>
+// NV: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> i32
+// NV: nvvm.read.ptx.sreg.tid.x
+// NV-NEXT: llvm.mlir.constant(320 : i32)
+// NV-NEXT: llvm.sub
+// NV: "bar.sync 2, 32;"
+// NV: llvm.br ^[[JOIN]]
+// NV: "bar.sync 3, 64;"
+// NV: "bar.sync 4, 128;"
+// NV-NOT: ttg.warp
+
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+#blocked4 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @kernel(%p: !tt.ptr<i32>, %n: i32) {
+    ttg.warp_specialize(%p, %n)
+    default {
+      %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked4>
+      %buf = ttg.local_alloc %r : (tensor<128xi32, #blocked4>) -> !ttg.memdesc<128xi32, #shared, #smem>
+      %back = ttg.local_load %buf : !ttg.memdesc<128xi32, #shared, #smem> -> tensor<128xi32, #blocked4>
+      %s = tt.splat %p : !tt.ptr<i32> -> tensor<128x!tt.ptr<i32>, #blocked4>
+      %a = tt.addptr %s, %back : tensor<128x!tt.ptr<i32>, #blocked4>, tensor<128xi32, #blocked4>
+      tt.store %a, %back : tensor<128x!tt.ptr<i32>, #blocked4>
+      ttg.warp_yield
+    }
+    partition0(%x: !tt.ptr<i32>, %m: i32) num_warps(1) {
+      %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #blocked1>
+      %buf = ttg.local_alloc %r : (tensor<32xi32, #blocked1>) -> !ttg.memdesc<32xi32, #shared, #smem>
+      %back = ttg.local_load %buf : !ttg.memdesc<32xi32, #shared, #smem> -> tensor<32xi32, #blocked1>
+      %s = tt.splat %x : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>, #blocked1>
+      %a = tt.addptr %s, %back : tensor<32x!tt.ptr<i32>, #blocked1>, tensor<32xi32, #blocked1>
+      tt.store %a, %back : tensor<32x!tt.ptr<i32>, #blocked1>
+      ttg.warp_return
+    }
+    partition1(%x: !tt.ptr<i32>, %m: i32) num_warps(2) {
+      %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked2>
+      %buf = ttg.local_alloc %r : (tensor<64xi32, #blocked2>) -> !ttg.memdesc<64xi32, #shared, #smem>
+      %back = ttg.local_load %buf : !ttg.memdesc<64xi32, #shared, #smem> -> tensor<64xi32, #blocked2>
+      ttg.warp_return
+    }
+    partition2(%x: !tt.ptr<i32>, %m: i32) num_warps(4) {
+      %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked4>
+      %buf = ttg.local_alloc %r : (tensor<128xi32, #blocked4>) -> !ttg.memdesc<128xi32, #shared, #smem>
+      %back = ttg.local_load %buf : !ttg.memdesc<128xi32, #shared, #smem> -> tensor<128xi32, #blocked4>
+      ttg.warp_return
+    } : (!tt.ptr<i32>, i32) -> ()
+    tt.return
+  }
+}
