@@ -5,7 +5,8 @@ and cuDNN, in one run on one GPU. For the device machine:
     KILN_EXECUTABLE=/path/to/static/kiln python3 -W ignore bench/gemm_side_by_side.py [--only ...] [--budget S]
 
 GEMM: the @triton.jit blocked matmul of test/Python/Inputs/dot_kernels.py
-(grouped program order, f32 accumulation), bf16 and fp16, over the shapes in
+(grouped program order, f32 accumulation), or with --kernel ws its
+persistent TMA matmul with a warp-specialised tile loop, bf16 and fp16, over the shapes in
 SHAPES. For each shape and compiler the best of CONFIGS (the same set for
 both) is reported; every config's output is first checked against an f32
 torch.matmul (no TF32), so a fast wrong kernel never wins. torch.matmul
@@ -52,7 +53,7 @@ import triton  # noqa: E402
 
 import kiln  # noqa: E402
 import kiln.triton  # noqa: E402
-from dot_kernels import attention, matmul  # noqa: E402
+from dot_kernels import attention, matmul, matmul_tma_ws  # noqa: E402
 
 MB = 1 << 20
 ROTATE_BELOW = 100 * MB   # operand bytes under which two input sets are rotated
@@ -238,6 +239,10 @@ class Runner:
 
 # --- cases --------------------------------------------------------------------
 
+GEMM_KERNELS = {"blocked": matmul, "ws": matmul_tma_ws}
+gemm_kernel = matmul
+
+
 def run_gemm(dtype_name, shape, deadline):
     M, N, K = shape
     dtype = DTYPES[dtype_name]
@@ -250,7 +255,7 @@ def run_gemm(dtype_name, shape, deadline):
     rtol, atol = GEMM_TOL[dtype_name]
     tol = (rtol, atol * math.sqrt(K))
 
-    run = Runner(lambda i, config: matmul(sets[i][0], sets[i][1], sets[i][2], config), n_sets)
+    run = Runner(lambda i, config: gemm_kernel(sets[i][0], sets[i][1], sets[i][2], config), n_sets)
     notes = []
     for compiler in ("triton", "kiln"):
         ms, best, problems = tune(compiler, CONFIGS, run, sets[0][2], want, tol, deadline)
@@ -404,7 +409,12 @@ def main():
     parser.add_argument("--budget", type=float, default=480, help="seconds for the whole run")
     parser.add_argument("--only", nargs="*", help="dtypes, shapes (MxNxK), gemm, attn, d64, d128, causal, "
                                                   "noncausal or case names")
+    parser.add_argument("--kernel", choices=sorted(GEMM_KERNELS), default="blocked",
+                        help="the GEMM kernel: the blocked matmul, or the persistent TMA matmul with "
+                             "warp specialisation (tl.range(..., warp_specialize=True))")
     args = parser.parse_args()
+    global gemm_kernel
+    gemm_kernel = GEMM_KERNELS[args.kernel]
     deadline = time.perf_counter() + args.budget
     only = Only(args.only)
     torch.backends.cuda.matmul.allow_tf32 = False   # the f32 reference is true f32
@@ -416,7 +426,7 @@ def main():
     except Exception as e:  # the run goes on: every kiln column will say why
         who = f"kiln unavailable: {e}"
     header = (f"# gemm_side_by_side {time.strftime('%Y-%m-%d %H:%M')} on {torch.cuda.get_device_name()}; "
-              f"Triton {triton.__version__}, torch {torch.__version__} (CUDA {torch.version.cuda}, "
+              f"GEMM kernel {args.kernel}; Triton {triton.__version__}, torch {torch.__version__} (CUDA {torch.version.cuda}, "
               f"cuDNN {torch.backends.cudnn.version()}), {who}; cuBLAS reduced-precision reduction: fp16 "
               f"{torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction}, bf16 "
               f"{torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction}")

@@ -40,6 +40,15 @@ Stage ttgirStage(const Target &target) {
                                      [] { return createOptimizeDescriptorEncoding(); }));
   for (PassEntry &entry : ttgirCleanupPasses())
     stage.entries.push_back(std::move(entry));
+  // Hopper's producer/consumer split of tt.warp_specialize loops, before
+  // the pipeliner takes the loops it leaves.
+  if (target.capability() == 90)
+    stage.entries.push_back(
+        corePass("ttgir.warp-specialize", PassFactory([](const CompileOptions &options) {
+                   WarpSpecializeOptions pass;
+                   pass.numStages = options.numStages;
+                   return createWarpSpecialize(pass);
+                 })));
   if (target.capability() >= 80)
     stage.entries.push_back(
         corePass("ttgir.pipeline", PassFactory([](const CompileOptions &options) {

@@ -49,7 +49,7 @@ def main():
             with open(os.devnull, "w") as quiet:
                 stdout, sys.stdout = sys.stdout, quiet
                 try:
-                    check(kernel, options["num_warps"])
+                    check(kernel, options["num_warps"], launch_warps=getattr(spec, "launch_warps", None))
                 finally:
                     sys.stdout = stdout
             ptx = kernel.asm["ptx"]

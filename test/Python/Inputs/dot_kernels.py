@@ -96,17 +96,19 @@ def matmul(a, b, c, config, kernel=matmul_kernel):
 def matmul_tma_persistent_kernel(a_desc, b_desc, c_desc, M, N, K,
                                  BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
                                  BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
-                                 NUM_SMS: tl.constexpr):
+                                 NUM_SMS: tl.constexpr, WARP_SPECIALIZE: tl.constexpr = False):
     # NUM_SMS programs walk the output tiles in the same grouped order as
     # matmul_kernel; the descriptors zero-fill reads past the edges and clip
-    # the stores, so there are no masks.
+    # the stores, so there are no masks. WARP_SPECIALIZE asks for a producer
+    # of the loads apart from the warps doing the dots and the stores.
     start_pid = tl.program_id(axis=0)
     num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
     num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
     k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
     num_tiles = num_pid_m * num_pid_n
     num_pid_in_group = GROUP_SIZE_M * num_pid_n
-    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS):
+    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=WARP_SPECIALIZE,
+                            warp_specialize=WARP_SPECIALIZE):
         group_id = tile_id // num_pid_in_group
         first_pid_m = group_id * GROUP_SIZE_M
         group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
@@ -123,7 +125,7 @@ def matmul_tma_persistent_kernel(a_desc, b_desc, c_desc, M, N, K,
         c_desc.store([offs_am, offs_bn], accumulator.to(c_desc.dtype))
 
 
-def matmul_tma_persistent(a, b, c, config, num_sms):
+def matmul_tma_persistent(a, b, c, config, num_sms, warp_specialize=False):
     M, K = a.shape
     N = b.shape[1]
     bm, bn, bk = config["BLOCK_SIZE_M"], config["BLOCK_SIZE_N"], config["BLOCK_SIZE_K"]
@@ -131,7 +133,15 @@ def matmul_tma_persistent(a, b, c, config, num_sms):
     b_desc = TensorDescriptor.from_tensor(b, [bk, bn])
     c_desc = TensorDescriptor.from_tensor(c, [bm, bn])
     programs = min(num_sms, triton.cdiv(M, bm) * triton.cdiv(N, bn))
-    return matmul_tma_persistent_kernel[(programs,)](a_desc, b_desc, c_desc, M, N, K, NUM_SMS=programs, **config)
+    return matmul_tma_persistent_kernel[(programs,)](a_desc, b_desc, c_desc, M, N, K, NUM_SMS=programs,
+                                                     WARP_SPECIALIZE=warp_specialize, **config)
+
+
+def matmul_tma_ws(a, b, c, config):
+    """The warp-specialised persistent TMA matmul on every SM of the device."""
+    import torch
+    sms = torch.cuda.get_device_properties(a.device).multi_processor_count
+    return matmul_tma_persistent(a, b, c, config, sms, warp_specialize=True)
 
 
 # --- (c) fused attention forward, online softmax -----------------------------
@@ -625,11 +635,27 @@ KERNELS = {
                 "b_desc": _desc("fp16", "BLOCK_SIZE_K", "BLOCK_SIZE_N"),
                 "c_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_N"), "M": "i32", "N": "i32", "K": "i32",
                 "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
-                "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr"},
-               dict(TMA_CONFIG, NUM_SMS=TMA_NUM_SMS), num_warps=8, num_stages=3, divisible=("M", "N", "K"),
+                "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr", "WARP_SPECIALIZE": "constexpr"},
+               dict(TMA_CONFIG, NUM_SMS=TMA_NUM_SMS, WARP_SPECIALIZE=False), num_warps=8, num_stages=3,
+               divisible=("M", "N", "K"),
                inputs=_tma_inputs,
                launch=lambda a: matmul_tma_persistent(a["a"], a["b"], a["c"], dict(TMA_CONFIG, num_warps=8,
                                                                                    num_stages=3), a["num_sms"]),
+               outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
+               tol=(1e-2, 1e-2 * 64)),
+        # (b') the same with warp specialisation: a TMA producer warp and 8
+        # consumer warps, whose registers grow as the producer's shrink.
+        Kernel("matmul_tma_persistent_ws", matmul_tma_persistent_kernel,
+               {"a_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_K"),
+                "b_desc": _desc("fp16", "BLOCK_SIZE_K", "BLOCK_SIZE_N"),
+                "c_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_N"), "M": "i32", "N": "i32", "K": "i32",
+                "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
+                "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr", "WARP_SPECIALIZE": "constexpr"},
+               dict(TMA_CONFIG, NUM_SMS=TMA_NUM_SMS, WARP_SPECIALIZE=True), num_warps=8, num_stages=3,
+               launch_warps=12, divisible=("M", "N", "K"), inputs=_tma_inputs,
+               launch=lambda a: matmul_tma_persistent(a["a"], a["b"], a["c"], dict(TMA_CONFIG, num_warps=8,
+                                                                                   num_stages=3),
+                                                      a["num_sms"], warp_specialize=True),
                outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
                tol=(1e-2, 1e-2 * 64)),
         # (c) HEAD_DIM 64 and 128, causal or not.

@@ -125,6 +125,9 @@ def _ws_mma_partition(a_desc, c_desc, a_s, b_s, ready, empty, K, STAGES: gl.cons
         s = i % STAGES
         mbarrier.wait(ready.index(s), (i // STAGES) & 1)
         acc = warpgroup_mma(a_s.index(s), b_s.index(s), acc)
+        # Each warp group waited for its own MMA; one thread frees the slot
+        # once all of them have.
+        gl.thread_barrier()
         mbarrier.arrive(empty.index(s), count=1)
     c_s = gl.allocate_shared_memory(c_desc.dtype, [BM, BN], c_desc.layout)
     c_s.store(acc.to(c_desc.dtype))

@@ -97,6 +97,15 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   return success();
 }
 
+/// Erases a lowered store or reduction, and the conversion feeding it that
+/// storeBuffer went around when nothing else reads it (its scratch would
+/// still be allocated).
+void eraseWithDeadSource(Operation *op, Value src) {
+  op->erase();
+  if (auto cvt = src.getDefiningOp<ttg::ConvertLayoutOp>(); cvt && cvt->use_empty())
+    cvt->erase();
+}
+
 /// The shared buffer a TMA store or reduction reads `src` from, made
 /// visible to the async proxy.
 FailureOr<Value> storeBuffer(OpBuilder &b, Operation *op, tt::TensorDescType desc, Value src) {
@@ -121,7 +130,7 @@ LogicalResult lowerStore(tt::DescriptorStoreOp store) {
   ttng::AsyncTMACopyLocalToGlobalOp::create(b, store.getLoc(), store.getDesc(),
                                             store.getIndices(), *buffer);
   ttng::TMAStoreWaitOp::create(b, store.getLoc(), 0);
-  store.erase();
+  eraseWithDeadSource(store, store.getSrc());
   return success();
 }
 
@@ -133,7 +142,7 @@ LogicalResult lowerReduce(tt::DescriptorReduceOp reduce) {
   ttng::AsyncTMAReduceOp::create(b, reduce.getLoc(), reduce.getKind(), reduce.getDesc(),
                                  reduce.getIndices(), *buffer);
   ttng::TMAStoreWaitOp::create(b, reduce.getLoc(), 0);
-  reduce.erase();
+  eraseWithDeadSource(reduce, reduce.getSrc());
   return success();
 }
 

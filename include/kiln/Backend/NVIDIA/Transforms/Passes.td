@@ -192,4 +192,28 @@ def LowerWarpSpecialize : Pass<"llir-lower-warp-specialize", "::mlir::ModuleOp">
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
+def WarpSpecialize : Pass<"ttgir-warp-specialize", "::mlir::ModuleOp"> {
+  let summary = "Split tt.warp_specialize loops into a TMA producer warp and consumer warps";
+  let description = [{
+    For each outermost `scf.for` marked `tt.warp_specialize` (Triton's
+    `tl.range(..., warp_specialize=True)`) whose `tt.descriptor_load`s all
+    stream (a descriptor made outside the loop, an nvmma_shared block,
+    only loops around the load), the loop becomes a `ttg.warp_specialize`:
+    partition 0 (one warp, `requestedRegisters` 24) issues every load as a
+    TMA copy into a ring of `num-stages` slots (fewer when the rings would
+    not fit in shared memory) after waiting on the slot's `empty`
+    mbarrier; the default region (the module's warps) runs the loop with
+    each load replaced by a wait on the slot's `ready` mbarrier and a read
+    of the slot (in place for wgmma, else into registers), then arrives on
+    `empty`. Slot and phase come from a step counter per load's loop,
+    carried through the loop nest. The epilogue stays in the default
+    region. Other loops are left to `ttgir-pipeline`.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", "3", "Slots per ring (a loop's tt.num_stages overrides)">,
+  ];
+  let dependentDialects = ["::kiln::ttng::TritonNvidiaGPUDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif
