@@ -6,7 +6,8 @@ and cuDNN, in one run on one GPU. For the device machine:
 
 GEMM: the @triton.jit blocked matmul of test/Python/Inputs/dot_kernels.py
 (grouped program order, f32 accumulation), or with --kernel ws its
-persistent TMA matmul with a warp-specialised tile loop, bf16 and fp16, over the shapes in
+persistent TMA matmul with a warp-specialised tile loop (and attention over
+TMA descriptors, warp-specialised under kiln), bf16 and fp16, over the shapes in
 SHAPES. For each shape and compiler the best of CONFIGS (the same set for
 both) is reported; every config's output is first checked against an f32
 torch.matmul (no TF32), so a fast wrong kernel never wins. torch.matmul
@@ -53,7 +54,7 @@ import triton  # noqa: E402
 
 import kiln  # noqa: E402
 import kiln.triton  # noqa: E402
-from dot_kernels import attention, matmul, matmul_tma_ws  # noqa: E402
+from dot_kernels import attention, attention_desc, matmul, matmul_tma_ws  # noqa: E402
 
 MB = 1 << 20
 ROTATE_BELOW = 100 * MB   # operand bytes under which two input sets are rotated
@@ -162,7 +163,7 @@ def use(compiler):
 
 def cfg_name(c):
     blocks = "x".join(str(v) for k, v in c.items() if k.startswith("BLOCK"))
-    return f"{blocks} w{c['num_warps']} s{c['num_stages']}"
+    return f"{blocks} w{c['num_warps']} s{c['num_stages']}" + (" ws" if c.get("WARP_SPECIALIZE") else "")
 
 
 def tune(compiler, configs, run, output, want, tol, deadline):
@@ -241,6 +242,10 @@ class Runner:
 
 GEMM_KERNELS = {"blocked": matmul, "ws": matmul_tma_ws}
 gemm_kernel = matmul
+# With --kernel ws, attention runs through descriptors: kiln with its key
+# loops warp-specialised, Triton without (Triton 3.6 does not specialise
+# them on Hopper, and fails to compile the causal kernel when asked).
+attn_ws = False
 
 
 def run_gemm(dtype_name, shape, deadline):
@@ -293,9 +298,11 @@ def run_attention(head_dim, causal, deadline):
     except Exception as e:
         notes.append(f"cuDNN {reason(e)}")
         cudnn = None
-    run = Runner(lambda i, config: attention(q, k, v, o, m, sm_scale, causal, config), 1)
+    launch = attention_desc if attn_ws else attention
+    run = Runner(lambda i, config: launch(q, k, v, o, m, sm_scale, causal, config), 1)
     for compiler in ("triton", "kiln"):
-        ms, best, problems = tune(compiler, ATTN_CONFIGS, run, o, want, ATTN_TOL, deadline)
+        configs = [dict(c, WARP_SPECIALIZE=compiler == "kiln") if attn_ws else c for c in ATTN_CONFIGS]
+        ms, best, problems = tune(compiler, configs, run, o, want, ATTN_TOL, deadline)
         row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
         notes += [f"{compiler} {p}" for p in problems]
         row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
@@ -413,8 +420,9 @@ def main():
                         help="the GEMM kernel: the blocked matmul, or the persistent TMA matmul with "
                              "warp specialisation (tl.range(..., warp_specialize=True))")
     args = parser.parse_args()
-    global gemm_kernel
+    global gemm_kernel, attn_ws
     gemm_kernel = GEMM_KERNELS[args.kernel]
+    attn_ws = args.kernel == "ws"
     deadline = time.perf_counter() + args.budget
     only = Only(args.only)
     torch.backends.cuda.matmul.allow_tf32 = False   # the f32 reference is true f32

@@ -154,6 +154,19 @@ private:
   }
 
   Pending visitRegions(Operation *op, Pending state) {
+    // Every warp of the CTA meets at a warp_specialize's start and end (its
+    // lowering's dispatch barrier): nothing before races with its regions,
+    // nor they with what follows. Its regions run on different warps.
+    if (isa<ttg::WarpSpecializeOp>(op)) {
+      op->walk([&](ttg::WarpSpecializePartitionsOp partitions) {
+        for (Region &region : partitions->getRegions())
+          for (Block &block : region)
+            visitBlock(block, Pending());
+      });
+      for (Block &block : cast<ttg::WarpSpecializeOp>(op).getDefaultRegion())
+        visitBlock(block, Pending());
+      return Pending();
+    }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
       Pending out = visitBlock(ifOp.getThenRegion().front(), state);
       if (!ifOp.getElseRegion().empty())
@@ -213,8 +226,8 @@ private:
           return {offset.getInt() + *inner, offset.getInt() + *inner + bytes};
         return {offset.getInt(), offset.getInt() + localAllocBytes(alloc)};
       }
-      if (auto view = dyn_cast<ttg::MemDescReinterpretOp>(def)) {
-        desc = view.getSrc(); // the same start
+      if (isa<ttg::MemDescReinterpretOp, ttg::MemDescTransOp>(def)) {
+        desc = def->getOperand(0); // the same bytes
         continue;
       }
       if (auto index = dyn_cast<ttg::MemDescIndexOp>(def)) {

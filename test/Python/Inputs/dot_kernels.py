@@ -239,6 +239,89 @@ def attention(q, k, v, o, m, sm_scale, causal, config):
                           H, n_ctx, HEAD_DIM=head_dim, CAUSAL=causal, **config)
 
 
+# --- (c') fused attention forward over TMA descriptors -----------------------
+
+@triton.jit
+def _attn_desc_inner(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_m, qk_scale, offs_m, N_CTX,
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGE: tl.constexpr,
+                     WARP_SPECIALIZE: tl.constexpr):
+    # The stages of _attn_fwd_inner; K and V blocks come through descriptors
+    # over the [Z * H * N_CTX, HEAD_DIM] views, so a warp-specialised loop
+    # has a producer stream them.
+    if STAGE == 1:
+        lo, hi = 0, start_m * BLOCK_M
+    elif STAGE == 2:
+        lo, hi = start_m * BLOCK_M, (start_m + 1) * BLOCK_M
+    else:
+        lo, hi = 0, N_CTX
+    offs_n = tl.arange(0, BLOCK_N)
+    for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WARP_SPECIALIZE):
+        k = desc_k.load([kv_row + start_n, 0])
+        qk = tl.dot(q, k.T)
+        if STAGE == 2:
+            causal = offs_m[:, None] >= (start_n + offs_n[None, :])
+            qk = qk * qk_scale + tl.where(causal, 0, -1.0e6)
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_ij[:, None]
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_ij[:, None]
+        p = tl.math.exp2(qk)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = desc_v.load([kv_row + start_n, 0])
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_ij
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attn_fwd_desc_kernel(desc_q, desc_k, desc_v, desc_o, sm_scale, M, H, N_CTX,
+                         HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                         CAUSAL: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
+    # attn_fwd_kernel with Q, K, V and Out as TMA descriptors; with
+    # WARP_SPECIALIZE the key loops are warp-specialised (the causal kernel
+    # has two of them).
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    row = off_hz * N_CTX + start_m * BLOCK_M
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    q = desc_q.load([row, 0])
+    kv_row = off_hz * N_CTX
+    if CAUSAL:
+        acc, l_i, m_i = _attn_desc_inner(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_m, qk_scale,
+                                         offs_m, N_CTX, BLOCK_M, BLOCK_N, 1, WARP_SPECIALIZE)
+        acc, l_i, m_i = _attn_desc_inner(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_m, qk_scale,
+                                         offs_m, N_CTX, BLOCK_M, BLOCK_N, 2, WARP_SPECIALIZE)
+    else:
+        acc, l_i, m_i = _attn_desc_inner(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_m, qk_scale,
+                                         offs_m, N_CTX, BLOCK_M, BLOCK_N, 3, WARP_SPECIALIZE)
+    m_i += tl.math.log2(l_i)
+    acc = acc / l_i[:, None]
+    tl.store(M + off_hz * N_CTX + offs_m, m_i)
+    desc_o.store([row, 0], acc.to(desc_o.dtype))
+
+
+def attention_desc(q, k, v, o, m, sm_scale, causal, config):
+    """attention() through TMA descriptors; config may set WARP_SPECIALIZE."""
+    Z, H, n_ctx, head_dim = q.shape
+    bm, bn = config["BLOCK_M"], config["BLOCK_N"]
+    assert n_ctx % bm == 0 and bm % bn == 0
+
+    def desc(t, rows):
+        return TensorDescriptor.from_tensor(t.reshape(Z * H * n_ctx, head_dim), [rows, head_dim])
+    config = dict(config)
+    config.setdefault("WARP_SPECIALIZE", False)
+    grid = (n_ctx // bm, Z * H)
+    return attn_fwd_desc_kernel[grid](desc(q, bm), desc(k, bn), desc(v, bn), desc(o, bm), sm_scale, m, H,
+                                      n_ctx, HEAD_DIM=head_dim, CAUSAL=causal, **config)
+
+
 # --- (d) fp8 matmul ----------------------------------------------------------
 
 @triton.jit
@@ -614,6 +697,24 @@ def _matmul_entry(name, dtype, torch_dtype, capabilities):
                   tol=(1e-2, 1e-2 * 64) if dtype == "fp16" else (2e-2, 2e-2 * 64))
 
 
+def _attn_desc_entry(head_dim, causal):
+    name = f"attention_ws_d{head_dim}" + ("_causal" if causal else "")
+    config = dict(ATTN_CONFIG, WARP_SPECIALIZE=True)
+    bm, bn = config["BLOCK_M"], config["BLOCK_N"]
+    return Kernel(name, attn_fwd_desc_kernel,
+                  {"desc_q": f"tensordesc<fp16[{bm}, {head_dim}]>", "desc_k": f"tensordesc<fp16[{bn}, {head_dim}]>",
+                   "desc_v": f"tensordesc<fp16[{bn}, {head_dim}]>", "desc_o": f"tensordesc<fp16[{bm}, {head_dim}]>",
+                   "sm_scale": "fp32", "M": "*fp32", "H": "i32", "N_CTX": "i32", "HEAD_DIM": "constexpr",
+                   "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "CAUSAL": "constexpr",
+                   "WARP_SPECIALIZE": "constexpr"},
+                  dict(config, HEAD_DIM=head_dim, CAUSAL=causal), num_warps=8, num_stages=3,
+                  launch_warps=12, divisible=("N_CTX",),
+                  inputs=lambda torch: _attn_inputs(torch, head_dim, causal),
+                  launch=lambda a: attention_desc(a["q"], a["k"], a["v"], a["o"], a["m"], a["sm_scale"],
+                                                  a["causal"], dict(config, num_warps=8, num_stages=3)),
+                  outputs=lambda a: [a["o"]], reference=_attn_reference, flops=_attn_flops, tol=(1e-2, 1e-2))
+
+
 def _attn_entry(head_dim, causal):
     name = f"attention_d{head_dim}" + ("_causal" if causal else "")
     return Kernel(name, attn_fwd_kernel, _attn_signature(),
@@ -663,6 +764,11 @@ KERNELS = {
         _attn_entry(64, True),
         _attn_entry(128, False),
         _attn_entry(128, True),
+        # (c') the same over TMA descriptors, the key loops warp-specialised.
+        _attn_desc_entry(64, False),
+        _attn_desc_entry(64, True),
+        _attn_desc_entry(128, False),
+        _attn_desc_entry(128, True),
         # (d) float8e4nv (torch.float8_e4m3fn) operands; sm_89 and later.
         Kernel("matmul_fp8", matmul_fp8_kernel,
                {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",

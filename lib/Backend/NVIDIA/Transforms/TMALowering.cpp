@@ -13,6 +13,7 @@
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 
@@ -122,7 +123,58 @@ FailureOr<Value> storeBuffer(OpBuilder &b, Operation *op, tt::TensorDescType des
   return buffer;
 }
 
+/// The TMA groups one pass of `loop` issues when every descriptor store and
+/// reduction in it is a direct child (one group each); 0 otherwise.
+unsigned bulkGroupsPerPass(scf::ForOp loop) {
+  unsigned groups = 0;
+  bool direct = true;
+  loop.getBody()->walk([&](Operation *op) {
+    if (!isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp, ttng::AsyncTMACopyLocalToGlobalOp,
+             ttng::AsyncTMAReduceOp>(op))
+      return;
+    direct &= op->getParentOp() == loop.getOperation();
+    ++groups;
+  });
+  return direct ? groups : 0;
+}
+
+/// A store that is a loop's direct child gets a buffer of its own for the
+/// whole loop, and waits before refilling it only for its copy of the
+/// previous pass (the groups issued since may stay in flight): the copy out
+/// overlaps the rest of the pass (a persistent kernel's next tile). The
+/// loop waits for all of them once it is done.
+LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, unsigned groups) {
+  Location loc = store.getLoc();
+  Value src = store.getSrc();
+  FailureOr<ttg::MemDescType> type = bufferType(
+      store, store.getDesc().getType(), cast<RankedTensorType>(src.getType()).getShape(), true);
+  if (failed(type))
+    return failure();
+  if (auto cvt = src.getDefiningOp<ttg::ConvertLayoutOp>())
+    src = cvt.getSrc();
+  OpBuilder outside(loop);
+  Value buffer = ttg::LocalAllocOp::create(outside, loc, *type, Value(), IntegerAttr());
+  OpBuilder b(store);
+  // Only the thread that issued the copy waits for it: the others may
+  // refill the buffer once it has.
+  ttng::TMAStoreWaitOp::create(b, loc, int32_t(groups - 1));
+  ttg::BarrierOp::create(b, loc, ttg::AddrSpace::Local);
+  ttg::LocalStoreOp::create(b, loc, src, buffer);
+  ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
+  ttng::AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(), store.getIndices(), buffer);
+  auto after = dyn_cast_or_null<ttng::TMAStoreWaitOp>(loop->getNextNode());
+  if (!after || after.getPendings() != 0) {
+    outside.setInsertionPointAfter(loop);
+    ttng::TMAStoreWaitOp::create(outside, loc, 0);
+  }
+  eraseWithDeadSource(store, store.getSrc());
+  return success();
+}
+
 LogicalResult lowerStore(tt::DescriptorStoreOp store) {
+  if (auto loop = dyn_cast<scf::ForOp>(store->getParentOp()))
+    if (unsigned groups = bulkGroupsPerPass(loop))
+      return lowerStoreInLoop(store, loop, groups);
   OpBuilder b(store);
   FailureOr<Value> buffer = storeBuffer(b, store, store.getDesc().getType(), store.getSrc());
   if (failed(buffer))
