@@ -113,3 +113,50 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Registers move between warp groups on sm_90: 8 default warps and a
+// producer warp launch as 12 warps at 168 registers; the producer's warp
+// group drops to 24 and the default warps rise to 240 while the op runs.
+// NV-LABEL: llvm.func @registers
+// NV-SAME: nvvm.maxnreg = 168 : i32
+// NV-SAME: nvvm.reqntid = array<i32: 384>
+// NV: "bar.sync 1, 384;"
+// NV-NEXT: "setmaxnreg.inc.sync.aligned.u32 240;"
+// NV: "setmaxnreg.dec.sync.aligned.u32 168;"
+// NV-NEXT: "bar.sync 1, 384;"
+// The workers' join (back to the launch count) and their warp group's drop.
+// NV-DAG: "setmaxnreg.dec.sync.aligned.u32 24;"
+// NV-DAG: "setmaxnreg.inc.sync.aligned.u32 168;"
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @registers() {
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 24>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(1) {
+      ttg.warp_return
+    } : () -> ()
+    tt.return
+  }
+}
+
+// -----
+
+// Below sm_90 there is no setmaxnreg: the request is left unmet.
+// NV-LABEL: llvm.func @no_setmaxnreg
+// NV-NOT: maxnreg
+// NV: llvm.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @no_setmaxnreg() {
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 24>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(1) {
+      ttg.warp_return
+    } : () -> ()
+    tt.return
+  }
+}

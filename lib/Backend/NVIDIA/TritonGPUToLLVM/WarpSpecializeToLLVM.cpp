@@ -176,7 +176,13 @@ private:
     bool wanted = llvm::any_of(ops, [](ttg::WarpSpecializeOp op) {
       return op.getRequestedRegisters().has_value();
     });
-    if (!wanted || numWarps % kWarpGroup || totalWarps % kWarpGroup)
+    // setmaxnreg is sm_90's.
+    auto target = func->getParentOfType<ModuleOp>()->getAttrOfType<StringAttr>("ttg.target");
+    StringRef name = target ? target.getValue() : StringRef();
+    unsigned cc = 0;
+    if (!name.consume_front("cuda:") || name.getAsInteger(10, cc))
+      cc = 0;
+    if (!wanted || cc < 90 || numWarps % kWarpGroup || totalWarps % kWarpGroup)
       return;
     unsigned threads = totalWarps * warpSize;
     unsigned launch = std::min(kMaxRegisters, kRegisterFile / threads / 8 * 8);
