@@ -147,6 +147,27 @@ def matmul_tma_ws(a, b, c, config):
 # --- (c) fused attention forward, online softmax -----------------------------
 
 @triton.jit
+def _online_softmax(qk, m_i, l_i, acc, qk_scale, offs_m, cols, STAGE: tl.constexpr):
+    # One key block of the online softmax: the new row maxima, the block's
+    # probabilities, and the sums and accumulator rescaled to the new maxima
+    # (STAGE 2 masks the keys past the query row: the causal diagonal).
+    if STAGE == 2:
+        causal = offs_m[:, None] >= cols[None, :]
+        qk = qk * qk_scale + tl.where(causal, 0, -1.0e6)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        qk -= m_ij[:, None]
+    else:
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        qk = qk * qk_scale - m_ij[:, None]
+    # Base-2 exponentials: qk_scale carries the factor log2(e).
+    p = tl.math.exp2(qk)
+    alpha = tl.math.exp2(m_i - m_ij)
+    l_i = l_i * alpha + tl.sum(p, 1)
+    acc = acc * alpha[:, None]
+    return p, m_ij, l_i, acc
+
+
+@triton.jit
 def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn, start_m, qk_scale,
                     offs_m, offs_n, offs_d, N_CTX,
                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGE: tl.constexpr):
@@ -164,19 +185,7 @@ def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, stride_kn, stride_vn, star
         # K is read transposed, [HEAD_DIM, BLOCK_N], for q @ k.
         k = tl.load(k_base + offs_d[:, None] + (start_n + offs_n)[None, :] * stride_kn)
         qk = tl.dot(q, k)
-        if STAGE == 2:
-            causal = offs_m[:, None] >= (start_n + offs_n[None, :])
-            qk = qk * qk_scale + tl.where(causal, 0, -1.0e6)
-            m_ij = tl.maximum(m_i, tl.max(qk, 1))
-            qk -= m_ij[:, None]
-        else:
-            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-            qk = qk * qk_scale - m_ij[:, None]
-        # Base-2 exponentials: qk_scale carries the factor log2(e).
-        p = tl.math.exp2(qk)
-        alpha = tl.math.exp2(m_i - m_ij)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        acc = acc * alpha[:, None]
+        p, m_ij, l_i, acc = _online_softmax(qk, m_i, l_i, acc, qk_scale, offs_m, start_n + offs_n, STAGE)
         v = tl.load(v_base + (start_n + offs_n)[:, None] * stride_vn + offs_d[None, :])
         acc = tl.dot(p.to(v.dtype), v, acc)
         m_i = m_ij
@@ -258,18 +267,7 @@ def _attn_desc_inner(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_m, qk_scale
     for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WARP_SPECIALIZE):
         k = desc_k.load([kv_row + start_n, 0])
         qk = tl.dot(q, k.T)
-        if STAGE == 2:
-            causal = offs_m[:, None] >= (start_n + offs_n[None, :])
-            qk = qk * qk_scale + tl.where(causal, 0, -1.0e6)
-            m_ij = tl.maximum(m_i, tl.max(qk, 1))
-            qk -= m_ij[:, None]
-        else:
-            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-            qk = qk * qk_scale - m_ij[:, None]
-        p = tl.math.exp2(qk)
-        alpha = tl.math.exp2(m_i - m_ij)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        acc = acc * alpha[:, None]
+        p, m_ij, l_i, acc = _online_softmax(qk, m_i, l_i, acc, qk_scale, offs_m, start_n + offs_n, STAGE)
         v = desc_v.load([kv_row + start_n, 0])
         acc = tl.dot(p.to(v.dtype), v, acc)
         m_i = m_ij
