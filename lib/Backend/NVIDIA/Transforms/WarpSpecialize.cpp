@@ -140,19 +140,6 @@ private:
       group->bytes += ttng::bufferBytes(stream.slotType);
       group->streams.push_back(stream);
     });
-    // Outside a matmul's K loop each load gets its own ring, so that a step
-    // waits only for what it reads next (attention's QK for K, not V too)
-    // and frees each slot as soon as it is read.
-    SmallVector<Group> split;
-    for (Group &g : groups) {
-      if (accumulatingDot(g.loop) || g.streams.size() == 1) {
-        split.push_back(g);
-        continue;
-      }
-      for (Stream &s : g.streams)
-        split.push_back(Group{g.loop, {s}, {}, {}, ttng::bufferBytes(s.slotType)});
-    }
-    groups = std::move(split);
     // A load that cannot stream would run in both partitions or neither.
     return all && !groups.empty();
   }
@@ -302,11 +289,9 @@ private:
     auto [slot, phase] = slotAndPhase(b, g.loop);
     ttng::WaitBarrierOp::create(b, loc, slotOf(b, loc, g.ready, slot), phase, Value(),
                                 ValueRange());
-    SmallVector<Value> views;
     for (Stream &s : g.streams) {
       b.setInsertionPoint(s.load);
       Value view = slotOf(b, loc, s.ring, slot);
-      views.push_back(view);
       for (OpOperand &use : llvm::make_early_inc_range(s.load->getUses())) {
         auto alloc = dyn_cast<LocalAllocOp>(use.getOwner());
         if (!alloc)
@@ -323,32 +308,12 @@ private:
     g.loop.walk([&](MemDescTransOp trans) {
       trans.getResult().setType(transposedType(trans.getSrc().getType(), trans.getOrder()));
     });
+    b.setInsertionPoint(g.loop.getBody()->getTerminator());
     if (ttng::WarpGroupDotOp dot = accumulatingDot(g.loop)) {
       keepDotInFlight(g, dot);
       return;
     }
-    b.setInsertionPointAfter(lastReader(g.loop, views));
     release(b, g, slot, Value());
-  }
-
-  /// The last op of `loop`'s body reading any of `views` (directly, or
-  /// through views of them), or the body's last op before its yield.
-  static Operation *lastReader(scf::ForOp loop, ArrayRef<Value> views) {
-    Block *body = loop.getBody();
-    Operation *last = nullptr;
-    SmallVector<Value> work(views.begin(), views.end());
-    while (!work.empty()) {
-      Value v = work.pop_back_val();
-      for (Operation *user : v.getUsers()) {
-        for (Value result : user->getResults())
-          if (isa<MemDescType>(result.getType()))
-            work.push_back(result);
-        Operation *top = body->findAncestorOpInBlock(*user);
-        if (top && (!last || last->isBeforeInBlock(top)))
-          last = top;
-      }
-    }
-    return last ? last : body->getTerminator()->getPrevNode();
   }
 
   /// The slot is free once every consumer warp is done with it (each warp
