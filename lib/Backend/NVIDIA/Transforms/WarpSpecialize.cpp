@@ -211,9 +211,11 @@ private:
         s.ring = LocalAllocOp::create(b, loc, s.ringType, Value(), IntegerAttr());
       g.ready = LocalAllocOp::create(b, loc, barrierType, Value(), IntegerAttr());
       g.empty = LocalAllocOp::create(b, loc, barrierType, Value(), IntegerAttr());
-      for (unsigned s = 0; s < numStages; ++s)
-        for (Value ring : {g.ready, g.empty})
-          ttng::InitBarrierOp::create(b, loc, slotOf(b, loc, ring, i32(b, loc, s)), 1);
+      for (unsigned s = 0; s < numStages; ++s) {
+        ttng::InitBarrierOp::create(b, loc, slotOf(b, loc, g.ready, i32(b, loc, s)), 1);
+        ttng::InitBarrierOp::create(b, loc, slotOf(b, loc, g.empty, i32(b, loc, s)),
+                                    perWarpRelease() ? int32_t(numWarps) : 1);
+      }
     }
   }
 
@@ -316,13 +318,16 @@ private:
     release(b, g, slot, Value());
   }
 
-  /// The slot is free once every consumer warp is done with it (each warp
-  /// group waited for its own MMAs); one thread tells the producer.
+  /// The slot is free once every consumer warp is done with it. One warp
+  /// group's thread 0 tells the producer once its MMAs are done; with more
+  /// warp groups (each waits only for its own MMAs) every warp arrives, on
+  /// an mbarrier counting warps.
   void release(OpBuilder &b, Group &g, Value slot, Value pred) {
-    if (numWarps > 4)
-      BarrierOp::create(b, loc, AddrSpace::All);
-    ttng::ArriveBarrierOp::create(b, loc, slotOf(b, loc, g.empty, slot), 1, pred);
+    auto arrive = ttng::ArriveBarrierOp::create(b, loc, slotOf(b, loc, g.empty, slot), 1, pred);
+    if (perWarpRelease())
+      arrive->setAttr(ttng::kPerWarpArrivalAttr, b.getUnitAttr());
   }
+  bool perWarpRelease() const { return numWarps > 4; }
 
   /// The loop's one wgmma when its result is only the next step's
   /// accumulator (a matmul's K loop); null otherwise.

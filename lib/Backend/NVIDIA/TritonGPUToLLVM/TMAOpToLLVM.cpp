@@ -165,8 +165,17 @@ struct ArriveBarrierLowering : OpConversionPattern<ttng::ArriveBarrierOp> {
   LogicalResult matchAndRewrite(ttng::ArriveBarrierOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    targetInfo(ctx).mbarrierArrive(rewriter, loc, adaptor.getAlloc(), op.getCount(),
-                                   electedAnd(rewriter, loc, ctx, adaptor.getPred()));
+    Value pred;
+    if (op->hasAttr(ttng::kPerWarpArrivalAttr)) {
+      Value lane = laneAndWarp(rewriter, loc, ctx).first;
+      pred = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane,
+                                  i32Constant(rewriter, loc, 0));
+      if (Value user = adaptor.getPred())
+        pred = LLVM::AndOp::create(rewriter, loc, pred, user);
+    } else {
+      pred = electedAnd(rewriter, loc, ctx, adaptor.getPred());
+    }
+    targetInfo(ctx).mbarrierArrive(rewriter, loc, adaptor.getAlloc(), op.getCount(), pred);
     rewriter.eraseOp(op);
     return success();
   }

@@ -119,3 +119,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Eight consumer warps (two warp groups, each waiting only for its own
+// wgmma): every warp frees the slot, on an mbarrier counting 8 arrivals.
+// CHECK-LABEL: @two_warp_groups
+// CHECK-COUNT-3: ttng.init_barrier %{{.*}}, 8
+// CHECK: default {
+// CHECK: ttng.arrive_barrier %{{.*}}, 1, %{{.*}} {kiln.per_warp}
+#blocked3 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 2], order = [1, 0]}>
+#mma3 = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+#shared3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared4 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+#smem3 = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @two_warp_groups(%a: !tt.tensordesc<tensor<128x64xf16, #shared3>>, %b: !tt.tensordesc<tensor<128x64xf16, #shared3>>, %k_tiles: i32) -> tensor<128x128xf32, #mma3> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma3>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %acc = scf.for %k = %c0_i32 to %k_tiles step %c1_i32 iter_args(%acc_in = %cst) -> (tensor<128x128xf32, #mma3>)  : i32 {
+      %off = arith.muli %k, %c64_i32 : i32
+      %la = tt.descriptor_load %a[%c0_i32, %off] : !tt.tensordesc<tensor<128x64xf16, #shared3>> -> tensor<128x64xf16, #blocked3>
+      %sa = ttg.local_alloc %la : (tensor<128x64xf16, #blocked3>) -> !ttg.memdesc<128x64xf16, #shared3, #smem3>
+      %lb = tt.descriptor_load %b[%c0_i32, %off] : !tt.tensordesc<tensor<128x64xf16, #shared3>> -> tensor<128x64xf16, #blocked3>
+      %sb = ttg.local_alloc %lb : (tensor<128x64xf16, #blocked3>) -> !ttg.memdesc<128x64xf16, #shared3, #smem3>
+      %bt = ttg.memdesc_trans %sb {order = array<i32: 1, 0>} : !ttg.memdesc<128x64xf16, #shared3, #smem3> -> !ttg.memdesc<64x128xf16, #shared4, #smem3>
+      %d = ttng.warp_group_dot %sa, %bt, %acc_in {inputPrecision = 0 : i32} : !ttg.memdesc<128x64xf16, #shared3, #smem3> * !ttg.memdesc<64x128xf16, #shared4, #smem3> -> tensor<128x128xf32, #mma3>
+      scf.yield %d : tensor<128x128xf32, #mma3>
+    } {tt.warp_specialize}
+    tt.return %acc : tensor<128x128xf32, #mma3>
+  }
+}

@@ -17,6 +17,10 @@
 
 namespace kiln::ttng {
 
+/// The discardable attribute on ttng.arrive_barrier that makes the first
+/// lane of every warp arrive, not one thread of the CTA.
+inline constexpr llvm::StringLiteral kPerWarpArrivalAttr = "kiln.per_warp";
+
 /// Bytes of a CUtensorMap, passed by value as a __grid_constant__ kernel
 /// parameter, and the alignment the parameter gets.
 inline constexpr int64_t kTensorMapBytes = 128;

@@ -148,6 +148,10 @@ def TTNG_ArriveBarrierOp : TTNG_Op<"arrive_barrier"> {
     `count` (at least 1); the phase completes when it reaches zero and its
     expected bytes have arrived. Executed once per CTA (by one elected
     thread), as Triton does; does nothing when `pred` is given and false.
+    With kiln's discardable `kiln.per_warp` attribute, the first lane of
+    every warp arrives instead (the mbarrier then counts warps): warps that
+    each waited for their own asynchronous work release a buffer without
+    first meeting at a CTA barrier (kiln's warp-specialised consumers).
   }];
   let arguments = (ins
     Arg<TTG_MemDescType, "", [MemRead<TTNG_SharedMemory>, MemWrite<TTNG_SharedMemory>]>:$alloc,
