@@ -64,6 +64,9 @@ struct Group {
   SmallVector<Stream> streams;
   Value ready, empty;
   int64_t bytes = 0;
+  /// The loop is a matmul's K loop (accumulatingDot), decided before the
+  /// rewrite changes its dot.
+  bool matmul = false;
 };
 
 /// Whether `load` can stream: a descriptor made outside `outer`, a block
@@ -140,6 +143,8 @@ private:
       group->bytes += ttng::bufferBytes(stream.slotType);
       group->streams.push_back(stream);
     });
+    for (Group &g : groups)
+      g.matmul = bool(accumulatingDot(g.loop));
     // A load that cannot stream would run in both partitions or neither.
     return all && !groups.empty();
   }
@@ -214,7 +219,7 @@ private:
       for (unsigned s = 0; s < numStages; ++s) {
         ttng::InitBarrierOp::create(b, loc, slotOf(b, loc, g.ready, i32(b, loc, s)), 1);
         ttng::InitBarrierOp::create(b, loc, slotOf(b, loc, g.empty, i32(b, loc, s)),
-                                    perWarpRelease() ? int32_t(numWarps) : 1);
+                                    perWarpRelease(g) ? int32_t(numWarps) : 1);
       }
     }
   }
@@ -311,23 +316,27 @@ private:
       trans.getResult().setType(transposedType(trans.getSrc().getType(), trans.getOrder()));
     });
     b.setInsertionPoint(g.loop.getBody()->getTerminator());
-    if (ttng::WarpGroupDotOp dot = accumulatingDot(g.loop)) {
-      keepDotInFlight(g, dot);
+    if (g.matmul) {
+      keepDotInFlight(g, accumulatingDot(g.loop));
       return;
     }
     release(b, g, slot, Value());
   }
 
-  /// The slot is free once every consumer warp is done with it. One warp
-  /// group's thread 0 tells the producer once its MMAs are done; with more
-  /// warp groups (each waits only for its own MMAs) every warp arrives, on
-  /// an mbarrier counting warps.
+  /// The slot is free once every consumer warp is done with it; with one
+  /// warp group its thread 0 tells the producer. More warp groups each wait
+  /// only for their own MMAs: in a matmul's K loop (in lockstep anyway) they
+  /// meet at a CTA barrier first; elsewhere (attention, where one group may
+  /// run ahead through its softmax) every warp arrives, on an mbarrier
+  /// counting warps (the faster of the two on the H200, bench/NOTES.md).
   void release(OpBuilder &b, Group &g, Value slot, Value pred) {
+    if (numWarps > 4 && !perWarpRelease(g))
+      BarrierOp::create(b, loc, AddrSpace::All);
     auto arrive = ttng::ArriveBarrierOp::create(b, loc, slotOf(b, loc, g.empty, slot), 1, pred);
-    if (perWarpRelease())
+    if (perWarpRelease(g))
       arrive->setAttr(ttng::kPerWarpArrivalAttr, b.getUnitAttr());
   }
-  bool perWarpRelease() const { return numWarps > 4; }
+  bool perWarpRelease(const Group &g) const { return numWarps > 4 && !g.matmul; }
 
   /// The loop's one wgmma when its result is only the next step's
   /// accumulator (a matmul's K loop); null otherwise.

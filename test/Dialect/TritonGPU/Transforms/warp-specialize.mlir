@@ -122,12 +122,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Eight consumer warps (two warp groups, each waiting only for its own
-// wgmma): every warp frees the slot, on an mbarrier counting 8 arrivals.
+// Eight consumer warps of a matmul (two warp groups, each waiting only for
+// its own wgmma): they meet at a CTA barrier before thread 0 frees a slot.
 // CHECK-LABEL: @two_warp_groups
-// CHECK-COUNT-3: ttng.init_barrier %{{.*}}, 8
+// CHECK-COUNT-6: ttng.init_barrier %{{.*}}, 1
 // CHECK: default {
-// CHECK: ttng.arrive_barrier %{{.*}}, 1, %{{.*}} {kiln.per_warp}
+// CHECK: ttg.barrier all
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttng.arrive_barrier %{{.*}}, 1, %{{.*}} :
 #blocked3 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 2], order = [1, 0]}>
 #mma3 = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
 #shared3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -150,5 +152,35 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
       scf.yield %d : tensor<128x128xf32, #mma3>
     } {tt.warp_specialize}
     tt.return %acc : tensor<128x128xf32, #mma3>
+  }
+}
+
+// -----
+
+// Outside a matmul's K loop, eight consumer warps free a slot with one
+// arrival per warp, on an mbarrier counting 8 (a slot read into registers).
+// CHECK-LABEL: @per_warp_release
+// CHECK: ttng.init_barrier %{{.*}}, 1
+// CHECK: ttng.init_barrier %{{.*}}, 8
+// CHECK: default {
+// CHECK: ttng.wait_barrier
+// CHECK: ttg.local_load
+// CHECK-NOT: ttg.barrier
+// CHECK: ttng.arrive_barrier %{{.*}}, 1 {kiln.per_warp}
+#blocked5 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#shared5 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @per_warp_release(%x: !tt.tensordesc<tensor<64x64xf16, #shared5>>, %n: i32) -> tensor<64x64xf16, #blocked5> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf16, #blocked5>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %sum = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%s = %cst) -> (tensor<64x64xf16, #blocked5>)  : i32 {
+      %row = arith.muli %i, %c64_i32 : i32
+      %l = tt.descriptor_load %x[%row, %c0_i32] : !tt.tensordesc<tensor<64x64xf16, #shared5>> -> tensor<64x64xf16, #blocked5>
+      %t = arith.addf %s, %l : tensor<64x64xf16, #blocked5>
+      scf.yield %t : tensor<64x64xf16, #blocked5>
+    } {tt.warp_specialize}
+    tt.return %sum : tensor<64x64xf16, #blocked5>
   }
 }
