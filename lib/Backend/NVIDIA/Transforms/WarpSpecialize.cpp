@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -122,6 +123,16 @@ public:
 
 private:
   bool collect() {
+    // The producer keeps whole any conditional its copies depend on: one
+    // that also writes memory would write twice.
+    bool duplicable = true;
+    loop.getBody()->walk([&](Operation *op) {
+      if (op->getNumRegions() && !isa<scf::ForOp>(op) && op->getNumResults() &&
+          !isMemoryEffectFree(op))
+        duplicable = false;
+    });
+    if (!duplicable)
+      return false;
     bool all = true;
     loop.walk([&](tt::DescriptorLoadOp load) {
       if (!streamable(load, loop)) {

@@ -184,3 +184,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return %sum : tensor<64x64xf16, #blocked5>
   }
 }
+
+// -----
+
+// A conditional with a result that also writes memory would run in the
+// producer too (which keeps what its copies depend on): the loop is left
+// to the pipeliner.
+// CHECK-LABEL: @conditional_store
+// CHECK-NOT: ttg.warp_specialize
+// CHECK: tt.descriptor_load
+#blocked6 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared6 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @conditional_store(%x: !tt.tensordesc<tensor<64x64xf16, #shared6>>, %n: i32, %p: !tt.ptr<i32>) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c64_i32 = arith.constant 64 : i32
+    scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%row = %c0_i32) -> (i32)  : i32 {
+      %odd = arith.cmpi ne, %i, %c0_i32 : i32
+      %next = scf.if %odd -> (i32) {
+        tt.store %p, %i : !tt.ptr<i32>
+        %r = arith.addi %row, %c64_i32 : i32
+        scf.yield %r : i32
+      } else {
+        scf.yield %row : i32
+      }
+      %l = tt.descriptor_load %x[%next, %c0_i32] : !tt.tensordesc<tensor<64x64xf16, #shared6>> -> tensor<64x64xf16, #blocked6>
+      scf.yield %next : i32
+    } {tt.warp_specialize}
+    tt.return
+  }
+}
