@@ -230,7 +230,7 @@ private:
   }
 
   LogicalResult rewriteBarriersAndThreadIds() {
-    SmallVector<Operation *> barriers, threadIds;
+    SmallVector<Operation *> barriers, threadIds, foreignBarriers;
     func.walk([&](Operation *op) {
       if (isa<NVVM::Barrier0Op>(op))
         barriers.push_back(op);
@@ -387,7 +387,6 @@ private:
   unsigned warpSize, numWarps, totalWarps;
   SmallVector<ttg::WarpSpecializeOp> ops;
   SmallVector<RegisterPlan> plans;
-  SmallVector<Operation *> foreignBarriers;
   unsigned launchRegisters = 0;
   int64_t stateOffset = 0;
   Block *worker = nullptr;
