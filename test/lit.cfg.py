@@ -74,7 +74,6 @@ ptxas = find_ptxas()
 if ptxas:
     config.available_features.add("ptxas")
     config.environment["TRITON_PTXAS_PATH"] = ptxas
-    config.substitutions.append(("%ptxas", ptxas))
     # A CUDA install keeps it in nvvm/libdevice, Triton's wheel in lib.
     root = os.path.dirname(os.path.dirname(ptxas))
     libdevice = next(

@@ -66,7 +66,8 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
                                       "ttgir.optimize-thread-locality", "ttgir.accelerate-matmul",
                                       "ttgir.remove-layout-conversions-after-matmul",
                                       "ttgir.optimize-descriptor-encoding", "ttgir.cse",
-                                      "ttgir.licm", "ttgir.canonicalize", "ttgir.pipeline",
+                                      "ttgir.licm", "ttgir.canonicalize",
+                                      "ttgir.warp-specialize", "ttgir.pipeline",
                                       "ttgir.tma-lowering", "ttgir.symbol-dce",
                                       "ttgir.fence-insertion",
                                       "a.last"}));

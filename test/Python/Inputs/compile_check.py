@@ -18,6 +18,7 @@ import os
 import re
 import struct
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -111,12 +112,30 @@ def compile_one(kind, arg, capability=90):
     raise SystemExit(f"unknown kind {kind!r}")
 
 
+def ptxas_info(ptx, capability):
+    """`ptxas -v`'s report (registers, spills) on `ptx`, from the ptxas the
+    installed Triton compiles with (each release ships its own)."""
+    import subprocess
+    from triton.backends.nvidia.compiler import get_ptxas
+    arch = f"sm_{capability}a" if capability == 90 else f"sm_{capability}"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "kernel.ptx")
+        with open(path, "w") as f:
+            f.write(ptx)
+        done = subprocess.run([get_ptxas(capability).path, f"-arch={arch}", "-v", path, "-o",
+                               os.path.join(tmp, "kernel.cubin")], capture_output=True, text=True)
+    assert done.returncode == 0, f"ptxas failed: {done.stderr}"
+    return done.stderr + done.stdout
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("kind", choices=("tutorial", "corpus", "dot", "gluon"))
     parser.add_argument("name")
     parser.add_argument("--capability", type=int, default=TARGET.arch)
     parser.add_argument("--ptx", help="write the kernel's PTX to this file")
+    parser.add_argument("--ptxas-info", action="store_true",
+                        help="print what `ptxas -v` (the ptxas this Triton release uses) says of the PTX")
     args = parser.parse_args()
     kiln.triton.enable()
     kernel, warps, name, launch_warps = compile_one(args.kind, args.name, args.capability)
@@ -125,6 +144,8 @@ def main():
         with open(args.ptx, "w") as f:
             f.write(kernel.asm["ptx"])
     check(kernel, warps, args.capability, launch_warps)
+    if args.ptxas_info:
+        print(ptxas_info(kernel.asm["ptx"], args.capability))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 from dot_kernels import Kernel
 
-# The TMA copies were renamed in Triton 3.9 (the old names now raise).
+# Triton 3.9 renamed the CTA barrier (gl.barrier) and the TMA copies (the
+# old names now raise).
+thread_barrier = getattr(gl, "thread_barrier", None) or gl.barrier
 tma_load = getattr(tma, "async_load", None) or tma.async_copy_global_to_shared
 tma_store = getattr(tma, "async_store", None) or tma.async_copy_shared_to_global
 
@@ -127,7 +129,7 @@ def _ws_mma_partition(a_desc, c_desc, a_s, b_s, ready, empty, K, STAGES: gl.cons
         acc = warpgroup_mma(a_s.index(s), b_s.index(s), acc)
         # Each warp group waited for its own MMA; one thread frees the slot
         # once all of them have.
-        gl.thread_barrier()
+        thread_barrier()
         mbarrier.arrive(empty.index(s), count=1)
     c_s = gl.allocate_shared_memory(c_desc.dtype, [BM, BN], c_desc.layout)
     c_s.store(acc.to(c_desc.dtype))
