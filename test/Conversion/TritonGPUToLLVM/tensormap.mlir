@@ -123,6 +123,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
+// Named barriers: bar.arrive and bar.sync with the id and the thread count.
+// CHECK-LABEL: llvm.func @named_barriers
+// CHECK: llvm.inline_asm has_side_effects "bar.arrive $0, $1;", "r,r" %arg0, %arg1
+// CHECK: llvm.inline_asm has_side_effects "bar.sync $0, $1;", "r,r" %arg0, %arg1
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @named_barriers(%id: i32, %n: i32) {
+    ttng.named_barrier_arrive %id, %n : i32, i32
+    ttng.named_barrier_wait %id, %n : i32, i32
+    tt.return
+  }
+}
+
+// -----
+
 // A TMA reduction: one cp.reduce.async.bulk.tensor per 64-column box of
 // the 128-byte swizzle, from thread 0, then the bulk group is closed.
 // CHECK-LABEL: llvm.func @reduce

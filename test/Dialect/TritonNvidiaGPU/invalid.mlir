@@ -136,3 +136,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+tt.func @named_barrier_id() {
+  %c16 = arith.constant 16 : i32
+  %c64 = arith.constant 64 : i32
+  // expected-error @+1 {{names barrier 16; the hardware has barriers 0 to 15}}
+  ttng.named_barrier_wait %c16, %c64 : i32, i32
+  tt.return
+}
+
+// -----
+
+tt.func @named_barrier_threads() {
+  %c3 = arith.constant 3 : i32
+  %c48 = arith.constant 48 : i32
+  // expected-error @+1 {{counts 48 threads; expected a positive multiple of 32 (whole warps)}}
+  ttng.named_barrier_arrive %c3, %c48 : i32, i32
+  tt.return
+}

@@ -111,6 +111,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     ttng.arrive_barrier %bar, 2 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
     // CHECK: ttng.arrive_barrier %{{.*}}, 1, %{{.*}} : !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable>
     ttng.arrive_barrier %bar, 1, %p : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %c5 = arith.constant 5 : i32
+    %c256 = arith.constant 256 : i32
+    // CHECK: ttng.named_barrier_arrive %{{.*}}, %{{.*}} : i32, i32
+    ttng.named_barrier_arrive %c5, %c256 : i32, i32
+    // CHECK: ttng.named_barrier_wait %{{.*}}, %{{.*}} : i32, i32
+    ttng.named_barrier_wait %c5, %c256 : i32, i32
     tt.return
   }
 }

@@ -34,6 +34,22 @@ struct FenceAsyncSharedLowering : OpConversionPattern<ttng::FenceAsyncSharedOp> 
   const Context &ctx;
 };
 
+/// bar.arrive / bar.sync with the barrier and thread count as registers.
+template <typename Op>
+struct NamedBarrierLowering : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    bool wait = std::is_same_v<Op, ttng::NamedBarrierWaitOp>;
+    lowering::inlinePtx(rewriter, op.getLoc(), Type(),
+                        wait ? "bar.sync $0, $1;" : "bar.arrive $0, $1;", "r,r",
+                        ValueRange{adaptor.getBar(), adaptor.getNumThreads()},
+                        /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 class NVIDIALowering final : public LoweringExtension {
 public:
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -44,7 +60,7 @@ public:
     if (isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp>(op))
       return targetInfo(ctx).hasWGMMA();
     return isTMAOp(op) || isTensorMapOp(op) || isMmaSyncDot(op) ||
-           isa<ttng::FenceAsyncSharedOp>(op);
+           isa<ttng::FenceAsyncSharedOp, ttng::NamedBarrierArriveOp, ttng::NamedBarrierWaitOp>(op);
   }
 
   LogicalResult check(Operation *op, const Context &ctx) const override {
@@ -70,6 +86,9 @@ public:
     populateTensorMapPatterns(converter, ctx, patterns);
     populateMmaSyncDotPatterns(converter, ctx, patterns);
     patterns.add<FenceAsyncSharedLowering>(converter, ctx);
+    patterns.add<NamedBarrierLowering<ttng::NamedBarrierArriveOp>,
+                 NamedBarrierLowering<ttng::NamedBarrierWaitOp>>(converter,
+                                                                  &converter.getContext());
   }
 
   void configureTarget(ConversionTarget &target) const override {

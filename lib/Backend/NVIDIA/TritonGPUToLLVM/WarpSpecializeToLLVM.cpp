@@ -229,22 +229,41 @@ private:
     return {ttg::WarpSpecializeOp(), 0};
   }
 
+  /// A barrier of the kernel's own that names its id (ttng.named_barrier_*):
+  /// it must be a constant above the ids this lowering takes.
+  LogicalResult checkOwnBarrier(Operation *op) {
+    unsigned reserved = kFirstPartitionBarrier;
+    for (ttg::WarpSpecializeOp ws : ops)
+      reserved = std::max<unsigned>(reserved, kFirstPartitionBarrier +
+                                                  unsigned(ws.getPartitionRegions().size()));
+    auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op);
+    auto id = asmOp && asmOp.getNumOperands()
+                  ? asmOp.getOperand(0).getDefiningOp<LLVM::ConstantOp>()
+                  : LLVM::ConstantOp();
+    auto value = id ? dyn_cast<IntegerAttr>(id.getValue()) : IntegerAttr();
+    if (value && value.getInt() >= int64_t(reserved))
+      return success();
+    return op->emitError() << "a named barrier of the kernel's own must use a constant id from "
+                           << reserved << " to 15: warp specialisation takes barriers 0 to "
+                           << reserved - 1;
+  }
+
   LogicalResult rewriteBarriersAndThreadIds() {
-    SmallVector<Operation *> barriers, threadIds, foreignBarriers;
+    SmallVector<Operation *> barriers, threadIds, own;
     func.walk([&](Operation *op) {
       if (isa<NVVM::Barrier0Op>(op))
         barriers.push_back(op);
       else if (isa<NVVM::ThreadIdXOp>(op))
         threadIds.push_back(op);
-      else if (isa<NVVM::BarrierOp>(op) || (isa<LLVM::InlineAsmOp>(op) &&
-                                             cast<LLVM::InlineAsmOp>(op).getAsmString().contains(
-                                                 "bar.sync")))
-        foreignBarriers.push_back(op);
+      else if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op);
+               isa<NVVM::BarrierOp>(op) ||
+               (asmOp && (asmOp.getAsmString().contains("bar.sync") ||
+                          asmOp.getAsmString().contains("bar.arrive"))))
+        own.push_back(op);
     });
-    if (!foreignBarriers.empty())
-      return foreignBarriers.front()->emitError(
-          "a barrier that names its own id cannot be kept apart from warp specialisation's "
-          "named barriers");
+    for (Operation *op : own)
+      if (failed(checkOwnBarrier(op)))
+        return failure();
     OpBuilder b(func.getContext());
     for (Operation *barrier : barriers) {
       auto [op, index] = partitionOf(barrier);

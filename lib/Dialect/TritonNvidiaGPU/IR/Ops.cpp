@@ -3,6 +3,7 @@
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -144,6 +145,28 @@ LogicalResult TMAStoreWaitOp::verify() {
   if (getPendingsAttr().getInt() < 0) // signed: getPendings() is unsigned
     return emitOpError() << "pendings must not be negative";
   return success();
+}
+
+/// Hardware barriers 0 to 15, counted in whole warps (when the operands are
+/// constants; otherwise the hardware's rule holds at run time).
+static LogicalResult verifyNamedBarrier(Operation *op, Value bar, Value numThreads) {
+  APInt id, threads;
+  if (matchPattern(bar, m_ConstantInt(&id)) && (id.isNegative() || id.sge(16)))
+    return op->emitOpError() << "names barrier " << id.getSExtValue()
+                             << "; the hardware has barriers 0 to 15";
+  if (matchPattern(numThreads, m_ConstantInt(&threads)) &&
+      (threads.getSExtValue() <= 0 || threads.getSExtValue() % 32))
+    return op->emitOpError() << "counts " << threads.getSExtValue()
+                             << " threads; expected a positive multiple of 32 (whole warps)";
+  return success();
+}
+
+LogicalResult NamedBarrierArriveOp::verify() {
+  return verifyNamedBarrier(*this, getBar(), getNumThreads());
+}
+
+LogicalResult NamedBarrierWaitOp::verify() {
+  return verifyNamedBarrier(*this, getBar(), getNumThreads());
 }
 
 LogicalResult ArriveBarrierOp::verify() {

@@ -37,6 +37,36 @@ def TTNG_FenceAsyncSharedOp : TTNG_Op<"fence_async_shared"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Named barriers
+//===----------------------------------------------------------------------===//
+
+class TTNG_NamedBarrierOp<string mnemonic> : TTNG_Op<mnemonic> {
+  let arguments = (ins I32:$bar, I32:$numThreads);
+  let assemblyFormat = "$bar `,` $numThreads attr-dict `:` type($bar) `,` type($numThreads)";
+  let hasVerifier = 1;
+}
+
+def TTNG_NamedBarrierArriveOp : TTNG_NamedBarrierOp<"named_barrier_arrive"> {
+  let summary = "count this warp in at hardware barrier `bar` without waiting";
+  let description = [{
+    `bar.arrive bar, numThreads`: the barrier completes once `numThreads`
+    threads (whole warps) have arrived at it or waited on it. A producer
+    warp group signals its consumers this way. Barrier ids are 0 to 15; in a
+    kernel with `ttg.warp_specialize`, 0, 1 and 2 + i for each partition i
+    are taken by its lowering.
+  }];
+}
+
+def TTNG_NamedBarrierWaitOp : TTNG_NamedBarrierOp<"named_barrier_wait"> {
+  let summary = "arrive at hardware barrier `bar` and wait for it to complete";
+  let description = [{
+    `bar.sync bar, numThreads`: as `named_barrier_arrive`, then waits until
+    `numThreads` threads have arrived; orders the shared and global memory
+    accesses of the threads taking part.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Warp-group MMA (wgmma)
 //===----------------------------------------------------------------------===//
 
