@@ -695,6 +695,23 @@ def _matmul_entry(name, dtype, torch_dtype, capabilities):
                   tol=(1e-2, 1e-2 * 64) if dtype == "fp16" else (2e-2, 2e-2 * 64))
 
 
+def _tma_entry(name, warp_specialize):
+    return Kernel(name, matmul_tma_persistent_kernel,
+                  {"a_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_K"),
+                   "b_desc": _desc("fp16", "BLOCK_SIZE_K", "BLOCK_SIZE_N"),
+                   "c_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_N"), "M": "i32", "N": "i32", "K": "i32",
+                   "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
+                   "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr", "WARP_SPECIALIZE": "constexpr"},
+                  dict(TMA_CONFIG, NUM_SMS=TMA_NUM_SMS, WARP_SPECIALIZE=warp_specialize), num_warps=8,
+                  num_stages=3, launch_warps=12 if warp_specialize else None, divisible=("M", "N", "K"),
+                  inputs=_tma_inputs,
+                  launch=lambda a: matmul_tma_persistent(a["a"], a["b"], a["c"],
+                                                         dict(TMA_CONFIG, num_warps=8, num_stages=3),
+                                                         a["num_sms"], warp_specialize=warp_specialize),
+                  outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
+                  tol=(1e-2, 1e-2 * 64))
+
+
 def _attn_desc_entry(head_dim, causal):
     name = f"attention_ws_d{head_dim}" + ("_causal" if causal else "")
     config = dict(ATTN_CONFIG, WARP_SPECIALIZE=True)
@@ -729,34 +746,10 @@ KERNELS = {
         _matmul_entry("matmul_bf16", "bf16", "bfloat16", (90, 80)),
         # (b) host descriptors: Triton's launcher encodes each CUtensorMap
         # from the kernel's tensordesc_meta.
-        Kernel("matmul_tma_persistent", matmul_tma_persistent_kernel,
-               {"a_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_K"),
-                "b_desc": _desc("fp16", "BLOCK_SIZE_K", "BLOCK_SIZE_N"),
-                "c_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_N"), "M": "i32", "N": "i32", "K": "i32",
-                "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
-                "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr", "WARP_SPECIALIZE": "constexpr"},
-               dict(TMA_CONFIG, NUM_SMS=TMA_NUM_SMS, WARP_SPECIALIZE=False), num_warps=8, num_stages=3,
-               divisible=("M", "N", "K"),
-               inputs=_tma_inputs,
-               launch=lambda a: matmul_tma_persistent(a["a"], a["b"], a["c"], dict(TMA_CONFIG, num_warps=8,
-                                                                                   num_stages=3), a["num_sms"]),
-               outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
-               tol=(1e-2, 1e-2 * 64)),
+        _tma_entry("matmul_tma_persistent", False),
         # (b') the same with warp specialisation: a TMA producer warp and 8
         # consumer warps, whose registers grow as the producer's shrink.
-        Kernel("matmul_tma_persistent_ws", matmul_tma_persistent_kernel,
-               {"a_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_K"),
-                "b_desc": _desc("fp16", "BLOCK_SIZE_K", "BLOCK_SIZE_N"),
-                "c_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_N"), "M": "i32", "N": "i32", "K": "i32",
-                "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
-                "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr", "WARP_SPECIALIZE": "constexpr"},
-               dict(TMA_CONFIG, NUM_SMS=TMA_NUM_SMS, WARP_SPECIALIZE=True), num_warps=8, num_stages=3,
-               launch_warps=12, divisible=("M", "N", "K"), inputs=_tma_inputs,
-               launch=lambda a: matmul_tma_persistent(a["a"], a["b"], a["c"], dict(TMA_CONFIG, num_warps=8,
-                                                                                   num_stages=3),
-                                                      a["num_sms"], warp_specialize=True),
-               outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
-               tol=(1e-2, 1e-2 * 64)),
+        _tma_entry("matmul_tma_persistent_ws", True),
         # (c) HEAD_DIM 64 and 128, causal or not.
         _attn_entry(64, False),
         _attn_entry(64, True),
