@@ -67,7 +67,8 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
                                       "ttgir.remove-layout-conversions-after-matmul",
                                       "ttgir.optimize-descriptor-encoding", "ttgir.cse",
                                       "ttgir.licm", "ttgir.canonicalize",
-                                      "ttgir.warp-specialize", "ttgir.pipeline",
+                                      "ttgir.warp-specialize", "ttgir.fuse-nested-loops",
+                                      "ttgir.optimize-accumulator-init", "ttgir.pipeline",
                                       "ttgir.tma-lowering", "ttgir.symbol-dce",
                                       "ttgir.fence-insertion",
                                       "a.last"}));

@@ -49,6 +49,14 @@ Stage ttgirStage(const Target &target) {
                    pass.numStages = options.numStages;
                    return createWarpSpecialize(pass);
                  })));
+  // Persistent loops (tl.range(..., flatten=True)) become one loop, so the
+  // pipeliner streams the next tile's loads during the current one's end.
+  if (target.capability() >= 80)
+    stage.entries.push_back(
+        corePass("ttgir.fuse-nested-loops", [] { return ttg::createFuseNestedLoops(); }));
+  if (target.capability() == 90)
+    stage.entries.push_back(corePass("ttgir.optimize-accumulator-init",
+                                     [] { return createOptimizeAccumulatorInit(); }));
   if (target.capability() >= 80)
     stage.entries.push_back(
         corePass("ttgir.pipeline", PassFactory([](const CompileOptions &options) {

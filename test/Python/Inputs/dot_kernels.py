@@ -107,7 +107,7 @@ def matmul_tma_persistent_kernel(a_desc, b_desc, c_desc, M, N, K,
     k_tiles = tl.cdiv(K, BLOCK_SIZE_K)
     num_tiles = num_pid_m * num_pid_n
     num_pid_in_group = GROUP_SIZE_M * num_pid_n
-    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=WARP_SPECIALIZE,
+    for tile_id in tl.range(start_pid, num_tiles, NUM_SMS, flatten=True,
                             warp_specialize=WARP_SPECIALIZE):
         group_id = tile_id // num_pid_in_group
         first_pid_m = group_id * GROUP_SIZE_M

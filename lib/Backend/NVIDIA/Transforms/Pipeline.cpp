@@ -147,8 +147,29 @@ void LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
   }
 }
 
+/// Where a region of the body reads a wgmma result left in flight, it
+/// waits for that wgmma first (once per block directly in the region).
+void retireInRegions(Block *body, Value inFlight) {
+  DenseMap<Block *, Value> retired;
+  for (OpOperand &use : llvm::make_early_inc_range(inFlight.getUses())) {
+    Block *block = use.getOwner()->getBlock();
+    if (block == body)
+      continue;
+    while (block->getParentOp()->getBlock() != body)
+      block = block->getParentOp()->getBlock();
+    Value &value = retired[block];
+    if (!value) {
+      OpBuilder b = OpBuilder::atBlockBegin(block);
+      value = ttng::WarpGroupDotWaitOp::create(b, inFlight.getLoc(), ValueRange{inFlight}, 0)
+                  .getResult(0);
+    }
+    use.set(value);
+  }
+}
+
 void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Value phase) {
   unsigned numStages = plan.numStages;
+  SmallVector<Value> inFlight;
   unsigned numLoads = plan.loads.size();
   DenseMap<Operation *, Value> views;
   DenseMap<Operation *, unsigned> loadOf;
@@ -245,9 +266,13 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Va
     unsigned pendings = plan.keepOneInFlight.contains(dot) ? 1 : 0;
     auto dotWait = ttng::WarpGroupDotWaitOp::create(builder, loc, waited, pendings);
     map.map(dot.getD(), dotWait.getResult(0));
+    if (pendings)
+      inFlight.push_back(dotWait.getResult(0));
     for (auto [i, index] : llvm::enumerate(later))
       map.map(loop.getRegionIterArgs()[index], dotWait.getResult(waited.size() - later.size() + i));
   }
+  for (Value value : inFlight)
+    retireInRegions(newLoop.getBody(), value);
 }
 
 void LoopPipeliner::run() {
@@ -451,11 +476,18 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
     int64_t limit = *target ? nvidia::createTargetInfo((*target)->capability())->sharedMemoryLimit()
                             : std::numeric_limits<int64_t>::max();
     std::vector<LoopPlan> plans;
+    ScratchContext scratch{lookupThreadsPerWarp(module),
+                           lookupNumWarps(module.getOperation()).value_or(4)};
     for (auto [loop, stages] : loops) {
       int64_t others = 0;
       loop->getParentOfType<tt::FuncOp>().walk([&](LocalAllocOp alloc) {
         others += localAllocBytes(alloc);
       });
+      // The scratch of an op in the loop (a fused loop's epilogue
+      // conversion) is live beside the rings.
+      int64_t loopScratch = 0;
+      loop->walk([&](Operation *op) { loopScratch = std::max(loopScratch, scratchBytes(op, scratch)); });
+      others += loopScratch;
       if (std::optional<LoopPlan> plan =
               nvidia::planLoopWithin(loop, stages, axes, limit - others))
         plans.push_back(std::move(*plan));

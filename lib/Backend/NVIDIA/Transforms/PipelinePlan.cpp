@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
@@ -71,7 +72,7 @@ SwizzledSharedEncodingAttr sharedForDotOperand(DotOperandEncodingAttr dotEnc,
 
 /// Adds to `plan` the ops of the loop body that `roots` are computed by,
 /// and, for every iteration argument reached, the computation of its next
-/// value. False if any of them is not a pure op without regions.
+/// value. False if any of them has memory effects.
 bool collectAddressOps(LoopPlan &plan, ValueRange roots, llvm::SetVector<Operation *> &ops,
                        llvm::SetVector<unsigned> &carried) {
   scf::ForOp loop = plan.loop;
@@ -91,10 +92,15 @@ bool collectAddressOps(LoopPlan &plan, ValueRange roots, llvm::SetVector<Operati
     Operation *def = value.getDefiningOp();
     if (def->getBlock() != body || ops.contains(def))
       continue;
-    if (!isPureLeaf(def))
+    // Ops with regions are cloned whole (a fused loop's scf.if that starts
+    // the next tile): they count with what their regions read.
+    if (!isMemoryEffectFree(def))
       return false;
     ops.insert(def);
     llvm::append_range(work, def->getOperands());
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(def->getRegions(), above);
+    llvm::append_range(work, above);
   }
   return true;
 }
@@ -273,7 +279,9 @@ void findAdvancedOnly(LoopPlan &plan) {
 
 /// Whether a wgmma may stay in flight until the next iteration's dot: the
 /// loop's only dot, reading only ring slots and loop invariants from
-/// shared memory, with its result feeding only the next accumulator.
+/// shared memory, with its result feeding the next accumulator and
+/// otherwise only ops nested in later ops of the body (a fused loop's
+/// epilogue, which waits for it there).
 bool mayKeepOneInFlight(LoopPlan &plan, ttng::WarpGroupDotOp dot, unsigned numDots) {
   scf::ForOp loop = plan.loop;
   if (numDots != 1 || !isa<MemDescType>(dot.getA().getType()))
@@ -285,11 +293,23 @@ bool mayKeepOneInFlight(LoopPlan &plan, ttng::WarpGroupDotOp dot, unsigned numDo
     if (!fromRing && !loop.isDefinedOutsideOfLoop(operand))
       return false;
   }
-  Value d = dot.getD();
-  if (!d.hasOneUse() || !isa<scf::YieldOp>(*d.getUsers().begin()))
+  Block *body = loop.getBody();
+  OpOperand *carried = nullptr;
+  for (OpOperand &use : dot.getD().getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<scf::YieldOp>(user) && user->getBlock() == body) {
+      if (carried)
+        return false;
+      carried = &use;
+      continue;
+    }
+    Operation *inBody = body->findAncestorOpInBlock(*user);
+    if (inBody == user || !dot->isBeforeInBlock(inBody))
+      return false;
+  }
+  if (!carried)
     return false;
-  unsigned index = d.getUses().begin()->getOperandNumber();
-  BlockArgument acc = loop.getRegionIterArgs()[index];
+  BlockArgument acc = loop.getRegionIterArgs()[carried->getOperandNumber()];
   return acc.hasOneUse() && dot.getC() == acc;
 }
 
@@ -423,26 +443,29 @@ std::optional<LoopPlan> planLoopWithin(scf::ForOp loop, unsigned numStages,
                                        const AxisInfoAnalysis &axes, int64_t budget) {
   llvm::SmallPtrSet<Operation *, 4> excluded;
   for (;;) {
-    std::optional<LoopPlan> plan = planLoop(loop, numStages, axes, excluded);
-    if (!plan)
-      return std::nullopt;
-    // A ring replaces the load's one buffer; its mbarriers are 8 bytes each.
-    int64_t bytes = 0;
     const StreamedLoad *largest = nullptr;
-    for (const StreamedLoad &s : plan->loads) {
-      bytes += ttng::bufferBytes(s.ringType) - ttng::bufferBytes(s.slotType) +
-               (s.isTMA() ? 8 * numStages : 0);
-      if (!largest || ttng::bufferBytes(s.slotType) > ttng::bufferBytes(largest->slotType))
-        largest = &s;
+    std::optional<LoopPlan> plan;
+    for (unsigned stages = numStages; stages >= 2; --stages) {
+      plan = planLoop(loop, stages, axes, excluded);
+      if (!plan)
+        return std::nullopt;
+      largest = nullptr;
+      // A ring replaces the load's one buffer; its mbarriers are 8 bytes each.
+      int64_t bytes = 0;
+      for (const StreamedLoad &s : plan->loads) {
+        bytes += ttng::bufferBytes(s.ringType) - ttng::bufferBytes(s.slotType) +
+                 (s.isTMA() ? 8 * stages : 0);
+        if (!largest || ttng::bufferBytes(s.slotType) > ttng::bufferBytes(largest->slotType))
+          largest = &s;
+      }
+      if (bytes <= budget)
+        return plan;
+      LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << stages << " stages need " << bytes
+                              << " more bytes of shared memory, " << budget << " are left\n");
     }
-    if (bytes <= budget)
-      return plan;
-    LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << numStages << " stages need " << bytes
-                            << " more bytes of shared memory, " << budget << " are left\n");
-    if (numStages > 2)
-      --numStages;
-    else
-      excluded.insert(largest->load);
+    // The largest load stays synchronous; the others may then have all
+    // the stages asked for again.
+    excluded.insert(largest->load);
   }
 }
 

@@ -78,7 +78,7 @@ std::optional<LoopPlan> planLoop(mlir::scf::ForOp loop, unsigned numStages,
 
 /// The plan for `loop` whose rings fit in `budget` bytes of shared memory:
 /// with fewer stages (down to 2), then with the largest loads left
-/// synchronous, as long as it does not.
+/// synchronous (and again as many stages as fit), as long as it does not.
 std::optional<LoopPlan> planLoopWithin(mlir::scf::ForOp loop, unsigned numStages,
                                        const AxisInfoAnalysis &axes, int64_t budget);
 

@@ -123,26 +123,38 @@ FailureOr<Value> storeBuffer(OpBuilder &b, Operation *op, tt::TensorDescType des
   return buffer;
 }
 
-/// The TMA groups one pass of `loop` issues when every descriptor store and
-/// reduction in it is a direct child (one group each); 0 otherwise.
-unsigned bulkGroupsPerPass(scf::ForOp loop) {
+/// The loop a store in `block` belongs to as its loop's direct child, or
+/// in an scf.if that is one (a fused loop's epilogue): each pass then
+/// issues all of that block's copies or none.
+scf::ForOp storeLoop(Block *block) {
+  Operation *parent = block->getParentOp();
+  if (auto loop = dyn_cast<scf::ForOp>(parent))
+    return loop;
+  if (isa<scf::IfOp>(parent))
+    return dyn_cast<scf::ForOp>(parent->getParentOp());
+  return {};
+}
+
+/// The TMA groups a pass of `loop` issues when every descriptor store and
+/// reduction in it is in `block` (one group each); 0 otherwise.
+unsigned bulkGroupsPerPass(scf::ForOp loop, Block *block) {
   unsigned groups = 0;
-  bool direct = true;
+  bool together = true;
   loop.getBody()->walk([&](Operation *op) {
     if (!isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp, ttng::AsyncTMACopyLocalToGlobalOp,
              ttng::AsyncTMAReduceOp>(op))
       return;
-    direct &= op->getParentOp() == loop.getOperation();
+    together &= op->getBlock() == block;
     ++groups;
   });
-  return direct ? groups : 0;
+  return together ? groups : 0;
 }
 
-/// A store that is a loop's direct child gets a buffer of its own for the
-/// whole loop, and waits before refilling it only for its copy of the
-/// previous pass (the groups issued since may stay in flight): the copy out
-/// overlaps the rest of the pass (a persistent kernel's next tile). The
-/// loop waits for all of them once it is done.
+/// A store of a loop (see storeLoop) gets a buffer of its own for the whole
+/// loop, and waits before refilling it only for its copy of the previous
+/// pass that stored (the groups issued since may stay in flight): the copy
+/// out overlaps the rest of the pass (a persistent kernel's next tile).
+/// The loop waits for all of them once it is done.
 LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, unsigned groups) {
   Location loc = store.getLoc();
   Value src = store.getSrc();
@@ -172,8 +184,8 @@ LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, uns
 }
 
 LogicalResult lowerStore(tt::DescriptorStoreOp store) {
-  if (auto loop = dyn_cast<scf::ForOp>(store->getParentOp()))
-    if (unsigned groups = bulkGroupsPerPass(loop))
+  if (scf::ForOp loop = storeLoop(store->getBlock()))
+    if (unsigned groups = bulkGroupsPerPass(loop, store->getBlock()))
       return lowerStoreInLoop(store, loop, groups);
   OpBuilder b(store);
   FailureOr<Value> buffer = storeBuffer(b, store, store.getDesc().getType(), store.getSrc());

@@ -132,6 +132,20 @@ def Pipeline : Pass<"ttgir-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def OptimizeAccumulatorInit : Pass<"ttgir-optimize-accumulator-init", "::mlir::ModuleOp"> {
+  let summary = "Fold a select of a zero accumulator into wgmma's use_acc flag";
+  let description = [{
+    A `ttng.warp_group_dot` whose accumulator is `arith.select %c, zero,
+    %acc` with a scalar condition (the restart of a tile in a loop fused by
+    `ttgir-fuse-nested-loops`) takes `%acc` with `useC = !%c` (and-ed with
+    a `useC` it has); `select %c, %acc, zero` gives `useC = %c`. The select
+    would read every accumulator register in each iteration, which the
+    pipeliner's wgmma still in flight owns. Triton 3.6 runs its
+    tritongpu-optimize-accumulator-init for Blackwell's MMA.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def OptimizeDescriptorEncoding
     : Pass<"ttgir-optimize-descriptor-encoding", "::mlir::ModuleOp"> {
   let summary = "Give tensor descriptor blocks the nvmma_shared layout TMA writes";

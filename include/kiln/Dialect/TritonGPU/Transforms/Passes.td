@@ -90,6 +90,30 @@ def OptimizeThreadLocality : Pass<"ttgir-optimize-thread-locality", "::mlir::Mod
   let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
 }
 
+def FuseNestedLoops : Pass<"ttgir-fuse-nested-loops", "::mlir::ModuleOp"> {
+  let summary = "Fuse a tt.flatten loop and the loop it holds into one loop";
+  let description = [{
+    For an `scf.for` marked `tt.flatten` (Triton's `tl.range(...,
+    flatten=True)`, a persistent kernel's loop over tiles) whose body holds
+    exactly one `scf.for`, after ops without memory effects and with bounds
+    that do not change with the outer loop: one loop over both iteration
+    spaces (`T * T2` iterations, an unsigned `i64` counter), carrying the
+    outer loop's values, the nested loop's, the outer induction variable,
+    the nested loop's iteration index and the values the ops before the
+    nested loop compute. Those ops run again in an `scf.if` at the first
+    iteration of each outer iteration (the first one's before the loop),
+    the nested loop's values restart from their inits there (an
+    `arith.select`), and the ops after the nested loop run in an `scf.if`
+    at its last iteration. So the pipeliner streams the next outer
+    iteration's loads while the current one ends, as Triton 3.6's
+    `tritongpu-fuse-nested-loops` makes it. When either trip count is 0 the
+    outer loop runs as written, the nested loop replaced by its inits.
+    Loops inside a `ttg.warp_specialize` are left alone, and so are
+    induction variables wider than 32 bits.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TestPrintAxisInfo : Pass<"test-print-axis-info", "::mlir::ModuleOp"> {
   let summary = "Report the axis info of every op result as a remark";
   let description = [{
