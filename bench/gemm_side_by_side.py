@@ -7,7 +7,8 @@ and cuDNN, in one run on one GPU. For the device machine:
 GEMM: the @triton.jit blocked matmul of test/Python/Inputs/dot_kernels.py
 (grouped program order, f32 accumulation), or with --kernel ws its
 persistent TMA matmul with a warp-specialised tile loop (and attention over
-TMA descriptors, warp-specialised under kiln), bf16 and fp16, over the shapes in
+TMA descriptors, warp-specialised under kiln), or with --kernel tma the same
+persistent matmul without warp specialisation, bf16 and fp16, over the shapes in
 SHAPES. For each shape and compiler the best of CONFIGS (the same set for
 both) is reported; every config's output is first checked against an f32
 torch.matmul (no TF32), so a fast wrong kernel never wins. torch.matmul
@@ -240,7 +241,8 @@ class Runner:
 
 # --- cases --------------------------------------------------------------------
 
-GEMM_KERNELS = {"blocked": matmul, "ws": matmul_tma_ws}
+GEMM_KERNELS = {"blocked": matmul, "ws": matmul_tma_ws,
+                "tma": lambda a, b, c, config: matmul_tma_ws(a, b, c, config, warp_specialize=False)}
 gemm_kernel = matmul
 # With --kernel ws, attention runs through descriptors: kiln with its key
 # loops warp-specialised, Triton without (Triton 3.6 does not specialise
@@ -417,8 +419,9 @@ def main():
     parser.add_argument("--only", nargs="*", help="dtypes, shapes (MxNxK), gemm, attn, d64, d128, causal, "
                                                   "noncausal or case names")
     parser.add_argument("--kernel", choices=sorted(GEMM_KERNELS), default="blocked",
-                        help="the GEMM kernel: the blocked matmul, or the persistent TMA matmul with "
-                             "warp specialisation (tl.range(..., warp_specialize=True))")
+                        help="the GEMM kernel: the blocked matmul, the persistent TMA matmul with "
+                             "warp specialisation (tl.range(..., warp_specialize=True)), or without "
+                             "it (tma: the tile and k loops fused)")
     args = parser.parse_args()
     global gemm_kernel, attn_ws
     gemm_kernel = GEMM_KERNELS[args.kernel]

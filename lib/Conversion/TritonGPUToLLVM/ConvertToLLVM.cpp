@@ -115,7 +115,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
   if (isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
-          ttg::MemDescIndexOp, ttg::MemDescTransOp, ttg::MemDescReinterpretOp>(op))
+          ttg::MemDescIndexOp, ttg::MemDescTransOp, ttg::MemDescReinterpretOp,
+          ttg::MemDescSubsliceOp>(op))
     return hasLocalMemoryLowering(op);
   if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op))
     return isPlainAccess(copy.getSrc(), copy.getResult().getType().getElementType()) &&
@@ -259,6 +260,8 @@ struct ConvertTritonGPUToLLVM
           }))
         ok = false;
       else if (isa<tt::ReduceOp, tt::ScanOp>(op) && failed(lowering::checkAxisPlan(op, warpSize)))
+        ok = false;
+      else if (isa<ttg::MemDescSubsliceOp>(op) && failed(lowering::subsliceStart(op)))
         ok = false;
       return WalkResult::advance();
     });

@@ -230,6 +230,11 @@ private:
         desc = def->getOperand(0); // the same bytes
         continue;
       }
+      if (isa<ttg::MemDescSubsliceOp>(def)) {
+        inner.reset(); // some of the source's bytes
+        desc = def->getOperand(0);
+        continue;
+      }
       if (auto index = dyn_cast<ttg::MemDescIndexOp>(def)) {
         APInt i;
         if (inner && matchPattern(index.getIndex(), m_ConstantInt(&i)))

@@ -36,6 +36,37 @@ FailureOr<LinearLayout> sharedLayoutOf(Operation *op, Type memdesc) {
   return *ll;
 }
 
+// The view must be a contiguous run of the buffer's layout, laid out as a
+// buffer of its own shape (a column panel of a wide nvmma_shared buffer, a
+// row block of a row-major one): every access through it then reads it
+// with the view type's layout.
+FailureOr<int32_t> subsliceStart(Operation *op) {
+  auto slice = cast<ttg::MemDescSubsliceOp>(op);
+  ttg::MemDescType src = slice.getSrc().getType(), view = slice.getType();
+  auto fail = [&](const char *why) {
+    return op->emitError() << "op 'ttg.memdesc_subslice' cannot be lowered to LLVM: " << why;
+  };
+  if (src.getShape() != src.getAllocShape())
+    return fail("its source must be a whole buffer, not a view of part of one");
+  FailureOr<LinearLayout> whole = sharedLayoutOf(op, src), part = sharedLayoutOf(op, view);
+  if (failed(whole) || failed(part))
+    return failure();
+  std::optional<LinearLayout> inverse = whole->invert();
+  if (!inverse)
+    return fail("the buffer's layout does not give each element one place");
+  SmallVector<std::pair<StringRef, int32_t>> corner;
+  for (auto [name, offset] : llvm::zip(whole->getOutDimNames(), slice.getOffsets()))
+    corner.push_back({name, offset});
+  int32_t start = inverse->apply(corner)[inverse->getOutDimIndex(layout::kOffset)].second;
+  unsigned bits = part->getInDimSizeLog2(layout::kOffset);
+  bool samePlaces = (start & ((int32_t(1) << bits) - 1)) == 0;
+  for (unsigned i = 0; samePlaces && i < bits; ++i)
+    samePlaces = whole->getBasis(layout::kOffset, i) == part->getBasis(layout::kOffset, i);
+  if (!samePlaces)
+    return fail("the box is not laid out in the buffer as a buffer of its shape would be");
+  return start;
+}
+
 namespace {
 
 FailureOr<SharedAccessPlan> planFor(Operation *op, RankedTensorType tensor,
@@ -149,6 +180,22 @@ struct MemDescIndexLowering : OpConversionPattern<ttg::MemDescIndexOp> {
   }
 };
 
+/// A box of a buffer: the address of its first element (see
+/// subsliceStart).
+struct MemDescSubsliceLowering : OpConversionPattern<ttg::MemDescSubsliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttg::MemDescSubsliceOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<int32_t> start = subsliceStart(op);
+    if (failed(start))
+      return failure();
+    Type elemType = getTypeConverter()->convertType(op.getSrc().getType().getElementType());
+    rewriter.replaceOp(op, elementAddress(rewriter, op.getLoc(), adaptor.getSrc(), elemType,
+                                          i32Constant(rewriter, op.getLoc(), *start)));
+    return success();
+  }
+};
+
 /// Views that read the same bytes from the same address, through their
 /// type's layout: a transposed view, a reinterpreted one.
 template <typename View>
@@ -166,7 +213,7 @@ struct SameAddressViewLowering : OpConversionPattern<View> {
 void populateLocalMemoryPatterns(TypeConverter &converter, const Context &ctx,
                                  RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalStoreLowering, LocalLoadLowering>(converter, ctx);
-  patterns.add<LocalDeallocLowering, MemDescIndexLowering,
+  patterns.add<LocalDeallocLowering, MemDescIndexLowering, MemDescSubsliceLowering,
                SameAddressViewLowering<ttg::MemDescTransOp>,
                SameAddressViewLowering<ttg::MemDescReinterpretOp>>(converter,
                                                                     &converter.getContext());

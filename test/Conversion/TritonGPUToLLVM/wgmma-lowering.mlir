@@ -40,14 +40,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // -----
 
 // A use_acc flag known only at run time (Gluon's warpgroup_mma use_acc, a
-// persistent loop's first step): the accumulator's registers are zeroed
-// where it is false, then the products accumulate as usual.
+// fused persistent loop's first step of a tile) is the scale-d predicate
+// of the first K step (inline PTX: NVVM's op takes a constant); the others
+// accumulate onto it. No select reads the accumulator's registers, which a
+// wgmma in flight would own.
 // CHECK-LABEL: llvm.func @dynamic_use_acc
 // CHECK-SAME: %[[USE:arg[0-9]+]]: i1
-// CHECK: %[[ZERO:.*]] = llvm.mlir.zero : f32
-// CHECK-COUNT-32: llvm.select %[[USE]], %{{.*}}, %[[ZERO]] : i1, f32
+// CHECK-NOT: llvm.select
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: nvvm.wgmma.mma_async
+// CHECK: %[[FLAG:.*]] = llvm.zext %[[USE]] : i1 to i32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}setp.ne.b32 p, $66, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, $64, $65, p, 1, 1, 0, 0;{{.*}}%[[FLAG]] :
+// CHECK-COUNT-3: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>

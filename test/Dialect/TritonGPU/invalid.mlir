@@ -739,3 +739,43 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_outside(%m: !ttg.memdesc<64x64xf32, #shared, #smem, mutable>) {
+  // expected-error @+1 {{'ttg.memdesc_subslice' op dimension 1: elements 64 to 96 are not within the source's 64}}
+  %v = ttg.memdesc_subslice %m[0, 64] : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable, 64x64>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_unaligned(%m: !ttg.memdesc<64x64xf32, #shared, #smem, mutable>) {
+  // expected-error @+1 {{'ttg.memdesc_subslice' op dimension 1: offset 16 is not a multiple of the view's extent 32}}
+  %v = ttg.memdesc_subslice %m[0, 16] : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable, 64x64>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_alloc_shape(%m: !ttg.memdesc<64x64xf32, #shared, #smem, mutable>) {
+  // expected-error @+1 {{'ttg.memdesc_subslice' op result alloc shape must be the source's, [64, 64]}}
+  %v = ttg.memdesc_subslice %m[0, 32] : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @subslice_rank(%m: !ttg.memdesc<64x64xf32, #shared, #smem, mutable>) {
+  // expected-error @+1 {{'ttg.memdesc_subslice' op source, result and offsets must have the same rank}}
+  %v = ttg.memdesc_subslice %m[0] : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable, 64x64>
+  tt.return
+}

@@ -127,3 +127,16 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.th
     tt.return
   }
 }
+
+// -----
+
+// memdesc_subslice as Triton prints it: offsets in brackets after the
+// source, the view's type keeping the allocation's shape.
+// CHECK-LABEL: tt.func @subslice
+// CHECK: ttg.memdesc_subslice %{{.*}}[0, 64] : !ttg.memdesc<128x128xf16, #{{.*}}, #smem, mutable> -> !ttg.memdesc<128x64xf16, #{{.*}}, #smem, mutable, 128x128>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @subslice(%m: !ttg.memdesc<128x128xf16, #nvmma, #smem, mutable>) {
+  %v = ttg.memdesc_subslice %m[0, 64] : !ttg.memdesc<128x128xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable, 128x128>
+  tt.return
+}

@@ -137,11 +137,12 @@ def matmul_tma_persistent(a, b, c, config, num_sms, warp_specialize=False):
                                                      WARP_SPECIALIZE=warp_specialize, **config)
 
 
-def matmul_tma_ws(a, b, c, config):
-    """The warp-specialised persistent TMA matmul on every SM of the device."""
+def matmul_tma_ws(a, b, c, config, warp_specialize=True):
+    """The persistent TMA matmul on every SM of the device, warp-specialised
+    unless asked otherwise (its tile and k loops then fused)."""
     import torch
     sms = torch.cuda.get_device_properties(a.device).multi_processor_count
-    return matmul_tma_persistent(a, b, c, config, sms, warp_specialize=True)
+    return matmul_tma_persistent(a, b, c, config, sms, warp_specialize=warp_specialize)
 
 
 # --- (c) fused attention forward, online softmax -----------------------------

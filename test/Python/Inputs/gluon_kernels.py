@@ -12,7 +12,7 @@ from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon._runtime import GluonASTSource
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma,
-                                                              warpgroup_mma)
+                                                              warpgroup_mma, warpgroup_mma_wait)
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 from dot_kernels import Kernel
@@ -185,6 +185,80 @@ def ws_fill_kernel(out, scale, BLOCK: gl.constexpr):
                        [2, 1], [48, 24])
 
 
+@gluon.jit
+def _tile_origin(tile, num_n, BM: gl.constexpr, BN: gl.constexpr):
+    return (tile // num_n) * BM, (tile % num_n) * BN
+
+
+@gluon.jit
+def _issue_load(a_desc, b_desc, a_s, b_s, ready, tile, k, num_n, BN: gl.constexpr, count,
+                STAGES: gl.constexpr):
+    BM: gl.constexpr = a_desc.block_type.shape[0]
+    BK: gl.constexpr = a_desc.block_type.shape[1]
+    row, col = _tile_origin(tile, num_n, BM, BN)
+    s = count % STAGES
+    mbarrier.expect(ready.index(s), a_desc.block_type.nbytes + b_desc.block_type.nbytes)
+    tma_load(a_desc, [row, k * BK], ready.index(s), a_s.index(s))
+    tma_load(b_desc, [k * BK, col], ready.index(s), b_s.index(s))
+
+
+@gluon.jit
+def persistent_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, STAGES: gl.constexpr):
+    # C = A @ B with one program per SM walking the tiles. The TMA loads run
+    # STAGES - 1 steps ahead of the wgmma through one ring whose phases go on
+    # across tiles (the next tile's first blocks load during this tile's
+    # last steps); one wgmma stays in flight (use_acc false at each tile's
+    # first step); the epilogue stores the tile as two column halves,
+    # TMA copies from subslices of one buffer, waiting for the previous
+    # tile's copies only before rewriting it.
+    BM: gl.constexpr = a_desc.block_type.shape[0]
+    BK: gl.constexpr = a_desc.block_type.shape[1]
+    BN: gl.constexpr = b_desc.block_type.shape[1]
+    HALF: gl.constexpr = c_desc.block_type.shape[1]
+    acc_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                         instr_shape=[16, BN, 16])
+    a_s = gl.allocate_shared_memory(a_desc.dtype, [STAGES] + a_desc.block_type.shape, a_desc.layout)
+    b_s = gl.allocate_shared_memory(b_desc.dtype, [STAGES] + b_desc.block_type.shape, b_desc.layout)
+    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready.index(s), count=1)
+    c_s = gl.allocate_shared_memory(c_desc.dtype, [BM, BN], b_desc.layout)
+    num_n = gl.cdiv(N, BN)
+    k_steps = gl.cdiv(K, BK)
+    my_tiles = gl.cdiv(gl.cdiv(M, BM) * num_n - gl.program_id(0), gl.num_programs(0))
+    total = my_tiles * k_steps
+    # The first STAGES - 1 steps' loads.
+    for i in gl.static_range(STAGES - 1):
+        if i < total:
+            _issue_load(a_desc, b_desc, a_s, b_s, ready, gl.program_id(0) + (i // k_steps) * gl.num_programs(0),
+                        i % k_steps, num_n, BN, i, STAGES)
+    acc = gl.zeros([BM, BN], gl.float32, acc_layout)
+    for i in range(0, total):
+        slot = i % STAGES
+        k = i % k_steps
+        mbarrier.wait(ready.index(slot), (i // STAGES) & 1)
+        acc = warpgroup_mma(a_s.index(slot), b_s.index(slot), acc, use_acc=k > 0, is_async=True)
+        # The wgmma of step i - 1 is done: its slot takes step i + STAGES - 1.
+        acc = warpgroup_mma_wait(1, deps=[acc])
+        ahead = i + STAGES - 1
+        if ahead < total:
+            _issue_load(a_desc, b_desc, a_s, b_s, ready,
+                        gl.program_id(0) + (ahead // k_steps) * gl.num_programs(0), ahead % k_steps,
+                        num_n, BN, ahead, STAGES)
+        if k == k_steps - 1:
+            acc = warpgroup_mma_wait(0, deps=[acc])
+            row, col = _tile_origin(gl.program_id(0) + (i // k_steps) * gl.num_programs(0), num_n, BM, BN)
+            tma.store_wait(0)
+            thread_barrier()
+            c_s.store(acc.to(c_desc.dtype))
+            fence_async_shared()
+            tma_store(c_desc, [row, col], c_s.slice(0, HALF, dim=1))
+            tma_store(c_desc, [row, col + HALF], c_s.slice(HALF, HALF, dim=1))
+    tma.store_wait(0)
+    for s in gl.static_range(STAGES):
+        mbarrier.invalidate(ready.index(s))
+
+
 class GluonKernel(Kernel):
     def source(self):
         return GluonASTSource(fn=self.fn, signature=self.signature, constexprs=self.constexprs)
@@ -267,6 +341,18 @@ def _ws_mm_kernel(name, num_warps):
                        tol=(1e-2, 1e-2 * 32))
 
 
+def _persistent_launch(a):
+    import torch
+    M, K = a["a"].shape
+    N = a["b"].shape[1]
+    ad = TensorDescriptor.from_tensor(a["a"], [128, 64], _layout([128, 64]))
+    bd = TensorDescriptor.from_tensor(a["b"], [64, 128], _layout([64, 128]))
+    cd = TensorDescriptor.from_tensor(a["c"], [128, 64], _layout([128, 64]))
+    sms = torch.cuda.get_device_properties(a["a"].device).multi_processor_count
+    programs = min(sms, (M // 128) * (N // 128))
+    persistent_matmul_kernel[(programs,)](ad, bd, cd, M, N, K, STAGES=3, num_warps=4)
+
+
 KERNELS = {
     k.name: k for k in [
         GluonKernel("gluon_tma_scale", tma_scale_kernel,
@@ -289,6 +375,13 @@ KERNELS = {
                     flops=lambda a: a["out"].numel(), tol=(0, 0)),
         _ws_mm_kernel("gluon_ws_matmul", 4),
         _ws_mm_kernel("gluon_ws_matmul_wide", 8),
+        GluonKernel("gluon_persistent_matmul", persistent_matmul_kernel,
+                    {"a_desc": _desc([128, 64]), "b_desc": _desc([64, 128]), "c_desc": _desc([128, 64]),
+                     "M": "i32", "N": "i32", "K": "i32", "STAGES": "constexpr"}, {"STAGES": 3},
+                    num_warps=4, inputs=_mm_inputs, launch=_persistent_launch, outputs=lambda a: [a["c"]],
+                    reference=lambda torch, a: [(a["a"].float() @ a["b"].float()).half()],
+                    flops=lambda a: 2 * a["a"].shape[0] * a["a"].shape[1] * a["b"].shape[1],
+                    tol=(1e-2, 1e-2 * 32)),
         GluonKernel("gluon_ws_fill", ws_fill_kernel, {"out": "*i32", "scale": "i32", "BLOCK": "constexpr"},
                     {"BLOCK": 128}, num_warps=4, launch_warps=8, inputs=_ws_fill_inputs,
                     launch=lambda a: ws_fill_kernel[(a["out"].numel() // (3 * 128),)](

@@ -152,6 +152,11 @@ void populateWarpSpecializePatterns(TypeConverter &converter, mlir::ConversionTa
 /// (tensor captures, nesting).
 mlir::LogicalResult checkWarpSpecializeLowering(mlir::Operation *op);
 
+/// The element at which a ttg.memdesc_subslice's view starts in its
+/// buffer, or a located error when the view is not laid out there as a
+/// buffer of its own shape (checked before anything is converted).
+mlir::FailureOr<int32_t> subsliceStart(mlir::Operation *op);
+
 /// Whether a tt.dot has a lowering here (a blocked result: scalar FMAs),
 /// and a located error when its operands or types do not fit it.
 bool hasDotLowering(mlir::Operation *op);

@@ -240,24 +240,39 @@ packRegisterA(OpBuilder &b, Location loc, Operation *op, RankedTensorType type, 
   return words;
 }
 
-/// wgmma with A in registers: NVVM's op takes A descriptors only, so this
-/// one is inline PTX, its accumulators tied in and out.
-Value registerAWgmma(OpBuilder &b, Location loc, Type tileType, Value d, ArrayRef<Value> aWords,
-                     Value descB, int64_t n, int64_t k, Type elem, Type accElem, bool bMnMajor) {
+/// wgmma as inline PTX, its accumulators tied in and out: for A in
+/// registers (`aWords`; NVVM's op takes A descriptors only), and for a
+/// scale-d known only at run time (`useC`, an i1; NVVM's op takes a
+/// constant), which then decides whether `d` is added to the product.
+Value inlineWgmma(OpBuilder &b, Location loc, Type tileType, Value d, ArrayRef<Value> aWords,
+                  Value descA, Value descB, Value useC, int64_t n, int64_t k, Type elem,
+                  Type accElem, bool aMnMajor, bool bMnMajor) {
   auto tile = cast<LLVM::LLVMStructType>(tileType);
   unsigned f = tile.getBody().size();
+  unsigned aCount = aWords.empty() ? 1 : 4;
   std::string t = ptxType(elem).str();
-  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(n) + "k" + std::to_string(k) + "." +
-                     (accElem.isF32() ? "f32" : "s32") + "." + t + "." + t + " {";
+  std::string scale = useC ? "$" + std::to_string(2 * f + aCount + 1) : "1";
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " + scale +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
+                     std::to_string(k) + "." + (accElem.isF32() ? "f32" : "s32") + "." + t + "." +
+                     t + " {";
   for (unsigned i = 0; i < f; ++i)
     text += (i ? ", $" : "$") + std::to_string(i);
-  text += "}, {";
-  for (unsigned i = 0; i < 4; ++i)
-    text += (i ? ", $" : "$") + std::to_string(2 * f + i);
-  text += "}, $" + std::to_string(2 * f + 4) + ", p";
+  text += "}, ";
+  if (aWords.empty()) {
+    text += "$" + std::to_string(2 * f);
+  } else {
+    text += "{";
+    for (unsigned i = 0; i < 4; ++i)
+      text += (i ? ", $" : "$") + std::to_string(2 * f + i);
+    text += "}";
+  }
+  text += ", $" + std::to_string(2 * f + aCount) + ", p";
+  // Scales of A and B (floats), then transposes (16-bit floats; A's only
+  // when it is read from shared memory).
   if (elem.isF16() || elem.isBF16())
-    text += std::string(", 1, 1, ") + (bMnMajor ? "1" : "0");
+    text += std::string(", 1, 1, ") + (aWords.empty() ? (aMnMajor ? "1, " : "0, ") : "") +
+            (bMnMajor ? "1" : "0");
   else if (!elem.isInteger(8))
     text += ", 1, 1";
   text += ";\n}";
@@ -266,12 +281,20 @@ Value registerAWgmma(OpBuilder &b, Location loc, Type tileType, Value d, ArrayRe
     constraints += std::string(i ? "," : "") + (accElem.isF32() ? "=f" : "=r");
   for (unsigned i = 0; i < f; ++i)
     constraints += "," + std::to_string(i);
-  constraints += ",r,r,r,r,l";
+  constraints += aWords.empty() ? ",l" : ",r,r,r,r";
+  constraints += ",l";
   SmallVector<Value> operands;
   for (unsigned i = 0; i < f; ++i)
     operands.push_back(LLVM::ExtractValueOp::create(b, loc, d, int64_t(i)));
-  llvm::append_range(operands, aWords);
+  if (aWords.empty())
+    operands.push_back(descA);
+  else
+    llvm::append_range(operands, aWords);
   operands.push_back(descB);
+  if (useC) {
+    constraints += ",r";
+    operands.push_back(LLVM::ZExtOp::create(b, loc, b.getI32Type(), useC));
+  }
   return inlinePtx(b, loc, tileType, text, constraints, operands, /*sideEffects=*/true);
 }
 
@@ -388,14 +411,13 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
 
     SmallVector<Value> regs = unpack(rewriter, loc, adaptor.getC());
     Type accType = regs.front().getType();
-    // d = a * b + (useC ? c : 0): the accumulator zeroed where useC is
-    // false, so a flag known only at run time (Gluon's use_acc) costs one
-    // select per register, not a second copy of the product.
-    if (Value useC = adaptor.getUseC(); useC && !matchPattern(op.getUseC(), m_One())) {
-      Value zero = LLVM::ZeroOp::create(rewriter, loc, accType);
-      for (Value &r : regs)
-        r = LLVM::SelectOp::create(rewriter, loc, useC, r, zero);
-    }
+    // d = a * b + (useC ? c : 0): a flag known only at run time (Gluon's
+    // use_acc, a fused loop's first step of a tile) is the first K step's
+    // scale-d predicate. Reading the accumulator registers instead (a
+    // select) would wait for a wgmma still in flight.
+    Value useC = adaptor.getUseC();
+    if (useC && matchPattern(op.getUseC(), m_One()))
+      useC = Value();
     auto tileType = LLVM::LLVMStructType::getLiteral(
         getContext(), SmallVector<Type>(fragments, accType));
     auto shape = NVVM::MMAShapeAttr::get(getContext(), int(kInstrM), int(instrN), int(instrK));
@@ -453,12 +475,18 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
       for (int64_t k0 = 0; k0 < kTotal; k0 += instrK) {
         Value descB =
             descriptor(*bOp, bWarpOff, bWarpBits, bDesc, bOp->offset(n0, k0) * bOp->bytes);
+        Value scale = k0 == 0 ? useC : Value();
         if (aRegsType) {
-          d = registerAWgmma(rewriter, loc, tileType, d, aWords[{m0, k0}], descB, instrN, instrK,
-                             elem, accElem, bOp->desc.mnMajor);
+          d = inlineWgmma(rewriter, loc, tileType, d, aWords[{m0, k0}], Value(), descB, scale,
+                          instrN, instrK, elem, accElem, false, bOp->desc.mnMajor);
           continue;
         }
         Value descA = descriptor(*a, aWarpOff, aWarpBits, aDesc, a->offset(m0, k0) * a->bytes);
+        if (scale) {
+          d = inlineWgmma(rewriter, loc, tileType, d, {}, descA, descB, scale, instrN, instrK,
+                          elem, accElem, a->desc.mnMajor, bOp->desc.mnMajor);
+          continue;
+        }
         d = NVVM::WgmmaMmaAsyncOp::create(rewriter, loc, tileType, d, descA, descB, shape, typeIn,
                                           typeIn, typeD, scaleD, scaleIn, scaleIn, layoutA,
                                           layoutB, overflow);

@@ -186,6 +186,32 @@ LogicalResult MemDescTransOp::verify() {
   return success();
 }
 
+LogicalResult MemDescSubsliceOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  ArrayRef<int32_t> offsets = getOffsets();
+  if (result.getRank() != src.getRank() || int64_t(offsets.size()) != src.getRank())
+    return emitOpError() << "source, result and offsets must have the same rank";
+  for (auto [i, offset, size, srcSize] :
+       llvm::enumerate(offsets, result.getShape(), src.getShape())) {
+    if (offset < 0 || size < 1 || offset + size > srcSize)
+      return emitOpError() << "dimension " << i << ": elements " << offset << " to "
+                           << offset + size << " are not within the source's " << srcSize;
+    if (offset % size != 0)
+      return emitOpError() << "dimension " << i << ": offset " << offset
+                           << " is not a multiple of the view's extent " << size;
+  }
+  if (result.getAllocShape() != src.getAllocShape())
+    return emitOpError() << "result alloc shape must be the source's, "
+                         << shapeString(src.getAllocShape());
+  if (result.getElementType() != src.getElementType() ||
+      result.getEncoding() != src.getEncoding() ||
+      result.getMemorySpace() != src.getMemorySpace() ||
+      result.getMutableMemory() != src.getMutableMemory())
+    return emitOpError() << "result must keep the element type, encoding, memory space "
+                            "and mutability of the source";
+  return success();
+}
+
 LogicalResult MemDescReinterpretOp::verify() {
   auto bytes = [](MemDescType type) {
     int64_t n = type.getElementType().getIntOrFloatBitWidth();

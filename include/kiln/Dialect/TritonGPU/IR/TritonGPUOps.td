@@ -112,6 +112,22 @@ def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
+  let summary = "view of a box of a buffer";
+  let description = [{
+    The elements of `src` from `offsets` on, as many along each dimension
+    as the result's shape (Gluon's `slice`); the result keeps the source's
+    encoding and allocation shape. Each offset is a multiple of the
+    result's extent along its dimension. No memory is touched.
+  }];
+  let arguments = (ins TTG_MemDescType:$src, DenseI32ArrayAttr:$offsets);
+  let results = (outs TTG_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `` $offsets attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def TTG_MemDescReinterpretOp : TTG_Op<"memdesc_reinterpret", [Pure]> {
   let summary = "view of a whole buffer as another element type, shape or layout";
   let description = [{
