@@ -40,10 +40,33 @@ from triton import knobs
 from triton.backends.compiler import Language
 from triton.backends.nvidia import compiler as _nvidia
 
+from triton.runtime.errors import OutOfResources
+
 from . import _driver
 from ._driver import CompileError
 
 BRIDGE_VERSION = "2"
+
+
+class OutOfSharedMemory(CompileError, OutOfResources):
+    """kiln's kernel needs more shared memory than the target has. Also
+    Triton's OutOfResources, as stock Triton raises for such a kernel at
+    launch, so that Triton's autotuner skips the config as it would."""
+
+    def __init__(self, error, required, limit):
+        CompileError.__init__(self, error.kernel, error.target, error.diagnostic, error.command,
+                              error.returncode, error.stage)
+        self.required, self.limit, self.name = required, limit, "shared memory"
+
+    def __str__(self):
+        return CompileError.__str__(self)
+
+    def __reduce__(self):
+        return (CompileError, (self.kernel, self.target, self.diagnostic, self.command,
+                               self.returncode, self.stage))
+
+
+_SHARED_LIMIT = re.compile(r"needs (\d+) bytes of shared memory; \S+ allows (\d+)")
 
 
 def _release(text):
@@ -278,11 +301,17 @@ class _Compile:
             raise CompileError(kernel, self.target,
                                "kiln: error: Triton options kiln does not implement: " + "; ".join(wrong),
                                stage="options")
-        self.result = _driver.compile(text, target=self.target, num_warps=self.options.num_warps,
-                                      num_stages=self.options.num_stages, start=_INPUT_OF[stage],
-                                      shared=metadata.get("shared"), kernel=kernel,
-                                      env=_kiln_env(self.options, self.arch),
-                                      executable=_State.executable, flags=flags)
+        try:
+            self.result = _driver.compile(text, target=self.target, num_warps=self.options.num_warps,
+                                          num_stages=self.options.num_stages, start=_INPUT_OF[stage],
+                                          shared=metadata.get("shared"), kernel=kernel,
+                                          env=_kiln_env(self.options, self.arch),
+                                          executable=_State.executable, flags=flags)
+        except CompileError as e:
+            over = _SHARED_LIMIT.search(e.diagnostic)
+            if over:
+                raise OutOfSharedMemory(e, int(over.group(1)), int(over.group(2))) from None
+            raise
 
     def stage(self, name):
         def run(src, metadata):

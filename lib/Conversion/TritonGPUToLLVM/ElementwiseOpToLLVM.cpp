@@ -4,6 +4,7 @@
 // scalar ops are then lowered by MLIR's own arith and math patterns.
 //
 //===----------------------------------------------------------------------===//
+#include "Elementwise.h"
 #include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
@@ -78,8 +79,15 @@ struct SplatConstantLowering : OpConversionPattern<arith::ConstantOp> {
     Type converted = getTypeConverter()->convertType(type);
     if (!converted)
       return failure();
-    Value scalar = arith::ConstantOp::create(rewriter, op.getLoc(),
-                                             cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    auto value = cast<TypedAttr>(dense.getSplatValue<Attribute>());
+    // Floats that LLVM has no type for (fp8) are their bits in an integer.
+    Type elem = elementOf(*getTypeConverter(), type);
+    Value scalar;
+    if (auto f = dyn_cast<FloatAttr>(value); f && isa<IntegerType>(elem))
+      scalar = LLVM::ConstantOp::create(rewriter, op.getLoc(), elem,
+                                        IntegerAttr::get(elem, f.getValue().bitcastToAPInt()));
+    else
+      scalar = arith::ConstantOp::create(rewriter, op.getLoc(), value);
     size_t n = cast<LLVM::LLVMStructType>(converted).getBody().size();
     rewriter.replaceOp(op, pack(rewriter, op.getLoc(), converted, SmallVector<Value>(n, scalar)));
     return success();

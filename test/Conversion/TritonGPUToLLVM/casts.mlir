@@ -72,3 +72,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// An fp8 splat constant (a masked load's `other`) is its bits in an i8 in
+// every register: LLVM has no fp8 type.
+// CHECK-LABEL: llvm.func @fp8_constant
+// CHECK: %[[BITS:.*]] = llvm.mlir.constant(56 : i8) : i8
+// CHECK: llvm.insertvalue %[[BITS]], %{{.*}}[0] : !llvm.struct<(i8, i8)>
+// CHECK: llvm.insertvalue %[[BITS]], %{{.*}}[1] : !llvm.struct<(i8, i8)>
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_constant(%p: !tt.ptr<f8E4M3FN>) {
+    %one = arith.constant dense<1.000000e+00> : tensor<256xf8E4M3FN, #b>
+    %ps = tt.splat %p : !tt.ptr<f8E4M3FN> -> tensor<256x!tt.ptr<f8E4M3FN>, #b>
+    tt.store %ps, %one : tensor<256x!tt.ptr<f8E4M3FN>, #b>
+    tt.return
+  }
+}

@@ -112,6 +112,24 @@ def errors(failing_plugin):
         assert e.kernel == "add_kernel" and e.stage == "options"
         print(e.diagnostic)
 
+    # A kernel that needs more shared memory than the target has (4 stages
+    # of 128x256x128 f16 blocks in a warp-specialised ring) is also Triton's
+    # OutOfResources, which Triton's autotuner skips as it does for stock.
+    from triton.runtime.errors import OutOfResources
+    import dot_kernels
+    big = dot_kernels.KERNELS["matmul_tma_persistent_ws"]
+    constexprs = dict(big.constexprs, BLOCK_SIZE_N=256, BLOCK_SIZE_K=128)
+    signature = dict(big.signature, a_desc="tensordesc<fp16[128, 128]>", b_desc="tensordesc<fp16[128, 256]>",
+                     c_desc="tensordesc<fp16[128, 256]>")
+    source = triton.compiler.ASTSource(fn=big.fn, signature=signature, constexprs=constexprs)
+    try:
+        triton.compile(source, target=TARGET, options={"num_warps": 8, "num_stages": 4})
+        raise AssertionError("a kernel over the shared-memory limit compiled")
+    except kiln.CompileError as e:
+        assert isinstance(e, OutOfResources), type(e)
+        assert e.name == "shared memory" and e.required > e.limit == 232448, (e.required, e.limit)
+        print(f"OutOfResources: {e.name}, {e.limit} bytes at most")
+
     # No kiln where KILN_EXECUTABLE points.
     os.environ["KILN_EXECUTABLE"] = "/nonexistent/kiln"
     try:

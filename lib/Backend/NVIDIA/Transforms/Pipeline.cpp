@@ -26,6 +26,7 @@
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
@@ -485,9 +486,27 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
       });
       // The scratch of an op in the loop (a fused loop's epilogue
       // conversion) is live beside the rings.
+      // (A conversion that only feeds TMA stores is dropped by
+      // ttgir-tma-lowering: the store's buffer is written from any layout.)
       int64_t loopScratch = 0;
-      loop->walk([&](Operation *op) { loopScratch = std::max(loopScratch, scratchBytes(op, scratch)); });
+      loop->walk([&](Operation *op) {
+        bool feedsTMAStores = isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [](Operation *u) {
+          return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
+        });
+        if (!feedsTMAStores)
+          loopScratch = std::max(loopScratch, scratchBytes(op, scratch));
+      });
       others += loopScratch;
+      // So is the buffer ttgir-tma-lowering gives the loop's TMA stores
+      // (one per block and block type).
+      llvm::SmallDenseSet<std::pair<Block *, Type>> storeBuffers;
+      loop->walk([&](tt::DescriptorStoreOp store) {
+        if (MemDescType type = ttng::tmaBufferType(
+                store.getDesc().getType(),
+                cast<RankedTensorType>(store.getSrc().getType()).getShape(), true))
+          if (storeBuffers.insert({store->getBlock(), type}).second)
+            others += ttng::bufferBytes(type);
+      });
       if (std::optional<LoopPlan> plan =
               nvidia::planLoopWithin(loop, stages, axes, limit - others))
         plans.push_back(std::move(*plan));

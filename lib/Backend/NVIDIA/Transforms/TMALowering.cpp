@@ -155,7 +155,23 @@ unsigned bulkGroupsPerPass(scf::ForOp loop, Block *block) {
 /// pass that stored (the groups issued since may stay in flight): the copy
 /// out overlaps the rest of the pass (a persistent kernel's next tile).
 /// The loop waits for all of them once it is done.
-LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, unsigned groups) {
+/// Stores of one loop block whose blocks are alike (a split epilogue's
+/// halves) share one buffer, as Triton's do: each waits for the copy before
+/// it, and the loop keeps the shared memory of one.
+struct StoreBuffer {
+  unsigned alike = 0;
+  Value buffer;
+};
+using SharedStoreBuffers = DenseMap<std::pair<Block *, Type>, StoreBuffer>;
+
+/// The buffer type of a descriptor store, null when it has none.
+ttg::MemDescType storeBufferType(tt::DescriptorStoreOp store) {
+  return ttng::tmaBufferType(store.getDesc().getType(),
+                             cast<RankedTensorType>(store.getSrc().getType()).getShape(), true);
+}
+
+LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, unsigned groups,
+                               SharedStoreBuffers &shared) {
   Location loc = store.getLoc();
   Value src = store.getSrc();
   FailureOr<ttg::MemDescType> type = bufferType(
@@ -164,12 +180,18 @@ LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, uns
     return failure();
   if (auto cvt = src.getDefiningOp<ttg::ConvertLayoutOp>())
     src = cvt.getSrc();
+  StoreBuffer &slot = shared[{store->getBlock(), *type}];
+  unsigned alike = slot.alike;
   OpBuilder outside(loop);
-  Value buffer = ttg::LocalAllocOp::create(outside, loc, *type, Value(), IntegerAttr());
+  if (!slot.buffer) {
+    slot.buffer = ttg::LocalAllocOp::create(outside, loc, *type, Value(), IntegerAttr());
+  }
+  Value buffer = slot.buffer;
   OpBuilder b(store);
   // Only the thread that issued the copy waits for it: the others may
-  // refill the buffer once it has.
-  ttng::TMAStoreWaitOp::create(b, loc, int32_t(groups - 1));
+  // refill the buffer once it has. A buffer of its own was last copied
+  // out `groups` groups ago, a shared one by the latest group.
+  ttng::TMAStoreWaitOp::create(b, loc, alike > 1 ? 0 : int32_t(groups - 1));
   ttg::BarrierOp::create(b, loc, ttg::AddrSpace::Local);
   ttg::LocalStoreOp::create(b, loc, src, buffer);
   ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
@@ -183,10 +205,10 @@ LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, uns
   return success();
 }
 
-LogicalResult lowerStore(tt::DescriptorStoreOp store) {
+LogicalResult lowerStore(tt::DescriptorStoreOp store, SharedStoreBuffers &shared) {
   if (scf::ForOp loop = storeLoop(store->getBlock()))
     if (unsigned groups = bulkGroupsPerPass(loop, store->getBlock()))
-      return lowerStoreInLoop(store, loop, groups);
+      return lowerStoreInLoop(store, loop, groups, shared);
   OpBuilder b(store);
   FailureOr<Value> buffer = storeBuffer(b, store, store.getDesc().getType(), store.getSrc());
   if (failed(buffer))
@@ -276,11 +298,16 @@ struct TMALowering : kiln::nvidia::impl::TMALoweringBase<TMALowering> {
         ops.push_back(op);
     });
     bool ok = true;
+    SharedStoreBuffers shared;
+    for (Operation *op : ops)
+      if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
+        if (ttg::MemDescType type = storeBufferType(store))
+          ++shared[{store->getBlock(), type}].alike;
     for (Operation *op : ops) {
       if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
         ok &= succeeded(lowerLoad(load));
       else if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
-        ok &= succeeded(lowerStore(store));
+        ok &= succeeded(lowerStore(store, shared));
       else if (auto reduce = dyn_cast<tt::DescriptorReduceOp>(op))
         ok &= succeeded(lowerReduce(reduce));
       else

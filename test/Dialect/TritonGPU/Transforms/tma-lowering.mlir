@@ -98,3 +98,56 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Stores in a loop keep their buffers for the loop. Stores of unlike
+// blocks have one each and wait, before refilling it, only for their own
+// copy of the previous pass (1 of the 2 groups a pass issues may stay in
+// flight); the halves of a split epilogue (alike blocks) share one buffer,
+// each waiting for the copy before it, so the loop holds one block's bytes.
+// CHECK-LABEL: tt.func public @stores_in_loop
+// CHECK: %[[WIDE:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16
+// CHECK: %[[NARROW:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16
+// CHECK: scf.for
+// CHECK: ttng.async_tma_store_wait {pendings = 1 : i32}
+// CHECK: ttg.local_store %{{.*}}, %[[WIDE]]
+// CHECK: ttng.async_tma_store_wait {pendings = 1 : i32}
+// CHECK: ttg.local_store %{{.*}}, %[[NARROW]]
+// CHECK: ttng.async_tma_copy_local_to_global
+// CHECK-NEXT: }
+// CHECK-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-LABEL: tt.func public @split_epilogue
+// CHECK: %[[HALF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16
+// CHECK-NOT: ttg.local_alloc
+// CHECK: scf.for
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK: ttg.local_store %{{.*}}, %[[HALF]]
+// CHECK: ttng.async_tma_copy_local_to_global %{{.*}} %[[HALF]]
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK: ttg.local_store %{{.*}}, %[[HALF]]
+// CHECK: ttng.async_tma_copy_local_to_global %{{.*}} %[[HALF]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @stores_in_loop(%w: !tt.tensordesc<tensor<64x64xf16>>, %n: !tt.tensordesc<tensor<64x32xf16>>,
+                                 %x: tensor<64x64xf16, #blocked>, %y: tensor<64x32xf16, #blocked>, %k: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %k step %c1 : i32 {
+      tt.descriptor_store %w[%i, %c0], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+      tt.descriptor_store %n[%i, %c0], %y : !tt.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16, #blocked>
+    }
+    tt.return
+  }
+  tt.func public @split_epilogue(%n: !tt.tensordesc<tensor<64x32xf16>>, %x: tensor<64x32xf16, #blocked>,
+                                 %y: tensor<64x32xf16, #blocked>, %k: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    scf.for %i = %c0 to %k step %c1 : i32 {
+      tt.descriptor_store %n[%i, %c0], %x : !tt.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16, #blocked>
+      tt.descriptor_store %n[%i, %c32], %y : !tt.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16, #blocked>
+    }
+    tt.return
+  }
+}
