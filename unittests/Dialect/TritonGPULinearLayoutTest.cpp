@@ -1,6 +1,7 @@
 //===- TritonGPULinearLayoutTest.cpp - ttg encodings through the engine ---===//
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 #include "kiln/Layout/Encodings.h"
+#include "kiln/Layout/MatrixAccess.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -120,3 +121,81 @@ TEST_F(TritonGPULinearLayout, ShapesTheEncodingCannotHoldAreErrors) {
 }
 
 } // namespace
+
+namespace {
+
+/// Replays NVIDIA's stmatrix.m8n8.x4 as the PTX ISA defines it for each
+/// store of `plan`: lane 8m + r gives row r of matrix m's address, and the
+/// row's elements c = 0..7 come from lane 4r + c/2, its 32-bit word m (the
+/// registers first + 2m and first + 2m + 1). Every element must land where
+/// the buffer's layout keeps its coordinates.
+void expectStmatrixPlacesEveryElement(const LinearLayout &regs, const LinearLayout &buffer,
+                                      const layout::MatrixStorePlan &plan) {
+  std::optional<LinearLayout> whereIs = buffer.invert();
+  ASSERT_TRUE(whereIs);
+  int32_t warps = regs.getInDimSize("warp");
+  size_t checked = 0;
+  for (int32_t w = 0; w < warps; ++w)
+    for (const layout::MatrixStorePlan::Store &store : plan.stores)
+      for (int32_t l = 0; l < 32; ++l) {
+        int64_t address = store.offset;
+        for (unsigned b = 0; b < 5; ++b)
+          if (l & (1 << b))
+            address ^= plan.laneImages[b];
+        for (unsigned b = 0; b < plan.warpImages.size(); ++b)
+          if (w & (1 << b))
+            address ^= plan.warpImages[b];
+        int32_t m = l / 8, r = l % 8;
+        for (int32_t c = 0; c < 8; ++c) {
+          auto coords = regs.apply({{"register", store.firstRegister + 2 * m + (c & 1)},
+                                    {"lane", 4 * r + c / 2},
+                                    {"warp", w}});
+          llvm::SmallVector<std::pair<llvm::StringRef, int32_t>> at;
+          for (const auto &[name, value] : coords)
+            at.push_back({name, value});
+          auto place = whereIs->apply(at);
+          int64_t offset = place[whereIs->getOutDimIndex("offset")].second;
+          EXPECT_EQ(address + c, offset) << "warp " << w << " lane " << l << " col " << c;
+          ++checked;
+        }
+      }
+  EXPECT_EQ(checked, size_t(regs.getTotalInDimSize() / regs.getInDimSize("block")));
+}
+
+} // namespace
+
+TEST_F(TritonGPULinearLayout, WgmmaAccumulatorStoresAsMatricesIntoTMABuffers) {
+  // A 128x128 f16 tile of 4 warps' wgmma accumulator (its TMA-store
+  // epilogue) into the 128-byte-swizzled buffer TMA reads, 64x64 into a
+  // 64-byte swizzle, 64x256 into two 128-byte panels.
+  for (auto [instr, shape, swizzle] :
+       {std::tuple<int, int, int>{128, 128, 128}, {64, 64, 64}, {256, 64, 128}}) {
+    auto mma = parse("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+                     "instrShape = [16, " + std::to_string(instr) + ", 16]}>");
+    auto shared = parse("#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
+                        ", transposed = false, elementBitWidth = 16}>");
+    ASSERT_TRUE(mma && shared);
+    int64_t cols = instr;
+    LinearLayout regs = expectLayout(mma.toLinearLayout({shape, cols}));
+    LinearLayout buffer = expectLayout(shared.toLinearLayout({shape, cols}));
+    std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
+    ASSERT_TRUE(toShared);
+    std::optional<layout::MatrixStorePlan> plan = layout::planMatrixStore(*toShared);
+    ASSERT_TRUE(plan) << toShared->toString();
+    expectStmatrixPlacesEveryElement(regs, buffer, *plan);
+  }
+}
+
+TEST_F(TritonGPULinearLayout, LayoutsWithoutMatrixRowsHaveNoMatrixStore) {
+  // A blocked layout's lanes do not pair elements along rows of 8.
+  auto blocked = parse("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+                       "warpsPerCTA = [4, 1], order = [1, 0]}>");
+  auto shared = parse("#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
+                      "elementBitWidth = 16}>");
+  ASSERT_TRUE(blocked && shared);
+  LinearLayout regs = expectLayout(blocked.toLinearLayout({64, 64}));
+  LinearLayout buffer = expectLayout(shared.toLinearLayout({64, 64}));
+  std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
+  ASSERT_TRUE(toShared);
+  EXPECT_FALSE(layout::planMatrixStore(*toShared));
+}

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
+#include "kiln/Layout/MatrixAccess.h"
 
 #include "kiln/Analysis/ConvertLayoutPlan.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
@@ -86,6 +87,45 @@ FailureOr<SharedAccessPlan> planFor(Operation *op, RankedTensorType tensor,
 }
 
 /// Stores `tensor`'s registers into the buffer at `base`.
+/// Stores 16-bit `regs` as the target's 8x8-matrix stores of `plan`.
+void storeMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base,
+                   const layout::MatrixStorePlan &plan, ArrayRef<Value> regs) {
+  auto [lane, warp] = laneAndWarp(b, loc, ctx);
+  Value off = i32Constant(b, loc, 0);
+  auto add = [&](Value id, unsigned bit, int64_t image) {
+    Value set = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                     LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, 1 << bit)),
+                                     i32Constant(b, loc, 0));
+    off = LLVM::XOrOp::create(b, loc, off,
+                              LLVM::SelectOp::create(b, loc, set, i32Constant(b, loc, image),
+                                                     i32Constant(b, loc, 0)));
+  };
+  for (unsigned bit = 0; bit < 5; ++bit)
+    add(lane, bit, plan.laneImages[bit]);
+  for (auto [bit, image] : llvm::enumerate(plan.warpImages))
+    add(warp, bit, image);
+  Type elem = regs.front().getType();
+  auto pair = VectorType::get({2}, elem);
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  for (const layout::MatrixStorePlan::Store &store : plan.stores) {
+    SmallVector<Value, 4> words;
+    for (int32_t m = 0; m < 4; ++m) {
+      Value v = LLVM::UndefOp::create(b, loc, pair);
+      for (int32_t i = 0; i < 2; ++i)
+        v = LLVM::InsertElementOp::create(b, loc, v, regs[store.firstRegister + 2 * m + i],
+                                          i32Constant(b, loc, i));
+      words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
+    }
+    // Bits the lane and warp part may set are XORed in, the others added.
+    int64_t xorPart = store.offset & plan.threadMask, addPart = store.offset & ~plan.threadMask;
+    Value dynamic = xorPart ? LLVM::XOrOp::create(b, loc, off, i32Constant(b, loc, xorPart)) : off;
+    Value p = LLVM::GEPOp::create(b, loc, ptr, elem, base, ValueRange{dynamic});
+    if (addPart)
+      p = LLVM::GEPOp::create(b, loc, ptr, elem, p, ArrayRef<LLVM::GEPArg>{int32_t(addPart)});
+    ctx.target.storeMatrices(b, loc, p, words);
+  }
+}
+
 LogicalResult storeTensor(OpBuilder &b, Operation *op, const Context &ctx, Value base,
                           RankedTensorType tensor, Value adapted, ttg::MemDescType buffer) {
   FailureOr<SharedAccessPlan> plan = planFor(op, tensor, buffer);
@@ -93,6 +133,13 @@ LogicalResult storeTensor(OpBuilder &b, Operation *op, const Context &ctx, Value
     return failure();
   Location loc = op->getLoc();
   SmallVector<Value> regs = unpack(b, loc, adapted);
+  // Where the registers come as 8x8 matrices of 16-bit rows (a wgmma or
+  // mma accumulator converted to 16 bits), four matrices per instruction.
+  if (tensor.getElementType().getIntOrFloatBitWidth() == 16 && ctx.target.hasMatrixStore())
+    if (std::optional<layout::MatrixStorePlan> matrices = layout::planMatrixStore(plan->toShared)) {
+      storeMatrices(b, loc, ctx, base, *matrices, regs);
+      return success();
+    }
   Value off = threadOffset(b, loc, ctx, *plan);
   storeShared(b, loc, base, off, *plan, 0, regs, regs.front().getType());
   return success();

@@ -131,8 +131,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @reinterpret_larger(%buf: !ttg.memdesc<64xf16, #flat, #smem, mutable>) {
-    // expected-error @+1 {{view of 256 bytes is larger than its 128-byte buffer}}
+    // expected-error @+1 {{view of 256 bytes is larger than the 128 bytes of its buffer}}
     %v = ttg.memdesc_reinterpret %buf : !ttg.memdesc<64xf16, #flat, #smem, mutable> -> !ttg.memdesc<64xi32, #flat, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+// From buffer 2 of 4, a view may span buffers 2 and 3, not more.
+#flat = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#ring = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reinterpret_past_the_ring(%ring: !ttg.memdesc<4x8x64xf16, #ring, #smem, mutable>) {
+    %c2 = arith.constant 2 : i32
+    %buf = ttg.memdesc_index %ring[%c2] : !ttg.memdesc<4x8x64xf16, #ring, #smem, mutable> -> !ttg.memdesc<8x64xf16, #ring, #smem, mutable>
+    %two = ttg.memdesc_reinterpret %buf : !ttg.memdesc<8x64xf16, #ring, #smem, mutable> -> !ttg.memdesc<512xi32, #flat, #smem, mutable>
+    // expected-error @+1 {{view of 4096 bytes is larger than the 2048 bytes of its buffer and the buffers after it}}
+    %three = ttg.memdesc_reinterpret %buf : !ttg.memdesc<8x64xf16, #ring, #smem, mutable> -> !ttg.memdesc<1024xi32, #flat, #smem, mutable>
     tt.return
   }
 }

@@ -111,6 +111,15 @@ public:
 
   // Asynchronous copies from global to shared memory (ttg.async_copy_*).
 
+  /// Whether the warp can store four 8x8 matrices of 16-bit elements into
+  /// shared memory at once (kiln/Layout/MatrixAccess.h says how).
+  virtual bool hasMatrixStore() const = 0;
+  /// That store: `address` is this lane's row address (lane 8m + r: row r
+  /// of matrix m), `words` its four 32-bit words (two elements of matrix
+  /// m's row lane / 4 each).
+  virtual void storeMatrices(mlir::OpBuilder &b, mlir::Location loc, mlir::Value address,
+                             mlir::ValueRange words) const = 0;
+
   /// Why the target cannot copy asynchronously into shared memory, or
   /// empty when it can.
   virtual std::string asyncCopyUnsupported() const = 0;

@@ -196,6 +196,17 @@ public:
     emitStoreGlobal(b, loc, ptr, value, hints, pred);
   }
 
+  // stmatrix is sm_90's.
+  bool hasMatrixStore() const override { return cc >= 90; }
+
+  void storeMatrices(OpBuilder &b, Location loc, Value address, ValueRange words) const override {
+    MLIRContext *ctx = b.getContext();
+    NVVM::StMatrixOp::create(b, loc, address, words,
+                             NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+                             NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+                             NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
+  }
+
   std::string asyncCopyUnsupported() const override {
     return cc >= 80 ? "" : "cp.async needs sm_80";
   }

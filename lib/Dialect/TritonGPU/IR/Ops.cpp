@@ -2,6 +2,7 @@
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -222,9 +223,22 @@ LogicalResult MemDescReinterpretOp::verify() {
   MemDescType src = getSrc().getType(), result = getResult().getType();
   if (!src.getElementType().isIntOrFloat() || !result.getElementType().isIntOrFloat())
     return emitOpError() << "reinterprets buffers of numbers only";
-  if (bytes(result) > bytes(src))
-    return emitOpError() << "view of " << bytes(result) << " bytes is larger than its "
-                         << bytes(src) << "-byte buffer";
+  // A view from a buffer of a multi-buffered allocation may reach into the
+  // buffers after it (Gluon's tutorials borrow two operand buffers for an
+  // epilogue): it is bounded by the allocation's bytes from that buffer on.
+  int64_t room = bytes(src);
+  if (auto index = getSrc().getDefiningOp<MemDescIndexOp>()) {
+    int64_t count = index.getSrc().getType().getShape().front();
+    APInt at;
+    if (matchPattern(index.getIndex(), m_ConstantInt(&at)) && at.getSExtValue() >= 0 &&
+        at.getSExtValue() < count)
+      count -= at.getSExtValue();
+    room *= count;
+  }
+  if (bytes(result) > room)
+    return emitOpError() << "view of " << bytes(result) << " bytes is larger than the "
+                         << room << " bytes of its buffer"
+                         << (room != bytes(src) ? " and the buffers after it" : "");
   if (src.getMemorySpace() != result.getMemorySpace())
     return emitOpError() << "cannot change the memory space";
   return success();
