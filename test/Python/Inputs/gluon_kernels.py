@@ -290,6 +290,13 @@ def _mm_inputs(torch):
                 c=torch.empty(M, N, device="cuda", dtype=torch.float16))
 
 
+# Inputs and checks of the C = A @ B kernels (f16, f32 accumulation).
+_MM_CHECK = dict(inputs=_mm_inputs, outputs=lambda a: [a["c"]],
+                 reference=lambda torch, a: [(a["a"].float() @ a["b"].float()).half()],
+                 flops=lambda a: 2 * a["a"].shape[0] * a["a"].shape[1] * a["b"].shape[1],
+                 tol=(1e-2, 1e-2 * 32))
+
+
 def _mm_launch(a):
     M, K = a["a"].shape
     N = a["b"].shape[1]
@@ -334,11 +341,7 @@ def _ws_mm_kernel(name, num_warps):
                        {"a_desc": _desc([128, 64]), "b_desc": _desc([64, 128]), "c_desc": _desc([128, 128]),
                         "K": "i32", "STAGES": "constexpr", "NUM_WARPS": "constexpr"},
                        {"STAGES": 3, "NUM_WARPS": num_warps}, num_warps=num_warps,
-                       launch_warps=num_warps + 4, inputs=_mm_inputs,
-                       launch=_ws_mm_launch(num_warps), outputs=lambda a: [a["c"]],
-                       reference=lambda torch, a: [(a["a"].float() @ a["b"].float()).half()],
-                       flops=lambda a: 2 * a["a"].shape[0] * a["a"].shape[1] * a["b"].shape[1],
-                       tol=(1e-2, 1e-2 * 32))
+                       launch_warps=num_warps + 4, launch=_ws_mm_launch(num_warps), **_MM_CHECK)
 
 
 def _persistent_launch(a):
@@ -363,10 +366,7 @@ KERNELS = {
         GluonKernel("gluon_wgmma_loop", wgmma_loop_kernel,
                     {"a_desc": _desc([64, 64]), "b_desc": _desc([64, 128]), "c_desc": _desc([64, 128]),
                      "K": "i32"}, {},
-                    num_warps=4, inputs=_mm_inputs, launch=_mm_launch, outputs=lambda a: [a["c"]],
-                    reference=lambda torch, a: [(a["a"].float() @ a["b"].float()).half()],
-                    flops=lambda a: 2 * a["a"].shape[0] * a["a"].shape[1] * a["b"].shape[1],
-                    tol=(1e-2, 1e-2 * 32)),
+                    num_warps=4, launch=_mm_launch, **_MM_CHECK),
         GluonKernel("gluon_arrive_wait", arrive_wait_kernel, {"out": "*i32", "BLOCK": "constexpr"},
                     {"BLOCK": 128}, num_warps=4, inputs=_arrive_inputs, launch=_arrive_launch,
                     outputs=lambda a: [a["out"]],
@@ -378,10 +378,7 @@ KERNELS = {
         GluonKernel("gluon_persistent_matmul", persistent_matmul_kernel,
                     {"a_desc": _desc([128, 64]), "b_desc": _desc([64, 128]), "c_desc": _desc([128, 64]),
                      "M": "i32", "N": "i32", "K": "i32", "STAGES": "constexpr"}, {"STAGES": 3},
-                    num_warps=4, inputs=_mm_inputs, launch=_persistent_launch, outputs=lambda a: [a["c"]],
-                    reference=lambda torch, a: [(a["a"].float() @ a["b"].float()).half()],
-                    flops=lambda a: 2 * a["a"].shape[0] * a["a"].shape[1] * a["b"].shape[1],
-                    tol=(1e-2, 1e-2 * 32)),
+                    num_warps=4, launch=_persistent_launch, **_MM_CHECK),
         GluonKernel("gluon_ws_fill", ws_fill_kernel, {"out": "*i32", "scale": "i32", "BLOCK": "constexpr"},
                     {"BLOCK": 128}, num_warps=4, launch_warps=8, inputs=_ws_fill_inputs,
                     launch=lambda a: ws_fill_kernel[(a["out"].numel() // (3 * 128),)](

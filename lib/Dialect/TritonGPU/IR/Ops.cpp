@@ -128,6 +128,17 @@ LogicalResult LocalStoreOp::verify() {
   return verifyTensorAndBuffer(*this, getSrc().getType(), getDst().getType(), "source");
 }
 
+/// A view of part of a buffer keeps what its elements are and where.
+static LogicalResult verifySameBuffer(Operation *op, MemDescType src, MemDescType result) {
+  if (result.getElementType() != src.getElementType() ||
+      result.getEncoding() != src.getEncoding() ||
+      result.getMemorySpace() != src.getMemorySpace() ||
+      result.getMutableMemory() != src.getMutableMemory())
+    return op->emitOpError() << "result must keep the element type, encoding, memory space "
+                                "and mutability of the source";
+  return success();
+}
+
 LogicalResult MemDescIndexOp::verify() {
   MemDescType src = getSrc().getType(), result = getType();
   if (src.getRank() < 2)
@@ -141,13 +152,7 @@ LogicalResult MemDescIndexOp::verify() {
                          << shapeString(result.getShape());
   if (result.getAllocShape() != want)
     return emitOpError() << "result is a whole buffer, so its alloc shape must be its shape";
-  if (result.getElementType() != src.getElementType() ||
-      result.getEncoding() != src.getEncoding() ||
-      result.getMemorySpace() != src.getMemorySpace() ||
-      result.getMutableMemory() != src.getMutableMemory())
-    return emitOpError() << "result must keep the element type, encoding, memory space "
-                            "and mutability of the source";
-  return success();
+  return verifySameBuffer(*this, src, result);
 }
 
 LogicalResult MemDescTransOp::verify() {
@@ -204,13 +209,7 @@ LogicalResult MemDescSubsliceOp::verify() {
   if (result.getAllocShape() != src.getAllocShape())
     return emitOpError() << "result alloc shape must be the source's, "
                          << shapeString(src.getAllocShape());
-  if (result.getElementType() != src.getElementType() ||
-      result.getEncoding() != src.getEncoding() ||
-      result.getMemorySpace() != src.getMemorySpace() ||
-      result.getMutableMemory() != src.getMutableMemory())
-    return emitOpError() << "result must keep the element type, encoding, memory space "
-                            "and mutability of the source";
-  return success();
+  return verifySameBuffer(*this, src, result);
 }
 
 LogicalResult MemDescReinterpretOp::verify() {
