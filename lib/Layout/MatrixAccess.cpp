@@ -1,4 +1,4 @@
-//===- MatrixAccess.cpp - 8x8-matrix stores of 16-bit elements ------------===//
+//===- MatrixAccess.cpp - 8x8-matrix accesses of 16-bit elements ---------===//
 #include "kiln/Layout/MatrixAccess.h"
 
 namespace kiln::layout {
@@ -11,7 +11,7 @@ int64_t offsetOf(const LinearLayout &ll, llvm::StringRef in, unsigned bit) {
 
 } // namespace
 
-std::optional<MatrixStorePlan> planMatrixStore(const LinearLayout &toShared) {
+std::optional<MatrixAccessPlan> planMatrixAccess(const LinearLayout &toShared) {
   if (!toShared.hasInDim(kRegister) || !toShared.hasInDim(kLane) || !toShared.hasOutDim(kOffset))
     return std::nullopt;
   for (llvm::StringRef out : toShared.getOutDimNames())
@@ -26,15 +26,16 @@ std::optional<MatrixStorePlan> planMatrixStore(const LinearLayout &toShared) {
   if (offsetOf(toShared, kRegister, 0) != 1 || offsetOf(toShared, kLane, 0) != 2 ||
       offsetOf(toShared, kLane, 1) != 4)
     return std::nullopt;
-  // Everything else moves whole aligned rows, and moves something.
-  auto alignedRow = [](int64_t image) { return image != 0 && (image & 7) == 0; };
+  // Everything else moves whole aligned rows (or nothing: elements a warp
+  // or a register repeats are read or written twice, alike).
+  auto alignedRow = [](int64_t image) { return (image & 7) == 0; };
   for (unsigned i = 2; i < 5; ++i)
     if (!alignedRow(offsetOf(toShared, kLane, i)))
       return std::nullopt;
   for (unsigned i = 1; i < regBits; ++i)
     if (!alignedRow(offsetOf(toShared, kRegister, i)))
       return std::nullopt;
-  MatrixStorePlan plan;
+  MatrixAccessPlan plan;
   if (toShared.hasInDim(kWarp))
     for (unsigned i = 0, e = toShared.getInDimSizeLog2(kWarp); i < e; ++i) {
       int64_t image = offsetOf(toShared, kWarp, i);
@@ -57,7 +58,7 @@ std::optional<MatrixStorePlan> planMatrixStore(const LinearLayout &toShared) {
     for (unsigned i = 3; i < regBits; ++i)
       if (first & (1 << i))
         offset ^= offsetOf(toShared, kRegister, i);
-    plan.stores.push_back({first, offset});
+    plan.accesses.push_back({first, offset});
   }
   return plan;
 }

@@ -124,19 +124,20 @@ TEST_F(TritonGPULinearLayout, ShapesTheEncodingCannotHoldAreErrors) {
 
 namespace {
 
-/// Replays NVIDIA's stmatrix.m8n8.x4 as the PTX ISA defines it for each
-/// store of `plan`: lane 8m + r gives row r of matrix m's address, and the
-/// row's elements c = 0..7 come from lane 4r + c/2, its 32-bit word m (the
-/// registers first + 2m and first + 2m + 1). Every element must land where
-/// the buffer's layout keeps its coordinates.
-void expectStmatrixPlacesEveryElement(const LinearLayout &regs, const LinearLayout &buffer,
-                                      const layout::MatrixStorePlan &plan) {
+/// Replays NVIDIA's stmatrix.m8n8.x4 and ldmatrix.m8n8.x4 (.b16, not
+/// transposed) as the PTX ISA defines them for each access of `plan`: lane
+/// 8m + r gives row r of matrix m's address, and the row's elements
+/// c = 0..7 belong to lane 4r + c/2, its 32-bit word m (the registers
+/// first + 2m and first + 2m + 1). Every element must be where the
+/// buffer's layout keeps its coordinates.
+void expectMatricesPlaceEveryElement(const LinearLayout &regs, const LinearLayout &buffer,
+                                      const layout::MatrixAccessPlan &plan) {
   std::optional<LinearLayout> whereIs = buffer.invert();
   ASSERT_TRUE(whereIs);
   int32_t warps = regs.getInDimSize("warp");
   size_t checked = 0;
   for (int32_t w = 0; w < warps; ++w)
-    for (const layout::MatrixStorePlan::Store &store : plan.stores)
+    for (const layout::MatrixAccessPlan::Access &store : plan.accesses)
       for (int32_t l = 0; l < 32; ++l) {
         int64_t address = store.offset;
         for (unsigned b = 0; b < 5; ++b)
@@ -180,9 +181,9 @@ TEST_F(TritonGPULinearLayout, WgmmaAccumulatorStoresAsMatricesIntoTMABuffers) {
     LinearLayout buffer = expectLayout(shared.toLinearLayout({shape, cols}));
     std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
     ASSERT_TRUE(toShared);
-    std::optional<layout::MatrixStorePlan> plan = layout::planMatrixStore(*toShared);
+    std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared);
     ASSERT_TRUE(plan) << toShared->toString();
-    expectStmatrixPlacesEveryElement(regs, buffer, *plan);
+    expectMatricesPlaceEveryElement(regs, buffer, *plan);
   }
 }
 
@@ -197,5 +198,33 @@ TEST_F(TritonGPULinearLayout, LayoutsWithoutMatrixRowsHaveNoMatrixStore) {
   LinearLayout buffer = expectLayout(shared.toLinearLayout({64, 64}));
   std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
   ASSERT_TRUE(toShared);
-  EXPECT_FALSE(layout::planMatrixStore(*toShared));
+  EXPECT_FALSE(layout::planMatrixAccess(*toShared));
+}
+
+TEST_F(TritonGPULinearLayout, MmaOperandsLoadAsMatricesFromKContiguousBuffers) {
+  // mma.sync's f16 operands (kWidth 2) read from the swizzled buffers the
+  // pipeliner gives them: A (64x32) and a K-contiguous B (32x64) are
+  // ldmatrix x4 loads; an N-contiguous B would need the transposing form,
+  // which is not planned.
+  auto a = parse("#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, "
+                 "versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>");
+  auto b = parse("#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 2, "
+                 "versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>");
+  auto kMinor = parse("#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>");
+  auto kMajor = parse("#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>");
+  ASSERT_TRUE(a && b && kMinor && kMajor);
+  auto check = [&](ttg::LayoutEncodingInterface regsEnc, ttg::LayoutEncodingInterface sharedEnc,
+                   llvm::SmallVector<int64_t> shape, bool planned) {
+    LinearLayout regs = expectLayout(regsEnc.toLinearLayout(shape));
+    LinearLayout buffer = expectLayout(sharedEnc.toLinearLayout(shape));
+    std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
+    ASSERT_TRUE(toShared);
+    std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared);
+    ASSERT_EQ(bool(plan), planned) << toShared->toString();
+    if (plan)
+      expectMatricesPlaceEveryElement(regs, buffer, *plan);
+  };
+  check(a, kMinor, {64, 32}, true);
+  check(b, kMajor, {32, 64}, true);
+  check(b, kMinor, {32, 64}, false);
 }

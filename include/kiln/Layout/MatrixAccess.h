@@ -1,12 +1,12 @@
-//===- MatrixAccess.h - 8x8-matrix stores of 16-bit elements ----*- C++ -*-===//
+//===- MatrixAccess.h - 8x8-matrix accesses of 16-bit elements --*- C++ -*-===//
 //
-// Whether a distributed tensor's registers reach a shared buffer as four
-// 8x8 matrices of 16-bit elements per instruction (NVIDIA's stmatrix x4),
-// and with which addresses. In such a store a thread gives two adjacent
-// elements of one row per matrix (its lane's bits 0-1 select the pair in
-// the row, bits 2-4 the row) and lane 8 * m + r gives the address of row r
-// of matrix m; each row's 8 elements must be one aligned 16-byte run of
-// the buffer.
+// Whether a distributed tensor's registers move to or from a shared buffer
+// as four 8x8 matrices of 16-bit elements per instruction (NVIDIA's
+// stmatrix and ldmatrix x4), and with which addresses. In such an access a
+// thread holds two adjacent elements of one row per matrix (its lane's
+// bits 0-1 select the pair in the row, bits 2-4 the row) and lane 8 * m + r
+// gives the address of row r of matrix m; each row's 8 elements must be
+// one aligned 16-byte run of the buffer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_LAYOUT_MATRIXACCESS_H
@@ -19,7 +19,7 @@
 
 namespace kiln::layout {
 
-struct MatrixStorePlan {
+struct MatrixAccessPlan {
   /// Offsets (elements) each bit of the lane giving an address adds: bits
   /// 0-2 pick the row, bits 3-4 the matrix. They are XORed.
   int64_t laneImages[5];
@@ -27,11 +27,11 @@ struct MatrixStorePlan {
   std::vector<int64_t> warpImages;
   /// One instruction: registers first + 2m and first + 2m + 1 hold matrix
   /// m's pair; `offset` is the registers' part of its addresses.
-  struct Store {
+  struct Access {
     int32_t firstRegister;
     int64_t offset;
   };
-  std::vector<Store> stores;
+  std::vector<Access> accesses;
   /// The offset bits the lane and warp parts may set.
   int64_t threadMask = 0;
 };
@@ -39,9 +39,9 @@ struct MatrixStorePlan {
 /// The plan for `toShared` (register, lane, warp[, block] -> offset, as a
 /// tensor layout composed with a shared layout's inverse gives it) of a
 /// 32-lane warp, or none when its registers do not come as such matrices
-/// (fewer than 8 registers, a lane or register without its own elements,
-/// rows that are not aligned 16-byte runs, more than one block).
-std::optional<MatrixStorePlan> planMatrixStore(const LinearLayout &toShared);
+/// (fewer than 8 registers, rows that are not aligned 16-byte runs, more
+/// than one block).
+std::optional<MatrixAccessPlan> planMatrixAccess(const LinearLayout &toShared);
 
 } // namespace kiln::layout
 

@@ -86,10 +86,10 @@ FailureOr<SharedAccessPlan> planFor(Operation *op, RankedTensorType tensor,
   return plan;
 }
 
-/// Stores `tensor`'s registers into the buffer at `base`.
-/// Stores 16-bit `regs` as the target's 8x8-matrix stores of `plan`.
-void storeMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base,
-                   const layout::MatrixStorePlan &plan, ArrayRef<Value> regs) {
+/// This lane's row address for each access of `plan` (8x8 matrices of
+/// 16-bit `elem` in the buffer at `base`).
+SmallVector<Value> matrixAddresses(OpBuilder &b, Location loc, const Context &ctx, Value base,
+                                   Type elem, const layout::MatrixAccessPlan &plan) {
   auto [lane, warp] = laneAndWarp(b, loc, ctx);
   Value off = i32Constant(b, loc, 0);
   auto add = [&](Value id, unsigned bit, int64_t image) {
@@ -104,28 +104,67 @@ void storeMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base,
     add(lane, bit, plan.laneImages[bit]);
   for (auto [bit, image] : llvm::enumerate(plan.warpImages))
     add(warp, bit, image);
-  Type elem = regs.front().getType();
-  auto pair = VectorType::get({2}, elem);
   auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  for (const layout::MatrixStorePlan::Store &store : plan.stores) {
-    SmallVector<Value, 4> words;
-    for (int32_t m = 0; m < 4; ++m) {
-      Value v = LLVM::UndefOp::create(b, loc, pair);
-      for (int32_t i = 0; i < 2; ++i)
-        v = LLVM::InsertElementOp::create(b, loc, v, regs[store.firstRegister + 2 * m + i],
-                                          i32Constant(b, loc, i));
-      words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
-    }
+  SmallVector<Value> addresses;
+  for (const layout::MatrixAccessPlan::Access &access : plan.accesses) {
     // Bits the lane and warp part may set are XORed in, the others added.
-    int64_t xorPart = store.offset & plan.threadMask, addPart = store.offset & ~plan.threadMask;
+    int64_t xorPart = access.offset & plan.threadMask, addPart = access.offset & ~plan.threadMask;
     Value dynamic = xorPart ? LLVM::XOrOp::create(b, loc, off, i32Constant(b, loc, xorPart)) : off;
     Value p = LLVM::GEPOp::create(b, loc, ptr, elem, base, ValueRange{dynamic});
     if (addPart)
       p = LLVM::GEPOp::create(b, loc, ptr, elem, p, ArrayRef<LLVM::GEPArg>{int32_t(addPart)});
-    ctx.target.storeMatrices(b, loc, p, words);
+    addresses.push_back(p);
+  }
+  return addresses;
+}
+
+/// Stores 16-bit `regs` as the target's 8x8-matrix stores of `plan`.
+void storeMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base,
+                   const layout::MatrixAccessPlan &plan, ArrayRef<Value> regs) {
+  Type elem = regs.front().getType();
+  auto pair = VectorType::get({2}, elem);
+  SmallVector<Value> addresses = matrixAddresses(b, loc, ctx, base, elem, plan);
+  for (auto [access, address] : llvm::zip(plan.accesses, addresses)) {
+    SmallVector<Value, 4> words;
+    for (int32_t m = 0; m < 4; ++m) {
+      Value v = LLVM::UndefOp::create(b, loc, pair);
+      for (int32_t i = 0; i < 2; ++i)
+        v = LLVM::InsertElementOp::create(b, loc, v, regs[access.firstRegister + 2 * m + i],
+                                          i32Constant(b, loc, i));
+      words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
+    }
+    ctx.target.storeMatrices(b, loc, address, words);
   }
 }
 
+/// Loads `regs` (16-bit `elem`) with the target's 8x8-matrix loads of
+/// `plan`.
+void loadMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base, Type elem,
+                  const layout::MatrixAccessPlan &plan, MutableArrayRef<Value> regs) {
+  auto pair = VectorType::get({2}, elem);
+  SmallVector<Value> addresses = matrixAddresses(b, loc, ctx, base, elem, plan);
+  for (auto [access, address] : llvm::zip(plan.accesses, addresses)) {
+    SmallVector<Value, 4> words = ctx.target.loadMatrices(b, loc, address);
+    for (int32_t m = 0; m < 4; ++m) {
+      Value v = LLVM::BitcastOp::create(b, loc, pair, words[m]);
+      for (int32_t i = 0; i < 2; ++i)
+        regs[access.firstRegister + 2 * m + i] =
+            LLVM::ExtractElementOp::create(b, loc, v, i32Constant(b, loc, i));
+    }
+  }
+}
+
+/// The 8x8-matrix plan of a 16-bit copy between `tensor`'s registers and
+/// `plan`'s buffer, where the target has the instruction (`store` or load).
+std::optional<layout::MatrixAccessPlan> matrixPlan(const Context &ctx, RankedTensorType tensor,
+                                                   const SharedAccessPlan &plan, bool store) {
+  if (tensor.getElementType().getIntOrFloatBitWidth() != 16 ||
+      !(store ? ctx.target.hasMatrixStore() : ctx.target.hasMatrixLoad()))
+    return std::nullopt;
+  return layout::planMatrixAccess(plan.toShared);
+}
+
+/// Stores `tensor`'s registers into the buffer at `base`.
 LogicalResult storeTensor(OpBuilder &b, Operation *op, const Context &ctx, Value base,
                           RankedTensorType tensor, Value adapted, ttg::MemDescType buffer) {
   FailureOr<SharedAccessPlan> plan = planFor(op, tensor, buffer);
@@ -135,11 +174,10 @@ LogicalResult storeTensor(OpBuilder &b, Operation *op, const Context &ctx, Value
   SmallVector<Value> regs = unpack(b, loc, adapted);
   // Where the registers come as 8x8 matrices of 16-bit rows (a wgmma or
   // mma accumulator converted to 16 bits), four matrices per instruction.
-  if (tensor.getElementType().getIntOrFloatBitWidth() == 16 && ctx.target.hasMatrixStore())
-    if (std::optional<layout::MatrixStorePlan> matrices = layout::planMatrixStore(plan->toShared)) {
-      storeMatrices(b, loc, ctx, base, *matrices, regs);
-      return success();
-    }
+  if (std::optional<layout::MatrixAccessPlan> matrices = matrixPlan(ctx, tensor, *plan, true)) {
+    storeMatrices(b, loc, ctx, base, *matrices, regs);
+    return success();
+  }
   Value off = threadOffset(b, loc, ctx, *plan);
   storeShared(b, loc, base, off, *plan, 0, regs, regs.front().getType());
   return success();
@@ -191,8 +229,14 @@ struct LocalLoadLowering : OpConversionPattern<ttg::LocalLoadOp> {
     Location loc = op.getLoc();
     Type elemType = cast<LLVM::LLVMStructType>(resultType).getBody()[0];
     SmallVector<Value> regs(layoutOf(op.getType()).getInDimSize(layout::kRegister));
-    Value off = threadOffset(rewriter, loc, ctx, *plan);
-    loadShared(rewriter, loc, adaptor.getSrc(), off, *plan, 0, regs, elemType);
+    // mma.sync operands (16-bit) come as 8x8 matrices: four per ldmatrix.
+    if (std::optional<layout::MatrixAccessPlan> matrices =
+            matrixPlan(ctx, op.getType(), *plan, false)) {
+      loadMatrices(rewriter, loc, ctx, adaptor.getSrc(), elemType, *matrices, regs);
+    } else {
+      Value off = threadOffset(rewriter, loc, ctx, *plan);
+      loadShared(rewriter, loc, adaptor.getSrc(), off, *plan, 0, regs, elemType);
+    }
     rewriter.replaceOp(op, pack(rewriter, loc, resultType, regs));
     return success();
   }

@@ -119,6 +119,10 @@ public:
   /// m's row lane / 4 each).
   virtual void storeMatrices(mlir::OpBuilder &b, mlir::Location loc, mlir::Value address,
                              mlir::ValueRange words) const = 0;
+  /// The same as loads: this lane's four 32-bit words.
+  virtual bool hasMatrixLoad() const = 0;
+  virtual llvm::SmallVector<mlir::Value, 4> loadMatrices(mlir::OpBuilder &b, mlir::Location loc,
+                                                         mlir::Value address) const = 0;
 
   /// Why the target cannot copy asynchronously into shared memory, or
   /// empty when it can.

@@ -207,6 +207,22 @@ public:
                              NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
   }
 
+  // ldmatrix is sm_75's.
+  bool hasMatrixLoad() const override { return cc >= 75; }
+
+  SmallVector<Value, 4> loadMatrices(OpBuilder &b, Location loc, Value address) const override {
+    MLIRContext *ctx = b.getContext();
+    Type i32 = b.getI32Type();
+    auto four = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+    Value words = NVVM::LdMatrixOp::create(
+        b, loc, four, address, /*num=*/4, NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value, 4> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, words, i));
+    return out;
+  }
+
   std::string asyncCopyUnsupported() const override {
     return cc >= 80 ? "" : "cp.async needs sm_80";
   }

@@ -1,5 +1,8 @@
 // RUN: kiln-opt -split-input-file --llir-allocate-shared-memory --llir-convert-to-llvm %s | FileCheck %s
 
+// 16-bit copies between registers and shared memory as 8x8 matrices
+// (kiln/Layout/MatrixAccess.h): stmatrix from sm_90, ldmatrix from sm_75.
+
 // A wgmma accumulator converted to f16 and stored into the 128-byte-
 // swizzled buffer of a TMA store (the epilogue): each group of 8 registers
 // is one stmatrix of four 8x8 matrices (64x64 over 4 warps: 32 registers a
@@ -34,6 +37,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   tt.func public @epilogue_sm80(%acc: tensor<64x64xf16, #mma>) {
     %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
     ttg.local_store %acc, %buf : tensor<64x64xf16, #mma> -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+// mma.sync's A operand read from its swizzled ring slot (K contiguous):
+// one ldmatrix of four 8x8 matrices per 8 registers (64x32 f16 over 4
+// warps: 16 registers a thread, 2 loads), the words split into pairs
+// (the conversion after it goes through its scratch as before).
+// CHECK-LABEL: llvm.func @operand_a
+// CHECK-NOT: llvm.load {{.*}}!llvm.ptr<3>
+// CHECK-COUNT-2: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: llvm.return
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @operand_a(%p: !tt.ptr<f16>) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %a = ttg.local_load %buf : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #a>
+    %x = ttg.convert_layout %a : tensor<64x32xf16, #a> -> tensor<64x32xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>
+    tt.store %ps, %x : tensor<64x32x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>
     tt.return
   }
 }
