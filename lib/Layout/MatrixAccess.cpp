@@ -11,7 +11,7 @@ int64_t offsetOf(const LinearLayout &ll, llvm::StringRef in, unsigned bit) {
 
 } // namespace
 
-std::optional<MatrixAccessPlan> planMatrixAccess(const LinearLayout &toShared) {
+std::optional<MatrixAccessPlan> planMatrixAccess(const LinearLayout &toShared, bool transposed) {
   if (!toShared.hasInDim(kRegister) || !toShared.hasInDim(kLane) || !toShared.hasOutDim(kOffset))
     return std::nullopt;
   for (llvm::StringRef out : toShared.getOutDimNames())
@@ -22,20 +22,27 @@ std::optional<MatrixAccessPlan> planMatrixAccess(const LinearLayout &toShared) {
   unsigned regBits = toShared.getInDimSizeLog2(kRegister);
   if (regBits < 3 || toShared.getInDimSizeLog2(kLane) != 5)
     return std::nullopt;
-  // The pair, then the two lane bits across a row: 8 consecutive elements.
-  if (offsetOf(toShared, kRegister, 0) != 1 || offsetOf(toShared, kLane, 0) != 2 ||
-      offsetOf(toShared, kLane, 1) != 4)
+  // A thread's pair and its lane bits 0-1, and its lane bits 2-4: one of
+  // them runs along the 8 elements of a row, the other picks the row.
+  int64_t pairAndQuad[3] = {offsetOf(toShared, kRegister, 0), offsetOf(toShared, kLane, 0),
+                            offsetOf(toShared, kLane, 1)};
+  int64_t octet[3] = {offsetOf(toShared, kLane, 2), offsetOf(toShared, kLane, 3),
+                      offsetOf(toShared, kLane, 4)};
+  int64_t *inRow = transposed ? octet : pairAndQuad;
+  int64_t *rows = transposed ? pairAndQuad : octet;
+  if (inRow[0] != 1 || inRow[1] != 2 || inRow[2] != 4)
     return std::nullopt;
   // Everything else moves whole aligned rows (or nothing: elements a warp
   // or a register repeats are read or written twice, alike).
   auto alignedRow = [](int64_t image) { return (image & 7) == 0; };
-  for (unsigned i = 2; i < 5; ++i)
-    if (!alignedRow(offsetOf(toShared, kLane, i)))
+  for (unsigned i = 0; i < 3; ++i)
+    if (!alignedRow(rows[i]))
       return std::nullopt;
   for (unsigned i = 1; i < regBits; ++i)
     if (!alignedRow(offsetOf(toShared, kRegister, i)))
       return std::nullopt;
   MatrixAccessPlan plan;
+  plan.transposed = transposed;
   if (toShared.hasInDim(kWarp))
     for (unsigned i = 0, e = toShared.getInDimSizeLog2(kWarp); i < e; ++i) {
       int64_t image = offsetOf(toShared, kWarp, i);
@@ -43,10 +50,10 @@ std::optional<MatrixAccessPlan> planMatrixAccess(const LinearLayout &toShared) {
         return std::nullopt;
       plan.warpImages.push_back(image);
     }
-  // Lane bits 0-2 of the address-giving lane are the row: the data lanes'
-  // bits 2-4; bits 3-4 the matrix: register bits 1-2.
+  // Bits 0-2 of the address-giving lane are the row, bits 3-4 the matrix
+  // (register bits 1-2).
   for (unsigned b = 0; b < 3; ++b)
-    plan.laneImages[b] = offsetOf(toShared, kLane, b + 2);
+    plan.laneImages[b] = rows[b];
   for (unsigned b = 3; b < 5; ++b)
     plan.laneImages[b] = offsetOf(toShared, kRegister, b - 2);
   for (int64_t image : plan.laneImages)

@@ -124,12 +124,12 @@ TEST_F(TritonGPULinearLayout, ShapesTheEncodingCannotHoldAreErrors) {
 
 namespace {
 
-/// Replays NVIDIA's stmatrix.m8n8.x4 and ldmatrix.m8n8.x4 (.b16, not
-/// transposed) as the PTX ISA defines them for each access of `plan`: lane
-/// 8m + r gives row r of matrix m's address, and the row's elements
-/// c = 0..7 belong to lane 4r + c/2, its 32-bit word m (the registers
-/// first + 2m and first + 2m + 1). Every element must be where the
-/// buffer's layout keeps its coordinates.
+/// Replays NVIDIA's stmatrix.m8n8.x4 and ldmatrix.m8n8.x4 (.b16, .trans or
+/// not) as the PTX ISA defines them for each access of `plan`: lane 8m + r
+/// gives row r of matrix m's address, and the row's elements c = 0..7
+/// belong to lane 4r + c/2 (.trans: 4c + r/2), its 32-bit word m (the
+/// registers first + 2m and first + 2m + 1). Every element must be where
+/// the buffer's layout keeps its coordinates.
 void expectMatricesPlaceEveryElement(const LinearLayout &regs, const LinearLayout &buffer,
                                       const layout::MatrixAccessPlan &plan) {
   std::optional<LinearLayout> whereIs = buffer.invert();
@@ -148,8 +148,12 @@ void expectMatricesPlaceEveryElement(const LinearLayout &regs, const LinearLayou
             address ^= plan.warpImages[b];
         int32_t m = l / 8, r = l % 8;
         for (int32_t c = 0; c < 8; ++c) {
-          auto coords = regs.apply({{"register", store.firstRegister + 2 * m + (c & 1)},
-                                    {"lane", 4 * r + c / 2},
+          // Element c of row r: lane 4r + c/2's half c%2, or transposed,
+          // lane 4c + r/2's half r%2.
+          int32_t half = plan.transposed ? r & 1 : c & 1;
+          int32_t lane = plan.transposed ? 4 * c + r / 2 : 4 * r + c / 2;
+          auto coords = regs.apply({{"register", store.firstRegister + 2 * m + half},
+                                    {"lane", lane},
                                     {"warp", w}});
           llvm::SmallVector<std::pair<llvm::StringRef, int32_t>> at;
           for (const auto &[name, value] : coords)
@@ -181,7 +185,7 @@ TEST_F(TritonGPULinearLayout, WgmmaAccumulatorStoresAsMatricesIntoTMABuffers) {
     LinearLayout buffer = expectLayout(shared.toLinearLayout({shape, cols}));
     std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
     ASSERT_TRUE(toShared);
-    std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared);
+    std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared, false);
     ASSERT_TRUE(plan) << toShared->toString();
     expectMatricesPlaceEveryElement(regs, buffer, *plan);
   }
@@ -198,14 +202,14 @@ TEST_F(TritonGPULinearLayout, LayoutsWithoutMatrixRowsHaveNoMatrixStore) {
   LinearLayout buffer = expectLayout(shared.toLinearLayout({64, 64}));
   std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
   ASSERT_TRUE(toShared);
-  EXPECT_FALSE(layout::planMatrixAccess(*toShared));
+  EXPECT_FALSE(layout::planMatrixAccess(*toShared, false));
+  EXPECT_FALSE(layout::planMatrixAccess(*toShared, true));
 }
 
-TEST_F(TritonGPULinearLayout, MmaOperandsLoadAsMatricesFromKContiguousBuffers) {
+TEST_F(TritonGPULinearLayout, MmaOperandsLoadAsMatrices) {
   // mma.sync's f16 operands (kWidth 2) read from the swizzled buffers the
-  // pipeliner gives them: A (64x32) and a K-contiguous B (32x64) are
-  // ldmatrix x4 loads; an N-contiguous B would need the transposing form,
-  // which is not planned.
+  // pipeliner gives them: K-contiguous A (64x32) and B (32x64) are
+  // ldmatrix x4 loads, M- or N-contiguous ones ldmatrix.trans.
   auto a = parse("#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, "
                  "versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>");
   auto b = parse("#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 2, "
@@ -214,17 +218,19 @@ TEST_F(TritonGPULinearLayout, MmaOperandsLoadAsMatricesFromKContiguousBuffers) {
   auto kMajor = parse("#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>");
   ASSERT_TRUE(a && b && kMinor && kMajor);
   auto check = [&](ttg::LayoutEncodingInterface regsEnc, ttg::LayoutEncodingInterface sharedEnc,
-                   llvm::SmallVector<int64_t> shape, bool planned) {
+                   llvm::SmallVector<int64_t> shape, bool transposed) {
     LinearLayout regs = expectLayout(regsEnc.toLinearLayout(shape));
     LinearLayout buffer = expectLayout(sharedEnc.toLinearLayout(shape));
     std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
     ASSERT_TRUE(toShared);
-    std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared);
-    ASSERT_EQ(bool(plan), planned) << toShared->toString();
-    if (plan)
-      expectMatricesPlaceEveryElement(regs, buffer, *plan);
+    // Exactly one of the two forms reads each.
+    EXPECT_FALSE(layout::planMatrixAccess(*toShared, !transposed));
+    std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared, transposed);
+    ASSERT_TRUE(plan) << toShared->toString();
+    expectMatricesPlaceEveryElement(regs, buffer, *plan);
   };
-  check(a, kMinor, {64, 32}, true);
-  check(b, kMajor, {32, 64}, true);
-  check(b, kMinor, {32, 64}, false);
+  check(a, kMinor, {64, 32}, false);
+  check(b, kMajor, {32, 64}, false);
+  check(b, kMinor, {32, 64}, true);
+  check(a, kMajor, {64, 32}, true);
 }

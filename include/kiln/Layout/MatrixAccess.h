@@ -6,7 +6,9 @@
 // thread holds two adjacent elements of one row per matrix (its lane's
 // bits 0-1 select the pair in the row, bits 2-4 the row) and lane 8 * m + r
 // gives the address of row r of matrix m; each row's 8 elements must be
-// one aligned 16-byte run of the buffer.
+// one aligned 16-byte run of the buffer. In the transposed form (.trans)
+// the thread's pair and lane bits 0-1 pick the row instead, and lane bits
+// 2-4 run along it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_LAYOUT_MATRIXACCESS_H
@@ -20,6 +22,8 @@
 namespace kiln::layout {
 
 struct MatrixAccessPlan {
+  /// The instruction's transposed form.
+  bool transposed = false;
   /// Offsets (elements) each bit of the lane giving an address adds: bits
   /// 0-2 pick the row, bits 3-4 the matrix. They are XORed.
   int64_t laneImages[5];
@@ -41,7 +45,7 @@ struct MatrixAccessPlan {
 /// 32-lane warp, or none when its registers do not come as such matrices
 /// (fewer than 8 registers, rows that are not aligned 16-byte runs, more
 /// than one block).
-std::optional<MatrixAccessPlan> planMatrixAccess(const LinearLayout &toShared);
+std::optional<MatrixAccessPlan> planMatrixAccess(const LinearLayout &toShared, bool transposed);
 
 } // namespace kiln::layout
 

@@ -133,7 +133,7 @@ void storeMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base,
                                           i32Constant(b, loc, i));
       words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
     }
-    ctx.target.storeMatrices(b, loc, address, words);
+    ctx.target.storeMatrices(b, loc, address, words, plan.transposed);
   }
 }
 
@@ -144,7 +144,7 @@ void loadMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base, Ty
   auto pair = VectorType::get({2}, elem);
   SmallVector<Value> addresses = matrixAddresses(b, loc, ctx, base, elem, plan);
   for (auto [access, address] : llvm::zip(plan.accesses, addresses)) {
-    SmallVector<Value, 4> words = ctx.target.loadMatrices(b, loc, address);
+    SmallVector<Value, 4> words = ctx.target.loadMatrices(b, loc, address, plan.transposed);
     for (int32_t m = 0; m < 4; ++m) {
       Value v = LLVM::BitcastOp::create(b, loc, pair, words[m]);
       for (int32_t i = 0; i < 2; ++i)
@@ -161,7 +161,9 @@ std::optional<layout::MatrixAccessPlan> matrixPlan(const Context &ctx, RankedTen
   if (tensor.getElementType().getIntOrFloatBitWidth() != 16 ||
       !(store ? ctx.target.hasMatrixStore() : ctx.target.hasMatrixLoad()))
     return std::nullopt;
-  return layout::planMatrixAccess(plan.toShared);
+  if (std::optional<layout::MatrixAccessPlan> rows = layout::planMatrixAccess(plan.toShared, false))
+    return rows;
+  return layout::planMatrixAccess(plan.toShared, true);
 }
 
 /// Stores `tensor`'s registers into the buffer at `base`.

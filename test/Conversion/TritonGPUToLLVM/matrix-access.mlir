@@ -1,7 +1,8 @@
 // RUN: kiln-opt -split-input-file --llir-allocate-shared-memory --llir-convert-to-llvm %s | FileCheck %s
 
 // 16-bit copies between registers and shared memory as 8x8 matrices
-// (kiln/Layout/MatrixAccess.h): stmatrix from sm_90, ldmatrix from sm_75.
+// (kiln/Layout/MatrixAccess.h): stmatrix from sm_90, ldmatrix from sm_75,
+// transposed where the registers pair elements across rows.
 
 // A wgmma accumulator converted to f16 and stored into the 128-byte-
 // swizzled buffer of a TMA store (the epilogue): each group of 8 registers
@@ -63,6 +64,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %x = ttg.convert_layout %a : tensor<64x32xf16, #a> -> tensor<64x32xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>
     %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>
     tt.store %ps, %x : tensor<64x32x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>>
+    tt.return
+  }
+}
+
+// -----
+
+// Its B operand kept N-contiguous (row-major K x N): the transposing form
+// (ldmatrix.trans, NVVM's column layout).
+// CHECK-LABEL: llvm.func @operand_b
+// CHECK-COUNT-2: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#b = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @operand_b(%p: !tt.ptr<f16>) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
+    %b = ttg.local_load %buf : !ttg.memdesc<32x64xf16, #shared, #smem, mutable> -> tensor<32x64xf16, #b>
+    %x = ttg.convert_layout %b : tensor<32x64xf16, #b> -> tensor<32x64xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>
+    tt.store %ps, %x : tensor<32x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>
     tt.return
   }
 }

@@ -116,13 +116,14 @@ public:
   virtual bool hasMatrixStore() const = 0;
   /// That store: `address` is this lane's row address (lane 8m + r: row r
   /// of matrix m), `words` its four 32-bit words (two elements of matrix
-  /// m's row lane / 4 each).
+  /// m's row lane / 4 each, or `transposed`, of its column lane / 4).
   virtual void storeMatrices(mlir::OpBuilder &b, mlir::Location loc, mlir::Value address,
-                             mlir::ValueRange words) const = 0;
+                             mlir::ValueRange words, bool transposed) const = 0;
   /// The same as loads: this lane's four 32-bit words.
   virtual bool hasMatrixLoad() const = 0;
   virtual llvm::SmallVector<mlir::Value, 4> loadMatrices(mlir::OpBuilder &b, mlir::Location loc,
-                                                         mlir::Value address) const = 0;
+                                                         mlir::Value address,
+                                                         bool transposed) const = 0;
 
   /// Why the target cannot copy asynchronously into shared memory, or
   /// empty when it can.

@@ -199,10 +199,16 @@ public:
   // stmatrix is sm_90's.
   bool hasMatrixStore() const override { return cc >= 90; }
 
-  void storeMatrices(OpBuilder &b, Location loc, Value address, ValueRange words) const override {
+  // NVVM spells the transposed forms (.trans) as the column layout.
+  static NVVM::MMALayout matrixLayout(bool transposed) {
+    return transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  }
+
+  void storeMatrices(OpBuilder &b, Location loc, Value address, ValueRange words,
+                     bool transposed) const override {
     MLIRContext *ctx = b.getContext();
     NVVM::StMatrixOp::create(b, loc, address, words,
-                             NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+                             NVVM::MMALayoutAttr::get(ctx, matrixLayout(transposed)),
                              NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
                              NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
   }
@@ -210,12 +216,13 @@ public:
   // ldmatrix is sm_75's.
   bool hasMatrixLoad() const override { return cc >= 75; }
 
-  SmallVector<Value, 4> loadMatrices(OpBuilder &b, Location loc, Value address) const override {
+  SmallVector<Value, 4> loadMatrices(OpBuilder &b, Location loc, Value address,
+                                     bool transposed) const override {
     MLIRContext *ctx = b.getContext();
     Type i32 = b.getI32Type();
     auto four = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
     Value words = NVVM::LdMatrixOp::create(
-        b, loc, four, address, /*num=*/4, NVVM::MMALayout::row,
+        b, loc, four, address, /*num=*/4, matrixLayout(transposed),
         NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
     SmallVector<Value, 4> out;
     for (int64_t i = 0; i < 4; ++i)
