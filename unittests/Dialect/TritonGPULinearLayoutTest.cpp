@@ -214,9 +214,11 @@ TEST_F(TritonGPULinearLayout, MmaOperandsLoadAsMatrices) {
                  "versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>");
   auto b = parse("#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 2, "
                  "versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>");
-  auto kMinor = parse("#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>");
-  auto kMajor = parse("#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>");
-  ASSERT_TRUE(a && b && kMinor && kMajor);
+  auto rowMajor =
+      parse("#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>");
+  auto colMajor =
+      parse("#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1]}>");
+  ASSERT_TRUE(a && b && rowMajor && colMajor);
   auto check = [&](ttg::LayoutEncodingInterface regsEnc, ttg::LayoutEncodingInterface sharedEnc,
                    llvm::SmallVector<int64_t> shape, bool transposed) {
     LinearLayout regs = expectLayout(regsEnc.toLinearLayout(shape));
@@ -229,8 +231,8 @@ TEST_F(TritonGPULinearLayout, MmaOperandsLoadAsMatrices) {
     ASSERT_TRUE(plan) << toShared->toString();
     expectMatricesPlaceEveryElement(regs, buffer, *plan);
   };
-  check(a, kMinor, {64, 32}, false);
-  check(b, kMajor, {32, 64}, false);
-  check(b, kMinor, {32, 64}, true);
-  check(a, kMajor, {64, 32}, true);
+  check(a, rowMajor, {64, 32}, false);
+  check(b, colMajor, {32, 64}, false);
+  check(b, rowMajor, {32, 64}, true);
+  check(a, colMajor, {64, 32}, true);
 }

@@ -490,9 +490,10 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
       // ttgir-tma-lowering: the store's buffer is written from any layout.)
       int64_t loopScratch = 0;
       loop->walk([&](Operation *op) {
-        bool feedsTMAStores = isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [](Operation *u) {
-          return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
-        });
+        bool feedsTMAStores =
+            isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [](Operation *u) {
+              return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
+            });
         if (!feedsTMAStores)
           loopScratch = std::max(loopScratch, scratchBytes(op, scratch));
       });

@@ -157,8 +157,8 @@ Value NestFuser::tripCount(scf::ForOp loop) {
   // Both bounds come from at most 32 bits: ub - lb does not overflow.
   // Folded as built, so that a constant trip count is seen as one.
   Value span = b.createOrFold<arith::SubIOp>(loc, ub, lb);
-  Value rounded =
-      b.createOrFold<arith::AddIOp>(loc, span, b.createOrFold<arith::SubIOp>(loc, step, constI64(1)));
+  Value stepLess1 = b.createOrFold<arith::SubIOp>(loc, step, constI64(1));
+  Value rounded = b.createOrFold<arith::AddIOp>(loc, span, stepLess1);
   Value count = b.createOrFold<arith::DivUIOp>(loc, rounded, step);
   Value any = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, span, constI64(0));
   return b.createOrFold<arith::SelectOp>(loc, any, count, constI64(0));
