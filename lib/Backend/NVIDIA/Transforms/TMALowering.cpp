@@ -150,11 +150,6 @@ unsigned bulkGroupsPerPass(scf::ForOp loop, Block *block) {
   return together ? groups : 0;
 }
 
-/// A store of a loop (see storeLoop) gets a buffer of its own for the whole
-/// loop, and waits before refilling it only for its copy of the previous
-/// pass that stored (the groups issued since may stay in flight): the copy
-/// out overlaps the rest of the pass (a persistent kernel's next tile).
-/// The loop waits for all of them once it is done.
 /// Stores of one loop block whose blocks are alike (a split epilogue's
 /// halves) share one buffer, as Triton's do: each waits for the copy before
 /// it, and the loop keeps the shared memory of one.
@@ -170,6 +165,11 @@ ttg::MemDescType storeBufferType(tt::DescriptorStoreOp store) {
                              cast<RankedTensorType>(store.getSrc().getType()).getShape(), true);
 }
 
+/// A store of a loop (see storeLoop) gets a buffer for the whole loop, and
+/// waits before refilling it only for its copy of the previous pass that
+/// stored (the groups issued since may stay in flight): the copy out
+/// overlaps the rest of the pass (a persistent kernel's next tile). The
+/// loop waits for all of them once it is done.
 LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, unsigned groups,
                                SharedStoreBuffers &shared) {
   Location loc = store.getLoc();
@@ -183,9 +183,8 @@ LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, uns
   StoreBuffer &slot = shared[{store->getBlock(), *type}];
   unsigned alike = slot.alike;
   OpBuilder outside(loop);
-  if (!slot.buffer) {
+  if (!slot.buffer)
     slot.buffer = ttg::LocalAllocOp::create(outside, loc, *type, Value(), IntegerAttr());
-  }
   Value buffer = slot.buffer;
   OpBuilder b(store);
   // Only the thread that issued the copy waits for it: the others may
