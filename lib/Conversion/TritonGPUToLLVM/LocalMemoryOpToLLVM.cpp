@@ -158,7 +158,8 @@ void loadMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base, Ty
 /// `plan`'s buffer, where the target has the instruction (`store` or load).
 std::optional<layout::MatrixAccessPlan> matrixPlan(const Context &ctx, RankedTensorType tensor,
                                                    const SharedAccessPlan &plan, bool store) {
-  if (tensor.getElementType().getIntOrFloatBitWidth() != 16 ||
+  Type elem = tensor.getElementType();
+  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() != 16 ||
       !(store ? ctx.target.hasMatrixStore() : ctx.target.hasMatrixLoad()))
     return std::nullopt;
   if (std::optional<layout::MatrixAccessPlan> rows = layout::planMatrixAccess(plan.toShared, false))

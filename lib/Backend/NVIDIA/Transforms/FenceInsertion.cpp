@@ -18,12 +18,13 @@ using namespace kiln::ttg;
 
 namespace {
 
-/// The buffer a memdesc is a view of (through indexing and transposes, and
-/// the waits that hand buffers back).
+/// The buffer a memdesc is a view of (through indexing, transposes, boxes
+/// and reinterpretations, and the waits that hand buffers back).
 Value allocationOf(Value v) {
   while (true) {
     Operation *def = v.getDefiningOp();
-    if (isa_and_nonnull<MemDescIndexOp, MemDescTransOp>(def)) {
+    if (isa_and_nonnull<MemDescIndexOp, MemDescTransOp, MemDescSubsliceOp, MemDescReinterpretOp>(
+            def)) {
       v = def->getOperand(0);
       continue;
     }

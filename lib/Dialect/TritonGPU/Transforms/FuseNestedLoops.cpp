@@ -77,9 +77,11 @@ scf::ForOp fusableInner(scf::ForOp outer) {
   for (Value bound : {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()})
     if (!outer.isDefinedOutsideOfLoop(bound))
       return reject("the nested loop's bounds change with the outer loop");
-  for (scf::ForOp loop : {outer, inner})
-    if (loop.getInductionVar().getType().getIntOrFloatBitWidth() > 32)
-      return reject("an induction variable wider than 32 bits");
+  for (scf::ForOp loop : {outer, inner}) {
+    auto type = dyn_cast<IntegerType>(loop.getInductionVar().getType());
+    if (!type || type.getWidth() > 32)
+      return reject("an induction variable that is not an integer of at most 32 bits");
+  }
   return inner;
 }
 
@@ -327,10 +329,11 @@ void NestFuser::run() {
   outer.erase();
   // What folding left unused (constants, the index of a nested loop that
   // ignores it).
-  branch->walk([](Operation *op) {
-    if (isOpTriviallyDead(op))
-      op->erase();
-  });
+  for (Region &region : branch->getRegions())
+    region.walk([](Operation *op) {
+      if (isOpTriviallyDead(op))
+        op->erase();
+    });
   Block::iterator first = before ? std::next(before->getIterator()) : branch->getBlock()->begin();
   SmallVector<Operation *> created;
   for (Operation &op : llvm::make_range(first, branch->getIterator()))

@@ -172,3 +172,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Index induction variables are left alone; a nest whose results nothing
+// reads is fused like any other (and nothing it leaves is erased twice).
+// CHECK-LABEL: tt.func @index_and_unused
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: } {tt.flatten}
+// CHECK: scf.if
+// CHECK: scf.for unsigned
+// CHECK: tt.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @index_and_unused(%n: index, %m: i32, %out: !tt.ptr<i32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      scf.for %k = %c0 to %n step %c1 {
+        %t = arith.index_cast %k : index to i32
+        tt.store %out, %t : !tt.ptr<i32>
+      }
+    } {tt.flatten}
+    %z = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %r = scf.for %i = %z to %m step %one iter_args(%s = %z) -> (i32) : i32 {
+      %inner = scf.for %k = %z to %m step %one iter_args(%t = %s) -> (i32) : i32 {
+        %u = arith.addi %t, %k : i32
+        scf.yield %u : i32
+      }
+      scf.yield %inner : i32
+    } {tt.flatten}
+    tt.return
+  }
+}

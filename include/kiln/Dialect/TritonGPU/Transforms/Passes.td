@@ -109,7 +109,7 @@ def FuseNestedLoops : Pass<"ttgir-fuse-nested-loops", "::mlir::ModuleOp"> {
     `tritongpu-fuse-nested-loops` makes it. When either trip count is 0 the
     outer loop runs as written, the nested loop replaced by its inits.
     Loops inside a `ttg.warp_specialize` are left alone, and so are
-    induction variables wider than 32 bits.
+    induction variables that are not integers of at most 32 bits.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
