@@ -167,6 +167,18 @@ void expectMatricesPlaceEveryElement(const LinearLayout &regs, const LinearLayou
   EXPECT_EQ(checked, size_t(regs.getTotalInDimSize() / regs.getInDimSize("block")));
 }
 
+/// Whether moving `regs`'s registers to a `buffer` has a matrix plan in the
+/// `transposed` form or not, as `planned` says; a plan is replayed.
+void expectMatrixPlan(const LinearLayout &regs, const LinearLayout &buffer, bool transposed,
+                      bool planned) {
+  std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
+  ASSERT_TRUE(toShared);
+  std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared, transposed);
+  ASSERT_EQ(bool(plan), planned) << toShared->toString();
+  if (plan)
+    expectMatricesPlaceEveryElement(regs, buffer, *plan);
+}
+
 } // namespace
 
 TEST_F(TritonGPULinearLayout, WgmmaAccumulatorStoresAsMatricesIntoTMABuffers) {
@@ -180,14 +192,8 @@ TEST_F(TritonGPULinearLayout, WgmmaAccumulatorStoresAsMatricesIntoTMABuffers) {
     auto shared = parse("#ttg.nvmma_shared<{swizzlingByteWidth = " + std::to_string(swizzle) +
                         ", transposed = false, elementBitWidth = 16}>");
     ASSERT_TRUE(mma && shared);
-    int64_t cols = instr;
-    LinearLayout regs = expectLayout(mma.toLinearLayout({shape, cols}));
-    LinearLayout buffer = expectLayout(shared.toLinearLayout({shape, cols}));
-    std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
-    ASSERT_TRUE(toShared);
-    std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared, false);
-    ASSERT_TRUE(plan) << toShared->toString();
-    expectMatricesPlaceEveryElement(regs, buffer, *plan);
+    expectMatrixPlan(expectLayout(mma.toLinearLayout({shape, instr})),
+                     expectLayout(shared.toLinearLayout({shape, instr})), false, true);
   }
 }
 
@@ -200,10 +206,8 @@ TEST_F(TritonGPULinearLayout, LayoutsWithoutMatrixRowsHaveNoMatrixStore) {
   ASSERT_TRUE(blocked && shared);
   LinearLayout regs = expectLayout(blocked.toLinearLayout({64, 64}));
   LinearLayout buffer = expectLayout(shared.toLinearLayout({64, 64}));
-  std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
-  ASSERT_TRUE(toShared);
-  EXPECT_FALSE(layout::planMatrixAccess(*toShared, false));
-  EXPECT_FALSE(layout::planMatrixAccess(*toShared, true));
+  for (bool transposed : {false, true})
+    expectMatrixPlan(regs, buffer, transposed, false);
 }
 
 TEST_F(TritonGPULinearLayout, MmaOperandsLoadAsMatrices) {
@@ -223,13 +227,9 @@ TEST_F(TritonGPULinearLayout, MmaOperandsLoadAsMatrices) {
                    llvm::SmallVector<int64_t> shape, bool transposed) {
     LinearLayout regs = expectLayout(regsEnc.toLinearLayout(shape));
     LinearLayout buffer = expectLayout(sharedEnc.toLinearLayout(shape));
-    std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer);
-    ASSERT_TRUE(toShared);
     // Exactly one of the two forms reads each.
-    EXPECT_FALSE(layout::planMatrixAccess(*toShared, !transposed));
-    std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared, transposed);
-    ASSERT_TRUE(plan) << toShared->toString();
-    expectMatricesPlaceEveryElement(regs, buffer, *plan);
+    expectMatrixPlan(regs, buffer, !transposed, false);
+    expectMatrixPlan(regs, buffer, transposed, true);
   };
   check(a, rowMajor, {64, 32}, false);
   check(b, colMajor, {32, 64}, false);

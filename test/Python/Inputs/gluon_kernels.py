@@ -297,12 +297,16 @@ _MM_CHECK = dict(inputs=_mm_inputs, outputs=lambda a: [a["c"]],
                  tol=(1e-2, 1e-2 * 32))
 
 
+def _mm_descs(a, a_block, b_block, c_block):
+    """Host descriptors of A, B and C with the given blocks."""
+    return [TensorDescriptor.from_tensor(a[name], block, _layout(block))
+            for name, block in (("a", a_block), ("b", b_block), ("c", c_block))]
+
+
 def _mm_launch(a):
     M, K = a["a"].shape
     N = a["b"].shape[1]
-    ad = TensorDescriptor.from_tensor(a["a"], [64, 64], _layout([64, 64]))
-    bd = TensorDescriptor.from_tensor(a["b"], [64, 128], _layout([64, 128]))
-    cd = TensorDescriptor.from_tensor(a["c"], [64, 128], _layout([64, 128]))
+    ad, bd, cd = _mm_descs(a, [64, 64], [64, 128], [64, 128])
     wgmma_loop_kernel[(M // 64, N // 128)](ad, bd, cd, K, num_warps=4)
 
 
@@ -318,9 +322,7 @@ def _ws_mm_launch(num_warps):
     def launch(a):
         M, K = a["a"].shape
         N = a["b"].shape[1]
-        ad = TensorDescriptor.from_tensor(a["a"], [128, 64], _layout([128, 64]))
-        bd = TensorDescriptor.from_tensor(a["b"], [64, 128], _layout([64, 128]))
-        cd = TensorDescriptor.from_tensor(a["c"], [128, 128], _layout([128, 128]))
+        ad, bd, cd = _mm_descs(a, [128, 64], [64, 128], [128, 128])
         ws_matmul_kernel[(M // 128, N // 128)](ad, bd, cd, K, STAGES=3, NUM_WARPS=num_warps,
                                                num_warps=num_warps)
     return launch
@@ -348,9 +350,7 @@ def _persistent_launch(a):
     import torch
     M, K = a["a"].shape
     N = a["b"].shape[1]
-    ad = TensorDescriptor.from_tensor(a["a"], [128, 64], _layout([128, 64]))
-    bd = TensorDescriptor.from_tensor(a["b"], [64, 128], _layout([64, 128]))
-    cd = TensorDescriptor.from_tensor(a["c"], [128, 64], _layout([128, 64]))
+    ad, bd, cd = _mm_descs(a, [128, 64], [64, 128], [128, 64])
     sms = torch.cuda.get_device_properties(a["a"].device).multi_processor_count
     programs = min(sms, (M // 128) * (N // 128))
     persistent_matmul_kernel[(programs,)](ad, bd, cd, M, N, K, STAGES=3, num_warps=4)

@@ -484,12 +484,20 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
       loop->getParentOfType<tt::FuncOp>().walk([&](LocalAllocOp alloc) {
         others += localAllocBytes(alloc);
       });
-      // The scratch of an op in the loop (a fused loop's epilogue
-      // conversion) is live beside the rings.
-      // (A conversion that only feeds TMA stores is dropped by
-      // ttgir-tma-lowering: the store's buffer is written from any layout.)
+      // Live beside the rings: the scratch of an op in the loop (a fused
+      // loop's epilogue conversion; not one that only feeds TMA stores,
+      // which ttgir-tma-lowering drops, their buffer written from any
+      // layout) and the buffer that pass gives the loop's TMA stores (one
+      // per block and block type).
       int64_t loopScratch = 0;
+      llvm::SmallDenseSet<std::pair<Block *, Type>> storeBuffers;
       loop->walk([&](Operation *op) {
+        if (auto store = dyn_cast<tt::DescriptorStoreOp>(op)) {
+          if (MemDescType type = ttng::tmaStoreBufferType(store))
+            if (storeBuffers.insert({store->getBlock(), type}).second)
+              others += ttng::bufferBytes(type);
+          return;
+        }
         bool feedsTMAStores =
             isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [](Operation *u) {
               return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
@@ -498,16 +506,6 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
           loopScratch = std::max(loopScratch, scratchBytes(op, scratch));
       });
       others += loopScratch;
-      // So is the buffer ttgir-tma-lowering gives the loop's TMA stores
-      // (one per block and block type).
-      llvm::SmallDenseSet<std::pair<Block *, Type>> storeBuffers;
-      loop->walk([&](tt::DescriptorStoreOp store) {
-        if (MemDescType type = ttng::tmaBufferType(
-                store.getDesc().getType(),
-                cast<RankedTensorType>(store.getSrc().getType()).getShape(), true))
-          if (storeBuffers.insert({store->getBlock(), type}).second)
-            others += ttng::bufferBytes(type);
-      });
       if (std::optional<LoopPlan> plan =
               nvidia::planLoopWithin(loop, stages, axes, limit - others))
         plans.push_back(std::move(*plan));

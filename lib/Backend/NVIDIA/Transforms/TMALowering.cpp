@@ -159,12 +159,6 @@ struct StoreBuffer {
 };
 using SharedStoreBuffers = DenseMap<std::pair<Block *, Type>, StoreBuffer>;
 
-/// The buffer type of a descriptor store, null when it has none.
-ttg::MemDescType storeBufferType(tt::DescriptorStoreOp store) {
-  return ttng::tmaBufferType(store.getDesc().getType(),
-                             cast<RankedTensorType>(store.getSrc().getType()).getShape(), true);
-}
-
 /// A store of a loop (see storeLoop) gets a buffer for the whole loop, and
 /// waits before refilling it only for its copy of the previous pass that
 /// stored (the groups issued since may stay in flight): the copy out
@@ -300,7 +294,7 @@ struct TMALowering : kiln::nvidia::impl::TMALoweringBase<TMALowering> {
     SharedStoreBuffers shared;
     for (Operation *op : ops)
       if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
-        if (ttg::MemDescType type = storeBufferType(store))
+        if (ttg::MemDescType type = ttng::tmaStoreBufferType(store))
           ++shared[{store->getBlock(), type}].alike;
     for (Operation *op : ops) {
       if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))

@@ -125,6 +125,11 @@ ttg::MemDescType tmaBufferType(tt::TensorDescType desc, ArrayRef<int64_t> shape,
                                ttg::SharedMemorySpaceAttr::get(ctx), mutableMemory);
 }
 
+ttg::MemDescType tmaStoreBufferType(tt::DescriptorStoreOp store) {
+  return tmaBufferType(store.getDesc().getType(),
+                       cast<RankedTensorType>(store.getSrc().getType()).getShape(), true);
+}
+
 int64_t bufferBytes(ttg::MemDescType type) {
   int64_t bits = type.getElementType().getIntOrFloatBitWidth();
   for (int64_t d : type.getShape())

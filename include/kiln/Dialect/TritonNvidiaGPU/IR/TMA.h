@@ -59,6 +59,10 @@ bool holdsTMABlock(llvm::ArrayRef<int64_t> block, llvm::ArrayRef<int64_t> shape)
 ttg::MemDescType tmaBufferType(tt::TensorDescType desc, llvm::ArrayRef<int64_t> shape,
                                bool mutableMemory);
 
+/// The (mutable) buffer a TMA store of `store`'s value goes through, null
+/// when it has none.
+ttg::MemDescType tmaStoreBufferType(tt::DescriptorStoreOp store);
+
 /// The bytes of a shared-memory buffer of `type`.
 int64_t bufferBytes(ttg::MemDescType type);
 
