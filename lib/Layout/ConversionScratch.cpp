@@ -87,10 +87,21 @@ std::vector<uint64_t> intersection(llvm::ArrayRef<uint64_t> gens, llvm::ArrayRef
   return result;
 }
 
-} // namespace
+/// What the scratch map M: element -> (offset, round) is built from, as
+/// element vectors.
+struct ScratchSpec {
+  /// M(vector[i]) = offset bit i.
+  std::vector<uint64_t> vector;
+  /// M(rounds[i]) = round bit i.
+  std::vector<uint64_t> rounds;
+  /// The vectors one wavefront of each side's accesses spans, past the
+  /// vector: they get the bank bits right above it.
+  std::vector<uint64_t> srcGroup, dstGroup;
+  /// Everything threads differ by, on either side.
+  std::vector<uint64_t> threadVectors;
+};
 
-llvm::Expected<ConversionScratch> conversionScratch(const LinearLayout &src, const LinearLayout &dst,
-                                                    unsigned elemBits) {
+llvm::Error checkSameTensor(const LinearLayout &src, const LinearLayout &dst) {
   if (!isDistributed(src) || !isDistributed(dst))
     return error("a conversion scratch is planned between distributed layouts only");
   if (src.getOutDims().size() != dst.getOutDims().size() ||
@@ -101,60 +112,49 @@ llvm::Expected<ConversionScratch> conversionScratch(const LinearLayout &src, con
     return error("cannot convert between layouts of different tensor shapes");
   if (!src.isSurjective() || !dst.isSurjective())
     return error("a layout of the conversion does not hold every element");
-  ElementBits eb(src);
-  const unsigned n = eb.total;
-  const unsigned bits = std::max(8u, elemBits);
+  return llvm::Error::success();
+}
 
-  std::vector<uint64_t> srcRegs = basesOf(src, kRegister, eb), dstRegs = basesOf(dst, kRegister, eb);
-  std::vector<uint64_t> srcLanes = basesOf(src, kLane, eb), dstLanes = basesOf(dst, kLane, eb);
-  // Everything that varies between threads, on either side.
-  std::vector<uint64_t> threadVectors;
+std::vector<uint64_t> threadVectorsOf(const LinearLayout &src, const LinearLayout &dst,
+                                      const ElementBits &eb) {
+  std::vector<uint64_t> out;
   for (const LinearLayout *ll : {&src, &dst})
     for (llvm::StringRef in : {kLane, kWarp, kBlock})
       for (uint64_t v : basesOf(*ll, in, eb))
-        threadVectors.push_back(v);
+        out.push_back(v);
+  return out;
+}
 
-  // Vector and round vectors: held in registers by both layouts and
-  // independent of everything threads differ by, so that no thread's id
-  // changes which vector slot or round an element is in.
-  XorBasis taken;
-  for (uint64_t v : threadVectors)
-    taken.insert(v);
-  std::vector<uint64_t> registerOnly;
-  for (uint64_t v : intersection(srcRegs, dstRegs))
-    if (taken.insert(v))
-      registerOnly.push_back(v);
-  unsigned maxVectorBits = llvm::Log2_32(std::max(1u, 128 / bits));
-  unsigned vb = std::min<unsigned>(maxVectorBits, registerOnly.size());
-  unsigned rb = registerOnly.size() - vb;
+/// Builds M from `spec` and inverts it into the scratch layout.
+llvm::Expected<ConversionScratch> buildScratch(const LinearLayout &src, const ElementBits &eb,
+                                               const ScratchSpec &spec) {
+  const unsigned n = eb.total;
+  unsigned vb = spec.vector.size(), rb = spec.rounds.size();
   unsigned m = n - vb - rb; // address bits
-
-  // Bank bits: the 128-byte line holds 2^g accesses of 2^vb elements.
-  unsigned g = std::min<unsigned>(m, llvm::Log2_32(std::max(1u, 1024 / (bits << vb))));
-  unsigned laneBits = std::min<unsigned>(g, src.getInDimSizeLog2(kLane));
-  llvm::ArrayRef<uint64_t> srcGroup = llvm::ArrayRef(srcLanes).take_front(laneBits);
-  llvm::ArrayRef<uint64_t> dstGroup = llvm::ArrayRef(dstLanes).take_front(laneBits);
 
   // The address basis: I (what both wavefronts span), A' and B' (the rest
   // of each), the other thread vectors, then any completion.
   XorBasis addr;
   std::vector<uint64_t> common, srcOnly, dstOnly, rest;
-  for (uint64_t v : intersection(srcGroup, dstGroup))
+  for (uint64_t v : intersection(spec.srcGroup, spec.dstGroup))
     if (addr.insert(v))
       common.push_back(v);
-  for (uint64_t v : srcGroup)
+  for (uint64_t v : spec.srcGroup)
     if (v && addr.insert(v))
       srcOnly.push_back(v);
-  for (uint64_t v : dstGroup)
+  for (uint64_t v : spec.dstGroup)
     if (v && addr.insert(v))
       dstOnly.push_back(v);
   XorBasis all;
-  for (uint64_t v : registerOnly)
-    all.insert(v);
+  for (auto *list : {&spec.vector, &spec.rounds})
+    for (uint64_t v : *list)
+      if (!all.insert(v))
+        return error("internal error: the scratch's vector and round bits are dependent");
   for (auto *list : {&common, &srcOnly, &dstOnly})
     for (uint64_t v : *list)
-      all.insert(v);
-  for (uint64_t v : threadVectors)
+      if (!all.insert(v))
+        return error("internal error: a wavefront's vectors overlap the vector or round bits");
+  for (uint64_t v : spec.threadVectors)
     if (v && all.insert(v))
       rest.push_back(v);
   for (unsigned i = 0; i < n; ++i)
@@ -168,9 +168,9 @@ llvm::Expected<ConversionScratch> conversionScratch(const LinearLayout &src, con
   // (the swizzle) while A' has a partner; the rest own what is left.
   std::vector<std::pair<uint64_t, uint64_t>> images; // element vector -> M(vector)
   for (unsigned i = 0; i < vb; ++i)
-    images.push_back({registerOnly[i], uint64_t(1) << i});
+    images.push_back({spec.vector[i], uint64_t(1) << i});
   for (unsigned i = 0; i < rb; ++i)
-    images.push_back({registerOnly[vb + i], uint64_t(1) << (vb + m + i)});
+    images.push_back({spec.rounds[i], uint64_t(1) << (vb + m + i)});
   unsigned k = common.size();
   for (unsigned j = 0; j < k; ++j)
     images.push_back({common[j], uint64_t(1) << (vb + j)});
@@ -215,6 +215,75 @@ llvm::Expected<ConversionScratch> conversionScratch(const LinearLayout &src, con
                                /*requireSurjective=*/true);
   result.vectorBits = vb;
   return result;
+}
+
+} // namespace
+
+llvm::Expected<ConversionScratch> conversionScratch(const LinearLayout &src, const LinearLayout &dst,
+                                                    unsigned elemBits) {
+  if (llvm::Error e = checkSameTensor(src, dst))
+    return std::move(e);
+  ElementBits eb(src);
+  const unsigned bits = std::max(8u, elemBits);
+  ScratchSpec spec;
+  spec.threadVectors = threadVectorsOf(src, dst, eb);
+
+  // Vector and round vectors: held in registers by both layouts and
+  // independent of everything threads differ by, so that no thread's id
+  // changes which vector slot or round an element is in.
+  XorBasis taken;
+  for (uint64_t v : spec.threadVectors)
+    taken.insert(v);
+  std::vector<uint64_t> registerOnly;
+  for (uint64_t v : intersection(basesOf(src, kRegister, eb), basesOf(dst, kRegister, eb)))
+    if (taken.insert(v))
+      registerOnly.push_back(v);
+  unsigned maxVectorBits = llvm::Log2_32(std::max(1u, 128 / bits));
+  unsigned vb = std::min<unsigned>(maxVectorBits, registerOnly.size());
+  spec.vector.assign(registerOnly.begin(), registerOnly.begin() + vb);
+  spec.rounds.assign(registerOnly.begin() + vb, registerOnly.end());
+  unsigned m = eb.total - registerOnly.size(); // address bits
+
+  // Bank bits: the 128-byte line holds 2^g accesses of 2^vb elements.
+  unsigned g = std::min<unsigned>(m, llvm::Log2_32(std::max(1u, 1024 / (bits << vb))));
+  unsigned laneBits = std::min<unsigned>(g, src.getInDimSizeLog2(kLane));
+  spec.srcGroup = basesOf(src, kLane, eb);
+  spec.dstGroup = basesOf(dst, kLane, eb);
+  spec.srcGroup.resize(laneBits);
+  spec.dstGroup.resize(laneBits);
+  return buildScratch(src, eb, spec);
+}
+
+llvm::Expected<ConversionScratch> matrixConversionScratch(const LinearLayout &matrices,
+                                                          const LinearLayout &vectors,
+                                                          bool transposed) {
+  if (llvm::Error e = checkSameTensor(matrices, vectors))
+    return std::move(e);
+  if (matrices.getInDimSizeLog2(kLane) != 5 || matrices.getInDimSizeLog2(kRegister) < 3 ||
+      vectors.getInDimSizeLog2(kRegister) < 3 || vectors.getInDimSizeLog2(kLane) < 3)
+    return error("the layouts cannot move 8x8 matrices and 8-element vectors");
+  ElementBits eb(matrices);
+  std::vector<uint64_t> regs = basesOf(matrices, kRegister, eb);
+  std::vector<uint64_t> lanes = basesOf(matrices, kLane, eb);
+  // A row of a matrix: a thread's pair and lane bits 0-1 (.trans: lane bits
+  // 2-4); the other three pick the row.
+  std::vector<uint64_t> row = {regs[0], lanes[0], lanes[1]};
+  std::vector<uint64_t> rowPickers = {lanes[2], lanes[3], lanes[4]};
+  if (transposed)
+    std::swap(row, rowPickers);
+  // The vector side moves the rows as 16-byte vectors: its first three
+  // registers hold a row, in the row's order.
+  std::vector<uint64_t> vectorRegs = basesOf(vectors, kRegister, eb);
+  if (!std::equal(row.begin(), row.end(), vectorRegs.begin()))
+    return error("the vector side does not hold the matrices' rows in its registers");
+  ScratchSpec spec;
+  spec.vector = row;
+  spec.threadVectors = threadVectorsOf(matrices, vectors, eb);
+  // A matrix's 8 rows are one wavefront; so are 8 lanes' 16-byte vectors.
+  spec.srcGroup = rowPickers;
+  spec.dstGroup = basesOf(vectors, kLane, eb);
+  spec.dstGroup.resize(3);
+  return buildScratch(matrices, eb, spec);
 }
 
 } // namespace kiln::layout

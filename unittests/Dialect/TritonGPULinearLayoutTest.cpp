@@ -7,6 +7,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "gtest/gtest.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace kiln;
 using layout::LinearLayout;
@@ -235,4 +237,120 @@ TEST_F(TritonGPULinearLayout, MmaOperandsLoadAsMatrices) {
   check(b, colMajor, {32, 64}, false);
   check(b, rowMajor, {32, 64}, true);
   check(a, colMajor, {64, 32}, true);
+}
+
+namespace {
+
+/// Elements of `ll` per 16-byte granule index within the 128-byte line, for
+/// 8 addresses of 8 16-bit elements each: distinct granules, one wavefront.
+bool distinctGranules(llvm::ArrayRef<int64_t> rowOffsets) {
+  std::set<int64_t> granules;
+  for (int64_t offset : rowOffsets)
+    granules.insert((offset / 8) % 8);
+  return granules.size() == rowOffsets.size();
+}
+
+/// A conversion whose `matrices` side moves 8x8 matrices through the
+/// scratch matrixConversionScratch plans: the matrices place every element
+/// where the scratch keeps it, each matrix's rows and each 8 lanes' 16-byte
+/// vectors of the other side reach distinct banks.
+void expectMatrixScratch(const LinearLayout &matrices, const LinearLayout &vectors,
+                         bool transposed) {
+  llvm::Expected<layout::ConversionScratch> scratch =
+      layout::matrixConversionScratch(matrices, vectors, transposed);
+  ASSERT_TRUE(bool(scratch)) << llvm::toString(scratch.takeError());
+  EXPECT_EQ(scratch->numRounds(), 1);
+  EXPECT_EQ(scratch->vectorBits, 3u);
+  std::optional<LinearLayout> toShared = matrices.invertAndCompose(scratch->layout);
+  ASSERT_TRUE(toShared);
+  std::optional<layout::MatrixAccessPlan> plan = layout::planMatrixAccess(*toShared, transposed);
+  ASSERT_TRUE(plan) << toShared->toString();
+  expectMatricesPlaceEveryElement(matrices, scratch->layout, *plan);
+  for (int32_t w = 0; w < matrices.getInDimSize("warp"); ++w)
+    for (const layout::MatrixAccessPlan::Access &access : plan->accesses)
+      for (int32_t m = 0; m < 4; ++m) {
+        llvm::SmallVector<int64_t> rows;
+        for (int32_t r = 0; r < 8; ++r) {
+          int64_t address = access.offset;
+          for (unsigned b = 0; b < 5; ++b)
+            if ((8 * m + r) & (1 << b))
+              address ^= plan->laneImages[b];
+          for (unsigned b = 0; b < plan->warpImages.size(); ++b)
+            if (w & (1 << b))
+              address ^= plan->warpImages[b];
+          EXPECT_EQ(address % 8, 0);
+          rows.push_back(address);
+        }
+        EXPECT_TRUE(distinctGranules(rows)) << "matrix " << m << " of warp " << w;
+      }
+  // The vector side: registers 0-2 are the 8 elements of one 16-byte run.
+  std::optional<LinearLayout> vectorsToShared = vectors.invertAndCompose(scratch->layout);
+  ASSERT_TRUE(vectorsToShared);
+  auto offsetOf = [&](int32_t reg, int32_t lane, int32_t warp) {
+    auto out = vectorsToShared->apply({{"register", reg}, {"lane", lane}, {"warp", warp}});
+    return int64_t(out[vectorsToShared->getOutDimIndex("offset")].second);
+  };
+  for (int32_t r = 0; r < 8; ++r)
+    EXPECT_EQ(offsetOf(r, 0, 0), r);
+  for (int32_t w = 0; w < vectors.getInDimSize("warp"); ++w)
+    for (int32_t reg = 0; reg < vectors.getInDimSize("register"); reg += 8)
+      for (int32_t first = 0; first < 32; first += 8) {
+        llvm::SmallVector<int64_t> runs;
+        for (int32_t l = first; l < first + 8; ++l) {
+          EXPECT_EQ(offsetOf(reg, l, w) % 8, 0);
+          runs.push_back(offsetOf(reg, l, w));
+        }
+        EXPECT_TRUE(distinctGranules(runs)) << "lanes " << first << "+ of warp " << w;
+      }
+}
+
+} // namespace
+
+TEST_F(TritonGPULinearLayout, AccumulatorToStoreLayoutConvertsThroughMatrices) {
+  // The epilogue of a 128x128 f16 tile over 8 warps: the wgmma accumulator
+  // stmatrix-stored into the conversion scratch, read back as the 16-byte
+  // rows of the coalesced layout of tt.store; 64x64 over 4 warps likewise.
+  for (auto [warps, n, tpw] : {std::tuple<int, int, int>{8, 128, 16}, {4, 64, 8}}) {
+    auto mma = parse("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [" +
+                     std::to_string(warps) + ", 1], instrShape = [16, " + std::to_string(n) +
+                     ", 16]}>");
+    auto blocked = parse("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [" +
+                         std::to_string(32 / tpw) + ", " + std::to_string(tpw) +
+                         "], warpsPerCTA = [" + std::to_string(warps) +
+                         ", 1], order = [1, 0]}>");
+    ASSERT_TRUE(mma && blocked);
+    expectMatrixScratch(expectLayout(mma.toLinearLayout({n, n})),
+                        expectLayout(blocked.toLinearLayout({n, n})), false);
+  }
+}
+
+TEST_F(TritonGPULinearLayout, OperandFromRegistersLoadsThroughMatrices) {
+  // A K-contiguous blocked tile converted to mma.sync's A operand: the
+  // blocked side stores 16-byte rows, the operand side ldmatrix-loads them;
+  // M-contiguous, the operand side loads with .trans.
+  auto a = parse("#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, "
+                 "versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>");
+  auto kContiguous = parse("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], "
+                           "warpsPerCTA = [4, 1], order = [1, 0]}>");
+  auto mContiguous = parse("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], "
+                           "warpsPerCTA = [1, 4], order = [0, 1]}>");
+  ASSERT_TRUE(a && kContiguous && mContiguous);
+  LinearLayout operand = expectLayout(a.toLinearLayout({64, 32}));
+  expectMatrixScratch(operand, expectLayout(kContiguous.toLinearLayout({64, 32})), false);
+  expectMatrixScratch(operand, expectLayout(mContiguous.toLinearLayout({64, 32})), true);
+}
+
+TEST_F(TritonGPULinearLayout, MatrixScratchNeedsRowsInTheOtherSidesRegisters) {
+  // Blocked [1, 2] holds only a pair of each row: no 16-byte vectors.
+  auto mma = parse("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+                   "instrShape = [16, 64, 16]}>");
+  auto pairs = parse("#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], "
+                     "warpsPerCTA = [4, 1], order = [1, 0]}>");
+  ASSERT_TRUE(mma && pairs);
+  llvm::Expected<layout::ConversionScratch> scratch = layout::matrixConversionScratch(
+      expectLayout(mma.toLinearLayout({64, 64})), expectLayout(pairs.toLinearLayout({64, 64})),
+      false);
+  ASSERT_FALSE(bool(scratch));
+  EXPECT_NE(llvm::toString(scratch.takeError()).find("does not hold the matrices' rows"),
+            std::string::npos);
 }

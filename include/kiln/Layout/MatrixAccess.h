@@ -14,7 +14,7 @@
 #ifndef KILN_LAYOUT_MATRIXACCESS_H
 #define KILN_LAYOUT_MATRIXACCESS_H
 
-#include "kiln/Layout/LinearLayout.h"
+#include "kiln/Layout/Queries.h"
 
 #include <optional>
 #include <vector>
@@ -46,6 +46,16 @@ struct MatrixAccessPlan {
 /// (fewer than 8 registers, rows that are not aligned 16-byte runs, more
 /// than one block).
 std::optional<MatrixAccessPlan> planMatrixAccess(const LinearLayout &toShared, bool transposed);
+
+/// A one-round scratch for a conversion of 16-bit elements in which the
+/// `matrices` side moves 8x8 matrices (its planMatrixAccess in the
+/// `transposed` form or not) and the `vectors` side 16-byte vectors: the
+/// rows of the matrices are the vectors, and both sides' wavefronts reach
+/// distinct banks. An error when the layouts do not allow it (the vector
+/// side's first three registers must be a row, in order).
+llvm::Expected<ConversionScratch> matrixConversionScratch(const LinearLayout &matrices,
+                                                          const LinearLayout &vectors,
+                                                          bool transposed);
 
 } // namespace kiln::layout
 

@@ -3,6 +3,10 @@
 // Follows the plan of kiln/Analysis/ConvertLayoutPlan.h: nothing, register
 // renaming, one warp shuffle per destination register, or rounds of
 // vector stores / barrier / vector loads through the op's swizzled scratch.
+// A one-round conversion of 16-bit elements whose one side holds 8x8
+// matrices (an mma accumulator on its way to a store, say) moves that side
+// with the target's matrix stores or loads and the other with 16-byte
+// vectors, through a scratch of the same size laid out for both.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
@@ -54,6 +58,8 @@ struct ConvertLayoutLowering : OpConversionPattern<ttg::ConvertLayoutOp> {
     case ConversionPath::SharedMemory:
       if (failed(throughSharedMemory(rewriter, op, *plan, src, dst, elemType)))
         return failure();
+      if (llvm::any_of(dst, [](Value v) { return !v; }))
+        return op.emitError() << "internal error: a destination register was not loaded";
       break;
     }
     rewriter.replaceOp(op, pack(rewriter, loc, resultType, dst));
@@ -94,6 +100,45 @@ private:
     }
   }
 
+  /// How a one-round 16-bit conversion moves one side as 8x8 matrices:
+  /// the scratch, the matrix plan and the other side's vector plan.
+  struct MatrixSide {
+    bool stores; ///< the source side moves as matrices (else the destination)
+    layout::ConversionScratch scratch;
+    layout::MatrixAccessPlan matrices;
+    SharedAccessPlan vectors;
+  };
+
+  std::optional<MatrixSide> planMatrixSide(ttg::ConvertLayoutOp op,
+                                           const ConversionPlan &plan) const {
+    if (plan.elemBits != 16 || plan.scratch->numRounds() != 1)
+      return std::nullopt;
+    LinearLayout src = layoutOf(op.getSrc().getType()), dst = layoutOf(op.getType());
+    for (bool stores : {true, false}) {
+      if (!(stores ? ctx.target.hasMatrixStore() : ctx.target.hasMatrixLoad()))
+        continue;
+      const LinearLayout &matrices = stores ? src : dst, &vectors = stores ? dst : src;
+      for (bool transposed : {false, true}) {
+        llvm::Expected<layout::ConversionScratch> scratch =
+            layout::matrixConversionScratch(matrices, vectors, transposed);
+        if (!scratch) {
+          llvm::consumeError(scratch.takeError());
+          continue;
+        }
+        FailureOr<SharedAccessPlan> matrixSide = planSharedAccess(matrices, scratch->layout, 1);
+        FailureOr<SharedAccessPlan> vectorSide = planSharedAccess(vectors, scratch->layout, 8);
+        if (failed(matrixSide) || failed(vectorSide) || vectorSide->vector != 8)
+          continue;
+        std::optional<layout::MatrixAccessPlan> access =
+            layout::planMatrixAccess(matrixSide->toShared, transposed);
+        if (access)
+          return MatrixSide{stores, std::move(*scratch), std::move(*access),
+                            std::move(*vectorSide)};
+      }
+    }
+    return std::nullopt;
+  }
+
   /// Each round: every src register to its scratch slot, barrier, every
   /// dst register from its slot; a barrier before the next round's stores.
   /// Copies of one element (broadcast registers) are stored once; copies
@@ -102,6 +147,22 @@ private:
                                     const ConversionPlan &plan, ArrayRef<Value> src,
                                     MutableArrayRef<Value> dst, Type elemType) const {
     Location loc = op.getLoc();
+    FailureOr<Value> base = sharedMemoryBase(b, loc, op);
+    if (failed(base))
+      return failure();
+    if (std::optional<MatrixSide> side = planMatrixSide(op, plan)) {
+      Value off = threadOffset(b, loc, ctx, side->vectors);
+      if (side->stores) {
+        storeMatrices(b, loc, ctx, *base, side->matrices, src);
+        ctx.target.barrier(b, loc);
+        loadShared(b, loc, *base, off, side->vectors, 0, dst, elemType);
+      } else {
+        storeShared(b, loc, *base, off, side->vectors, 0, src, elemType);
+        ctx.target.barrier(b, loc);
+        loadMatrices(b, loc, ctx, *base, elemType, side->matrices, dst);
+      }
+      return success();
+    }
     const layout::ConversionScratch &scratch = *plan.scratch;
     unsigned vector = 1u << scratch.vectorBits;
     FailureOr<SharedAccessPlan> stores =
@@ -110,9 +171,6 @@ private:
         planSharedAccess(layoutOf(op.getType()), scratch.layout, vector);
     if (failed(stores) || failed(loads))
       return op.emitError() << "internal error: the conversion scratch misses an element";
-    FailureOr<Value> base = sharedMemoryBase(b, loc, op);
-    if (failed(base))
-      return failure();
     Value storeOff = threadOffset(b, loc, ctx, *stores);
     Value loadOff = threadOffset(b, loc, ctx, *loads);
     for (int32_t round = 0; round < scratch.numRounds(); ++round) {
@@ -122,8 +180,6 @@ private:
       ctx.target.barrier(b, loc);
       loadShared(b, loc, *base, loadOff, *loads, round, dst, elemType);
     }
-    if (llvm::any_of(dst, [](Value v) { return !v; }))
-      return op.emitError() << "internal error: a destination register was not loaded";
     return success();
   }
 

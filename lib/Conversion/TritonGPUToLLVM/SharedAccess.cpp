@@ -24,7 +24,7 @@ std::optional<SmallVector<SharedAccessPlan::Access>> group(const LinearLayout &t
     auto out = toShared.apply({{layout::kRegister, reg}});
     int64_t offset = component(out, layout::kOffset);
     int32_t round = int32_t(component(out, layout::kRound));
-    auto [it, inserted] = index.insert({{round, offset / vector}, accesses.size()});
+    auto [it, inserted] = index.insert({{round, offset / vector}, unsigned(accesses.size())});
     if (inserted)
       accesses.push_back({offset - offset % vector, round,
                           SmallVector<SmallVector<unsigned, 1>>(vector)});
@@ -170,6 +170,75 @@ void loadShared(OpBuilder &b, Location loc, Value base, Value threadOff,
       element = fromStored(b, loc, element, elemType);
       for (unsigned reg : regs)
         values[reg] = element;
+    }
+  }
+}
+
+namespace {
+
+/// This lane's row address for each access of `plan` (8x8 matrices of
+/// 16-bit `elem` in the buffer at `base`).
+SmallVector<Value> matrixAddresses(OpBuilder &b, Location loc, const Context &ctx, Value base,
+                                   Type elem, const layout::MatrixAccessPlan &plan) {
+  auto [lane, warp] = laneAndWarp(b, loc, ctx);
+  Value off = i32Constant(b, loc, 0);
+  auto add = [&](Value id, unsigned bit, int64_t image) {
+    Value set = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                     LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, 1 << bit)),
+                                     i32Constant(b, loc, 0));
+    off = LLVM::XOrOp::create(b, loc, off,
+                              LLVM::SelectOp::create(b, loc, set, i32Constant(b, loc, image),
+                                                     i32Constant(b, loc, 0)));
+  };
+  for (unsigned bit = 0; bit < 5; ++bit)
+    add(lane, bit, plan.laneImages[bit]);
+  for (auto [bit, image] : llvm::enumerate(plan.warpImages))
+    add(warp, bit, image);
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  SmallVector<Value> addresses;
+  for (const layout::MatrixAccessPlan::Access &access : plan.accesses) {
+    // Bits the lane and warp part may set are XORed in, the others added.
+    int64_t xorPart = access.offset & plan.threadMask, addPart = access.offset & ~plan.threadMask;
+    Value dynamic = xorPart ? LLVM::XOrOp::create(b, loc, off, i32Constant(b, loc, xorPart)) : off;
+    Value p = LLVM::GEPOp::create(b, loc, ptr, elem, base, ValueRange{dynamic});
+    if (addPart)
+      p = LLVM::GEPOp::create(b, loc, ptr, elem, p, ArrayRef<LLVM::GEPArg>{int32_t(addPart)});
+    addresses.push_back(p);
+  }
+  return addresses;
+}
+
+} // namespace
+
+void storeMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base,
+                   const layout::MatrixAccessPlan &plan, ArrayRef<Value> regs) {
+  Type elem = regs.front().getType();
+  auto pair = VectorType::get({2}, elem);
+  SmallVector<Value> addresses = matrixAddresses(b, loc, ctx, base, elem, plan);
+  for (auto [access, address] : llvm::zip(plan.accesses, addresses)) {
+    SmallVector<Value, 4> words;
+    for (int32_t m = 0; m < 4; ++m) {
+      Value v = LLVM::UndefOp::create(b, loc, pair);
+      for (int32_t i = 0; i < 2; ++i)
+        v = LLVM::InsertElementOp::create(b, loc, v, regs[access.firstRegister + 2 * m + i],
+                                          i32Constant(b, loc, i));
+      words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), v));
+    }
+    ctx.target.storeMatrices(b, loc, address, words, plan.transposed);
+  }
+}
+
+void loadMatrices(OpBuilder &b, Location loc, const Context &ctx, Value base, Type elem,
+                  const layout::MatrixAccessPlan &plan, MutableArrayRef<Value> regs) {
+  auto pair = VectorType::get({2}, elem);
+  SmallVector<Value> addresses = matrixAddresses(b, loc, ctx, base, elem, plan);
+  for (auto [access, address] : llvm::zip(plan.accesses, addresses)) {
+    SmallVector<Value, 4> words = ctx.target.loadMatrices(b, loc, address, plan.transposed);
+    for (int32_t m = 0; m < 4; ++m) {
+      Value v = LLVM::BitcastOp::create(b, loc, pair, words[m]);
+      for (int32_t i = 0; i < 2; ++i)
+        regs[access.firstRegister + 2 * m + i] =
+            LLVM::ExtractElementOp::create(b, loc, v, i32Constant(b, loc, i));
     }
   }
 }

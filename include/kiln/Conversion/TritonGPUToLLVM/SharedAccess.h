@@ -13,6 +13,7 @@
 #define KILN_CONVERSION_TRITONGPUTOLLVM_SHAREDACCESS_H
 
 #include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
+#include "kiln/Layout/MatrixAccess.h"
 
 namespace kiln::lowering {
 
@@ -65,6 +66,16 @@ void storeShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base, mlir:
 void loadShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base, mlir::Value threadOff,
                 const SharedAccessPlan &plan, int32_t round,
                 llvm::MutableArrayRef<mlir::Value> values, mlir::Type elemType);
+
+/// Stores 16-bit `regs` with the target's 8x8-matrix stores of `plan`
+/// into the buffer at `base`.
+void storeMatrices(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx, mlir::Value base,
+                   const layout::MatrixAccessPlan &plan, mlir::ArrayRef<mlir::Value> regs);
+/// Loads `regs` (16-bit `elem`) with the target's 8x8-matrix loads of
+/// `plan` from the buffer at `base`.
+void loadMatrices(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx, mlir::Value base,
+                  mlir::Type elem, const layout::MatrixAccessPlan &plan,
+                  llvm::MutableArrayRef<mlir::Value> regs);
 
 /// The type an element of `elemType` (LLVM) is kept as in shared memory:
 /// pointers as i64, i1 as i8, others unchanged.
