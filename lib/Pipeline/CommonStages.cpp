@@ -50,6 +50,7 @@ Stage ttirStage(bool lowerDescriptors) {
 
 std::vector<PassEntry> ttgirLayoutPasses() {
   return {
+      corePass("ttgir.decompose-scaled-dot", [] { return tt::createTritonDecomposeScaledDot(); }),
       corePass("ttgir.convert-from-ttir",
                PassFactory([](const CompileOptions &options) {
                  ttg::ConvertFromTTIROptions pass;

@@ -61,7 +61,8 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
                                       "ttir.reorder-broadcast", "b.cse", "ttir.licm(off)",
                                       "ttir.symbol-dce", "ttir.loop-unroll"}));
   EXPECT_EQ(ids(*pipeline, "ttgir"),
-            (std::vector<std::string>{"b.first", "a.first", "ttgir.convert-from-ttir",
+            (std::vector<std::string>{"b.first", "a.first", "ttgir.decompose-scaled-dot",
+                                      "ttgir.convert-from-ttir",
                                       "ttgir.coalesce", "ttgir.remove-layout-conversions",
                                       "ttgir.optimize-thread-locality", "ttgir.accelerate-matmul",
                                       "ttgir.remove-layout-conversions-after-matmul",

@@ -53,6 +53,38 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
+// Before sm_89 there is no cvt from fp8: e4m3 bits move into an f16 and are
+// rescaled by 256 (NaN kept apart); e5m2 is the high byte of an f16.
+// CHECK-LABEL: llvm.func @from_fp8_sm80(
+// CHECK-NOT: e4m3x2
+// CHECK:     %[[C7:.*]] = llvm.mlir.constant(7 : i16) : i16
+// CHECK:     %[[MAG:.*]] = llvm.shl %{{.*}}, %[[C7]] : i16
+// CHECK:     %[[BITS:.*]] = llvm.or %[[MAG]], %{{.*}} : i16
+// CHECK:     %[[C256:.*]] = llvm.mlir.constant(2.560000e+02 : f16) : f16
+// CHECK:     %[[H:.*]] = llvm.bitcast %[[BITS]] : i16 to f16
+// CHECK:     %[[V:.*]] = llvm.fmul %[[H]], %[[C256]] : f16
+// CHECK:     %[[C127:.*]] = llvm.mlir.constant(127 : i16) : i16
+// CHECK:     %[[NAN:.*]] = llvm.icmp "eq" %{{.*}}, %[[C127]] : i16
+// CHECK:     llvm.select %[[NAN]], %{{.*}}, %[[V]] : i1, f16
+// CHECK-LABEL: llvm.func @from_e5m2_sm80(
+// CHECK-NOT: e5m2x2
+// CHECK:     %[[BYTE:.*]] = llvm.and %{{.*}}, %{{.*}} : i16
+// CHECK:     %[[E5:.*]] = llvm.shl %[[BYTE]], %{{.*}} : i16
+// CHECK-NEXT: llvm.bitcast %[[E5]] : i16 to f16
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @from_fp8_sm80(%q: tensor<64xf8E4M3FN, #blocked>) {
+    %0 = tt.fp_to_fp %q : tensor<64xf8E4M3FN, #blocked> -> tensor<64xbf16, #blocked>
+    tt.return
+  }
+  tt.func public @from_e5m2_sm80(%e: f8E5M2) {
+    %1 = tt.fp_to_fp %e : f8E5M2 -> f16
+    tt.return
+  }
+}
+
+// -----
+
 // tt.elementwise_inline_asm: 4 packed i8 elements travel in one 32-bit
 // register; two results come back as a struct, one asm per 4 registers.
 // CHECK-LABEL: llvm.func @inline_asm(

@@ -9,6 +9,9 @@ integer arguments the launcher would see as multiples of 16), for which
 targets the tests compile it, and, for the benchmark, how to make inputs,
 launch it, compute a reference and compare.
 
+The (h) kernels multiply block-scaled operands (`tl.dot_scaled`, mxfp8
+and mxfp4), which kiln decomposes on sm_90 as Triton does.
+
 The (e) kernels make their descriptors in the kernel
 (`tl.make_tensor_descriptor`): their tensor maps live in global scratch
 memory, which the launcher takes from the allocator their launch helper
@@ -554,6 +557,52 @@ def descriptor_batched(x, out, config):
     return descriptor_batched_kernel[grid](x, out, B, M, N, **config)
 
 
+# --- (h) block-scaled matmul (tl.dot_scaled) -----------------------------------
+
+@triton.jit
+def matmul_block_scaled_kernel(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, c_ptr, M, N, K,
+                               stride_am, stride_bn, stride_cm,
+                               A_FORMAT: tl.constexpr, B_FORMAT: tl.constexpr, B_SCALED: tl.constexpr,
+                               BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                               BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr):
+    # C[M, N] (bf16) = (A * 2^(sa - 127)) @ (B * 2^(sb - 127))^T, one e8m0
+    # exponent per 32 elements of K ([M, K / 32] and [N, K / 32], uint8).
+    # B is stored [N, K], K-contiguous; e2m1 operands hold two values per
+    # byte along K. K is a multiple of BLOCK_SIZE_K.
+    A_PACK: tl.constexpr = 2 if A_FORMAT == "e2m1" else 1
+    B_PACK: tl.constexpr = 2 if B_FORMAT == "e2m1" else 1
+    pid_m, pid_n = grouped_tile(tl.program_id(axis=0), tl.cdiv(M, BLOCK_SIZE_M), tl.cdiv(N, BLOCK_SIZE_N),
+                                GROUP_SIZE_M)
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_s = tl.arange(0, BLOCK_SIZE_K // 32)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + tl.arange(0, BLOCK_SIZE_K // A_PACK)[None, :]
+    b_ptrs = b_ptr + offs_bn[None, :] * stride_bn + tl.arange(0, BLOCK_SIZE_K // B_PACK)[:, None]
+    a_scale_ptrs = a_scale_ptr + offs_am[:, None] * (K // 32) + offs_s[None, :]
+    b_scale_ptrs = b_scale_ptr + offs_bn[:, None] * (K // 32) + offs_s[None, :]
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, K, BLOCK_SIZE_K):
+        b_scale = tl.load(b_scale_ptrs) if B_SCALED else None
+        accumulator = tl.dot_scaled(tl.load(a_ptrs), tl.load(a_scale_ptrs), A_FORMAT, tl.load(b_ptrs), b_scale,
+                                    B_FORMAT, accumulator)
+        a_ptrs += BLOCK_SIZE_K // A_PACK
+        b_ptrs += BLOCK_SIZE_K // B_PACK
+        a_scale_ptrs += BLOCK_SIZE_K // 32
+        b_scale_ptrs += BLOCK_SIZE_K // 32
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :], accumulator.to(tl.bfloat16), mask=c_mask)
+
+
+def matmul_block_scaled(a, a_scale, b_t, b_scale, c, formats, config):
+    M, N, K = c.shape[0], c.shape[1], b_t.shape[1] * (2 if formats[1] == "e2m1" else 1)
+    assert K % config["BLOCK_SIZE_K"] == 0, f"K {K} must be a multiple of BLOCK_SIZE_K"
+    return matmul_block_scaled_kernel[matmul_grid(M, N, config)](
+        a, a_scale, b_t, b_scale if b_scale is not None else a_scale, c, M, N, K, a.stride(0), b_t.stride(0),
+        c.stride(0), A_FORMAT=formats[0], B_FORMAT=formats[1], B_SCALED=b_scale is not None, **config)
+
+
 # --- registry ------------------------------------------------------------------
 
 class Kernel:
@@ -740,6 +789,66 @@ def _attn_entry(head_dim, causal):
                   outputs=lambda a: [a["o"]], reference=_attn_reference, flops=_attn_flops, tol=(1e-2, 1e-2))
 
 
+BLOCK_SCALED_CONFIG = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 128, "GROUP_SIZE_M": 8}
+E2M1_VALUES = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0)
+
+
+def _decode_e2m1(torch, packed):
+    """Two e2m1 values a byte, the low nibble first, as f32 along the last
+    dimension."""
+    table = torch.tensor(E2M1_VALUES, device=packed.device)
+    lo, hi = table[(packed & 15).long()], table[(packed >> 4).long()]
+    return torch.stack((lo, hi), dim=-1).reshape(*packed.shape[:-1], packed.shape[-1] * 2)
+
+
+def _scaled(torch, values, scale):
+    """values [R, K] times 2^(scale - 127), one exponent per 32 of K."""
+    return values * torch.exp2(scale.float() - 127).repeat_interleave(32, dim=1)
+
+
+def _block_scaled_inputs(torch, formats):
+    M = N = K = 4096
+    a_fmt, b_fmt = formats
+    exps = lambda rows: torch.randint(120, 135, (rows, K // 32), device="cuda", dtype=torch.uint8)
+    operand = {"e4m3": lambda rows: torch.randn(rows, K, device="cuda").to(torch.float8_e4m3fn),
+               "e2m1": lambda rows: torch.randint(0, 256, (rows, K // 2), device="cuda", dtype=torch.uint8),
+               "bf16": lambda rows: torch.randn(rows, K, device="cuda", dtype=torch.bfloat16)}
+    return dict(a=operand[a_fmt](M), a_scale=exps(M), b_t=operand[b_fmt](N),
+                b_scale=exps(N) if b_fmt != "bf16" else None,
+                c=torch.empty(M, N, device="cuda", dtype=torch.bfloat16), formats=formats)
+
+
+def _block_scaled_reference(torch, a):
+    def value(x, fmt):
+        return _decode_e2m1(torch, x) if fmt == "e2m1" else x.float()
+    lhs = _scaled(torch, value(a["a"], a["formats"][0]), a["a_scale"])
+    rhs = value(a["b_t"], a["formats"][1])
+    if a["b_scale"] is not None:
+        rhs = _scaled(torch, rhs, a["b_scale"])
+    return [(lhs @ rhs.T).to(torch.bfloat16)]
+
+
+def _block_scaled_entry(name, formats, a_type, b_type, capabilities):
+    return Kernel(name, matmul_block_scaled_kernel,
+                  {"a_ptr": a_type, "a_scale_ptr": "*u8", "b_ptr": b_type, "b_scale_ptr": "*u8", "c_ptr": "*bf16",
+                   "M": "i32", "N": "i32", "K": "i32", "stride_am": "i32", "stride_bn": "i32", "stride_cm": "i32",
+                   "A_FORMAT": "constexpr", "B_FORMAT": "constexpr", "B_SCALED": "constexpr",
+                   "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
+                   "GROUP_SIZE_M": "constexpr"},
+                  dict(BLOCK_SCALED_CONFIG, A_FORMAT=formats[0], B_FORMAT=formats[1],
+                       B_SCALED=formats[1] != "bf16"),
+                  num_warps=8, num_stages=3, divisible=("M", "N", "K", "stride_am", "stride_bn", "stride_cm"),
+                  capabilities=capabilities, inputs=lambda torch: _block_scaled_inputs(torch, formats),
+                  launch=lambda a: matmul_block_scaled(a["a"], a["a_scale"], a["b_t"], a["b_scale"], a["c"],
+                                                       a["formats"], dict(BLOCK_SCALED_CONFIG, num_warps=8,
+                                                                          num_stages=3)),
+                  outputs=lambda a: [a["c"]], reference=_block_scaled_reference,
+                  flops=lambda a: 2 * a["c"].shape[0] * a["c"].shape[1] * a["a_scale"].shape[1] * 32,
+                  # Operands and scales are exact in bf16; f32 sums of 4096
+                  # products in another order, then bf16 rounding.
+                  tol=(1e-2, 1e-2))
+
+
 KERNELS = {
     k.name: k for k in [
         # (a) on sm_90 (wgmma) and sm_80 (mma.sync).
@@ -817,5 +926,9 @@ KERNELS = {
                outputs=lambda a: [a["out"]],
                reference=lambda torch, a: [(a["x"].float() * 2 + 1).half()],
                flops=lambda a: 2 * a["x"].numel(), tol=(1e-3, 1e-3)),
+        # (h) block-scaled dots: mxfp8 x mxfp8 and mxfp4 x bf16 (e4m3 needs
+        # sm_89; e2m1 is decoded with integer ops anywhere).
+        _block_scaled_entry("matmul_mxfp8", ("e4m3", "e4m3"), "*fp8e4nv", "*fp8e4nv", (90,)),
+        _block_scaled_entry("matmul_mxfp4_bf16", ("e2m1", "bf16"), "*u8", "*bf16", (90, 80)),
     ]
 }

@@ -34,6 +34,33 @@ Value lowering::inlinePtx(OpBuilder &b, Location loc, Type result, StringRef tex
 namespace nvidia {
 namespace {
 
+
+/// The fp8 value in bits `shift`..`shift + 7` of i16 `packed` as f16, with
+/// integer ops (cvt from fp8 is sm_89's): e5m2 is the high byte of f16; an
+/// e4m3 value's bits moved into an f16 (exponent and mantissa shifted by
+/// 7) is the value times 2^-8, denormals included, so one exact multiply
+/// by 256 rescales it; e4m3's NaN (all ones) is mapped explicitly.
+Value fp8ToF16(OpBuilder &b, Location loc, Value packed, unsigned shift, Type fp8) {
+  Type i16 = b.getI16Type();
+  auto c16 = [&](int64_t v) { return LLVM::ConstantOp::create(b, loc, i16, v); };
+  Value byte = packed;
+  if (shift)
+    byte = LLVM::LShrOp::create(b, loc, byte, c16(shift));
+  byte = LLVM::AndOp::create(b, loc, byte, c16(0xFF));
+  if (isa<Float8E5M2Type>(fp8))
+    return LLVM::BitcastOp::create(b, loc, b.getF16Type(),
+                                   LLVM::ShlOp::create(b, loc, byte, c16(8)));
+  Value magnitude = LLVM::AndOp::create(b, loc, byte, c16(0x7F));
+  Value sign = LLVM::ShlOp::create(b, loc, LLVM::AndOp::create(b, loc, byte, c16(0x80)), c16(8));
+  Value bits = LLVM::OrOp::create(b, loc, LLVM::ShlOp::create(b, loc, magnitude, c16(7)), sign);
+  Value scaled = LLVM::FMulOp::create(
+      b, loc, LLVM::BitcastOp::create(b, loc, b.getF16Type(), bits),
+      LLVM::ConstantOp::create(b, loc, b.getF16Type(), b.getF16FloatAttr(256.0)));
+  Value isNan = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, magnitude, c16(0x7F));
+  Value nan = LLVM::BitcastOp::create(b, loc, b.getF16Type(), c16(0x7E00));
+  return LLVM::SelectOp::create(b, loc, isNan, nan, scaled);
+}
+
 class NVVMTargetInfo final : public NVIDIATargetInfo {
 public:
   explicit NVVMTargetInfo(unsigned cc) : cc(cc) {}
@@ -179,6 +206,8 @@ public:
 
   std::pair<Value, Value> fromFp8x2(OpBuilder &b, Location loc, Value packed,
                                     Type fp8) const override {
+    if (cc < 89)
+      return {fp8ToF16(b, loc, packed, 0, fp8), fp8ToF16(b, loc, packed, 8, fp8)};
     std::string kind = isa<Float8E4M3FNType>(fp8) ? "e4m3x2" : "e5m2x2";
     Value halves = ptx(b, loc, b.getI32Type(), "cvt.rn.f16x2." + kind + " $0, $1;", "=r,h", packed);
     Value v = LLVM::BitcastOp::create(b, loc, VectorType::get(2, b.getF16Type()), halves);

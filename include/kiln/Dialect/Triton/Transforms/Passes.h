@@ -8,7 +8,8 @@
 namespace kiln::tt {
 
 // createTritonCombine(), createTritonReorderBroadcast(), createTritonLoopUnroll(),
-// createTritonRewriteTensorPointer(), createTritonRewriteTensorDescriptorToPointer().
+// createTritonRewriteTensorPointer(), createTritonRewriteTensorDescriptorToPointer(),
+// createTritonDecomposeScaledDot().
 #define GEN_PASS_DECL
 #include "kiln/Dialect/Triton/Transforms/Passes.h.inc"
 

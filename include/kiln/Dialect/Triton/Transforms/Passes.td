@@ -5,7 +5,9 @@
 // `-triton-reorder-broadcast`, `-triton-loop-unroll`,
 // `-triton-rewrite-tensor-pointer`,
 // `-triton-rewrite-tensor-descriptor-to-pointer`); kiln names them
-// `ttir-*` after the stage they belong to.
+// `ttir-*` after the stage they belong to. `ttgir-decompose-scaled-dot`
+// works on tt ops too but runs first in the `ttgir` stage (back ends with
+// block-scaled instructions leave it out), as Triton's decomposition does.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_DIALECT_TRITON_TRANSFORMS_PASSES
@@ -63,6 +65,32 @@ def TritonReorderBroadcast : Pass<"ttir-reorder-broadcast", "::mlir::ModuleOp"> 
       `expand_dims(splat(x))` is `splat(x)`).
 
     Only ops with the `Elementwise` trait and no memory effects move.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::kiln::tt::TritonDialect"];
+}
+
+def TritonDecomposeScaledDot : Pass<"ttgir-decompose-scaled-dot", "::mlir::ModuleOp"> {
+  let summary = "tt.dot_scaled as upcast, scaled operands and a tt.dot";
+  let description = [{
+    For targets without block-scaled tensor-core instructions, rewrites
+    every `tt.dot_scaled` (before layouts are assigned) as Triton does on
+    sm_80 and sm_90:
+
+    * the compute type is f16 when either operand is `fp16`, else bf16;
+    * `e2m1` operands (two values per i8, the low nibble first, packed along
+      K, or along M / N without `k_pack`) are decoded into the compute type
+      and interleaved back into place; `e4m3`, `e5m2` and the 16-bit formats
+      are converted with `tt.fp_to_fp`;
+    * each operand with a scale is multiplied by it, repeated over the 16 or
+      32 elements of K each value covers (b's scale is given [N, K / g] and
+      transposed). An e8m0 scale s (i8) is 2^(s - 127) written into the
+      exponent bits (s = 0 gives 0; through f32 for f16, so it saturates);
+      a float scale is converted;
+    * without `fastMath`, values whose scale is the e8m0 NaN (255) or a NaN
+      float become NaN;
+    * the product is `tt.dot(a, b, c)` with f32 (or the op's) accumulation.
+
+    A `tt.dot_scaled` that already has a layout is an error.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::kiln::tt::TritonDialect"];
 }
