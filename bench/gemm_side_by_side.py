@@ -14,7 +14,9 @@ both) is reported; every config's output is first checked against an f32
 torch.matmul (no TF32), so a fast wrong kernel never wins. torch.matmul
 (cuBLAS) runs on the same inputs. Attention: the fused attention forward of
 dot_kernels.py, causal and not, HEAD_DIM 64 and 128, beside
-torch's scaled_dot_product_attention on cuDNN.
+torch's scaled_dot_product_attention on cuDNN. Block-scaled GEMM: the
+tl.dot_scaled matmul of dot_kernels.py (mxfp8 x mxfp8, mxfp4 x bf16) over
+SCALED_SHAPES, Triton and kiln only.
 
 The bridge is toggled with kiln.triton.enable()/disable(), which drop the
 kernels Triton's JIT holds in memory; one fresh TRITON_CACHE_DIR for the
@@ -32,8 +34,8 @@ input sets are used in turn when the operands are smaller than ROTATE_BELOW
 Every case runs in its own try/except: an error is a FAIL row with its
 reason, never the end of the run. --budget bounds the whole run (default
 480 s); cases left when it runs out are reported as skipped. --only picks
-cases: dtypes (fp16, bf16), shapes (4096x4096x4096), families (gemm, attn),
-attention variants (d64, d128, causal, noncausal) or case names as printed.
+cases: dtypes (fp16, bf16), shapes (4096x4096x4096), families (gemm, scaled,
+attn), block-scaled formats (mxfp8, mxfp4-bf16), attention variants (d64, d128, causal, noncausal) or case names as printed.
 Prints one markdown table for bench/NOTES.md.
 """
 import argparse
@@ -55,7 +57,8 @@ import triton  # noqa: E402
 
 import kiln  # noqa: E402
 import kiln.triton  # noqa: E402
-from dot_kernels import attention, attention_desc, matmul, matmul_tma_ws  # noqa: E402
+from dot_kernels import (attention, attention_desc, block_scaled_inputs, block_scaled_reference,  # noqa: E402
+                         matmul, matmul_block_scaled, matmul_tma_ws)
 
 MB = 1 << 20
 ROTATE_BELOW = 100 * MB   # operand bytes under which two input sets are rotated
@@ -85,6 +88,19 @@ CONFIGS = [
     _cfg(128, 128, 64, 4, 4),
     _cfg(64, 128, 64, 4, 4),
 ]
+
+# Block-scaled GEMM (tl.dot_scaled, e8m0 scales per 32 of K): which
+# operand formats, on these shapes, with this config set (BLOCK_SIZE_K a
+# multiple of 32). No vendor column: cuBLAS has no block-scaled GEMM on
+# Hopper (torch._scaled_mm's block scales need sm_100).
+SCALED_FORMATS = {"mxfp8": ("e4m3", "e4m3"), "mxfp4-bf16": ("e2m1", "bf16")}
+SCALED_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+SCALED_CONFIGS = [
+    _cfg(128, 128, 128, 8, 3),
+    _cfg(128, 256, 128, 8, 3),
+    _cfg(128, 128, 128, 4, 4),
+]
+SCALED_TOL = (2e-2, 1e-3)   # bf16 output of exact products summed in f32; atol per sqrt(K)
 
 ATTN_SHAPE = dict(Z=4, H=32, N_CTX=4096)
 ATTN_CASES = [(64, False), (64, True), (128, False), (128, True)]
@@ -276,6 +292,30 @@ def run_gemm(dtype_name, shape, deadline):
     return row
 
 
+def run_block_scaled(fmt_name, shape, deadline):
+    M, N, K = shape
+    formats = SCALED_FORMATS[fmt_name]
+    row = {"case": f"{fmt_name}-{M}x{N}x{K}", "flops": 2 * M * N * K, "vendor": "-"}
+    sets = [block_scaled_inputs(torch, formats, M, N, K)]
+    want = block_scaled_reference(torch, sets[0])[0].float()
+
+    def launch(i, config):
+        a = sets[i]
+        return matmul_block_scaled(a["a"], a["a_scale"], a["b_t"], a["b_scale"], a["c"], formats, config)
+    run = Runner(launch, len(sets))
+    notes = []
+    for compiler in ("triton", "kiln"):
+        tol = (SCALED_TOL[0], SCALED_TOL[1] * math.sqrt(K))
+        ms, best, problems = tune(compiler, SCALED_CONFIGS, run, sets[0]["c"], want, tol, deadline)
+        row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
+        notes += [f"{compiler} {p}" for p in problems]
+        row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
+    final_times(row, run, None)
+    row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
+    row["note"] = "; ".join(notes)
+    return row
+
+
 def run_attention(head_dim, causal, deadline):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     Z, H, n_ctx = ATTN_SHAPE["Z"], ATTN_SHAPE["H"], ATTN_SHAPE["N_CTX"]
@@ -324,11 +364,13 @@ class Only:
     def __init__(self, tokens):
         self.any = bool(tokens)
         self.names, self.dtypes, self.shapes, self.dims, self.causal = set(), set(), set(), set(), set()
-        self.gemm = self.attn = False
+        self.gemm = self.attn = self.scaled = False
         for t in (tokens or []):
             t = t.lower()
             if t in ("gemm", "matmul"):
                 self.gemm = True
+            elif t in ("scaled", "block-scaled"):
+                self.scaled = True
             elif t in ("attn", "attention"):
                 self.attn = True
             elif t in ("fp16", "f16", "bf16"):
@@ -354,6 +396,13 @@ class Only:
             return True
         return (self.gemm and (not self.dtypes or dtype in self.dtypes)
                 and (not self.shapes or "x".join(map(str, shape)) in self.shapes))
+
+    def scaled_case(self, fmt_name, shape):
+        name = f"{fmt_name}-{'x'.join(map(str, shape))}"
+        if not self.any or name in self.names or fmt_name in self.names:
+            self.used.add(name if name in self.names else fmt_name)
+            return True
+        return self.scaled and (not self.shapes or "x".join(map(str, shape)) in self.shapes)
 
     def attn_case(self, head_dim, causal):
         name = f"attn-d{head_dim}" + ("-causal" if causal else "")
@@ -382,7 +431,7 @@ def report(rows, header):
     print("| case | vendor TFLOP/s | Triton TFLOP/s | kiln TFLOP/s | kiln/Triton | kiln/vendor | Triton/vendor "
           "| Triton config | kiln config | PASS/FAIL | note |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |")
-    ratios = {"gemm": {"kt": [], "kv": [], "tv": []}, "attn": {"kt": [], "kv": [], "tv": []}}
+    ratios = {f: {"kt": [], "kv": [], "tv": []} for f in ("gemm", "scaled", "attn")}
     for r in rows:
         tflops = {w: (r["flops"] / (r[f"{w}_ms"] * 1e-3) / 1e12 if r.get(f"{w}_ms") else None)
                   for w in ("vendor", "triton", "kiln")}
@@ -391,7 +440,8 @@ def report(rows, header):
             return r[f"{a}_ms"] / r[f"{b}_ms"] if r.get(f"{a}_ms") and r.get(f"{b}_ms") else None
 
         kt, kv, tv = ratio("kiln", "triton"), ratio("kiln", "vendor"), ratio("triton", "vendor")
-        family = "attn" if r["case"].startswith("attn") else "gemm"
+        family = ("attn" if r["case"].startswith("attn") else
+                  "scaled" if any(r["case"].startswith(f + "-") for f in SCALED_FORMATS) else "gemm")
         if r.get("status") == "PASS":
             for key, value in (("kt", kt), ("kv", kv), ("tv", tv)):
                 if value:
@@ -405,7 +455,8 @@ def report(rows, header):
     print()
     passed = sum(r.get("status") == "PASS" for r in rows)
     print(f"{passed} of {len(rows)} PASS")
-    for family, label in (("gemm", "GEMM shapes"), ("attn", "attention cases")):
+    for family, label in (("gemm", "GEMM shapes"), ("scaled", "block-scaled GEMMs"),
+                          ("attn", "attention cases")):
         f = ratios[family]
         if f["kt"]:
             print(f"geomean over {len(f['kt'])} passing {label}: kiln/Triton {geomean(f['kt']):.3f} "
@@ -447,6 +498,10 @@ def main():
         for shape in SHAPES:
             if only.gemm_case(dtype, shape):
                 cases.append((f"{dtype}-{'x'.join(map(str, shape))}", run_gemm, (dtype, shape)))
+    for fmt_name in SCALED_FORMATS:
+        for shape in SCALED_SHAPES:
+            if only.scaled_case(fmt_name, shape):
+                cases.append((f"{fmt_name}-{'x'.join(map(str, shape))}", run_block_scaled, (fmt_name, shape)))
     for head_dim, causal in ATTN_CASES:
         if only.attn_case(head_dim, causal):
             name = f"attn-d{head_dim}" + ("-causal" if causal else "")
