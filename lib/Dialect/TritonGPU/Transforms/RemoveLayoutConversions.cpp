@@ -4,9 +4,11 @@
 // forward propagation of the layouts of MMA accumulators, then of loads and
 // atomics (through tt.trans, tt.reshape and tt.split in the layouts the
 // layout engine says keep every element in place), loop-carried values
-// kept in the one layout their loop body converts them to, backward rematerialisation of cheap computations in the
-// layout a conversion asks for, and folding of the conversions that are
-// left redundant. Not done (yet): propagation through scf.while, hoisting
+// kept in the one layout their loop body converts them to, backward
+// rematerialisation of cheap computations (tt.reshape included) in the
+// layout a conversion asks for, converting at most 1/8 as many elements
+// where a value cannot be recomputed, and folding of the conversions that
+// are left redundant. Not done (yet): propagation through scf.while, hoisting
 // conversions into conditionals, and a cost model weighing a conversion
 // against recomputation.
 //
@@ -310,14 +312,38 @@ Attribute untransposeBlocked(Attribute encoding, ArrayRef<int32_t> order) {
   return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder);
 }
 
+/// The layout of a tt.reshape's source whose result is in `encoding`: the
+/// elements keep their hardware locations (null when `encoding` has no
+/// linear layout for the result's shape).
+Attribute unreshaped(tt::ReshapeOp reshape, Attribute encoding) {
+  auto result = reshape.getType().cloneWithEncoding(encoding);
+  llvm::Expected<layout::LinearLayout> ll = toLinearLayout(result);
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return {};
+  }
+  return linearEncoding(reshape.getContext(),
+                        layout::reshapeLayout(*ll, reshape.getSrc().getType().getShape()));
+}
+
 class Rematerializer {
 public:
   /// Replaces `cvt` by its source recomputed in the target layout, when the
-  /// source is computed by cheap ops only.
+  /// source is computed by cheap ops only, from values that are converted
+  /// instead where they are much smaller than `cvt`'s (a scale broadcast
+  /// over K: its few exponents move, not the whole tile).
   void tryRematerialize(ConvertLayoutOp cvt);
 
 private:
   using Key = std::pair<Value, Attribute>;
+  /// At most this fraction of the conversion's elements for a value to be
+  /// converted rather than recomputed.
+  static constexpr int64_t kBoundaryRatio = 8;
+  bool isSmallBoundary(Value value) const {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return type && value.getDefiningOp() && type.getNumElements() * kBoundaryRatio <= elements;
+  }
+  int64_t elements = 0;
   /// The operand layouts `op` needs for results in `encoding`; failure if
   /// `op` must not or cannot be recomputed.
   FailureOr<SmallVector<Attribute>> operandEncodings(Operation *op, Attribute encoding);
@@ -325,6 +351,8 @@ private:
   Value materialize(Value value, Attribute encoding);
 
   DenseMap<Key, Value> done;
+  /// Collected values that are converted where they are, not recomputed.
+  DenseMap<Key, bool> boundaries;
 };
 
 FailureOr<SmallVector<Attribute>> Rematerializer::operandEncodings(Operation *op,
@@ -344,6 +372,13 @@ FailureOr<SmallVector<Attribute>> Rematerializer::operandEncodings(Operation *op
     if (!distributed)
       return failure();
     forTensors(SliceEncodingAttr::get(op->getContext(), expand.getAxis(), distributed));
+    return result;
+  }
+  if (auto reshape = dyn_cast<tt::ReshapeOp>(op)) {
+    Attribute src = unreshaped(reshape, encoding);
+    if (!src)
+      return failure();
+    forTensors(src);
     return result;
   }
   if (auto trans = dyn_cast<tt::TransOp>(op)) {
@@ -373,11 +408,16 @@ bool Rematerializer::collect(Value value, Attribute encoding, llvm::SetVector<Ke
     return true;
   }
   FailureOr<SmallVector<Attribute>> encodings = operandEncodings(def, encoding);
-  if (failed(encodings))
+  bool recomputed = succeeded(encodings);
+  if (recomputed)
+    for (auto [operand, enc] : llvm::zip(def->getOperands(), *encodings))
+      if (enc && !collect(operand, enc, slice)) {
+        recomputed = false;
+        break;
+      }
+  if (!recomputed && !isSmallBoundary(value))
     return false;
-  for (auto [operand, enc] : llvm::zip(def->getOperands(), *encodings))
-    if (enc && !collect(operand, enc, slice))
-      return false;
+  boundaries[key] = !recomputed;
   slice.insert(key); // after its operands: a valid order to build in
   return true;
 }
@@ -394,6 +434,8 @@ Value Rematerializer::materialize(Value value, Attribute encoding) {
   Value result;
   if (auto cvt = dyn_cast<ConvertLayoutOp>(def)) {
     result = ConvertLayoutOp::create(builder, def->getLoc(), type, cvt.getSrc());
+  } else if (boundaries.lookup({value, encoding})) {
+    result = ConvertLayoutOp::create(builder, def->getLoc(), type, value);
   } else {
     SmallVector<Attribute> encodings = *operandEncodings(def, encoding);
     IRMapping mapping;
@@ -412,6 +454,7 @@ Value Rematerializer::materialize(Value value, Attribute encoding) {
 
 void Rematerializer::tryRematerialize(ConvertLayoutOp cvt) {
   Attribute target = encodingOf(cvt.getResult());
+  elements = cvt.getType().getNumElements();
   llvm::SetVector<Key> slice;
   if (isa_and_nonnull<ConvertLayoutOp>(cvt.getSrc().getDefiningOp()) ||
       !collect(cvt.getSrc(), target, slice))

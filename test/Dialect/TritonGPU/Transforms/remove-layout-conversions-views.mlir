@@ -57,3 +57,35 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %lhs : tensor<64xf32, #blocked2>
   }
 }
+
+// -----
+
+// A block scale repeated over K (expand_dims, broadcast, reshape, as
+// ttgir-decompose-scaled-dot writes it) in another layout than the operand
+// it multiplies: the repetition is recomputed in the operand's layout (the
+// reshape's source as a #ttg.linear layout) and only the loaded exponents,
+// 128x4 instead of 128x128, are converted.
+// CHECK-LABEL: tt.func @scale_broadcast
+// CHECK:      %[[S:.*]] = tt.load %{{.*}} : tensor<128x4x!tt.ptr<bf16>, #[[SRC:blocked[0-9]*]]>
+// CHECK:      %[[C:.*]] = ttg.convert_layout %[[S]] : tensor<128x4xbf16, #[[SRC]]> -> tensor<128x4xbf16, #ttg.slice<{dim = 2, parent = #[[LIN:linear[0-9]*]]}>>
+// CHECK:      %[[X:.*]] = tt.expand_dims %[[C]] {axis = 2 : i32} : {{.*}} -> tensor<128x4x1xbf16, #[[LIN]]>
+// CHECK:      %[[B:.*]] = tt.broadcast %[[X]] : tensor<128x4x1xbf16, #[[LIN]]> -> tensor<128x4x32xbf16, #[[LIN]]>
+// CHECK:      %[[R:.*]] = tt.reshape %[[B]] : tensor<128x4x32xbf16, #[[LIN]]> -> tensor<128x128xbf16, #[[OP:blocked[0-9]*]]>
+// CHECK:      arith.mulf %{{.*}}, %[[R]] : tensor<128x128xbf16, #[[OP]]>
+// CHECK-NOT:  ttg.convert_layout {{.*}}128x128
+#op = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#sc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]}>
+#b3 = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [8, 1, 1], order = [2, 1, 0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @scale_broadcast(%v: tensor<128x128xbf16, #op>, %p: tensor<128x4x!tt.ptr<bf16>, #sc>) -> tensor<128x128xbf16, #op> {
+    %s = tt.load %p : tensor<128x4x!tt.ptr<bf16>, #sc>
+    %c = ttg.convert_layout %s : tensor<128x4xbf16, #sc> -> tensor<128x4xbf16, #ttg.slice<{dim = 2, parent = #b3}>>
+    %x = tt.expand_dims %c {axis = 2 : i32} : tensor<128x4xbf16, #ttg.slice<{dim = 2, parent = #b3}>> -> tensor<128x4x1xbf16, #b3>
+    %b = tt.broadcast %x : tensor<128x4x1xbf16, #b3> -> tensor<128x4x32xbf16, #b3>
+    %r = tt.reshape %b : tensor<128x4x32xbf16, #b3> -> tensor<128x128xbf16, #b2>
+    %rc = ttg.convert_layout %r : tensor<128x128xbf16, #b2> -> tensor<128x128xbf16, #op>
+    %m = arith.mulf %v, %rc : tensor<128x128xbf16, #op>
+    tt.return %m : tensor<128x128xbf16, #op>
+  }
+}
