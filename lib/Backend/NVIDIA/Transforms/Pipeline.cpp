@@ -231,6 +231,8 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Va
       Value token = waitFor(j);
       if (auto cvt = dyn_cast<ConvertLayoutOp>(op))
         read = LocalLoadOp::create(builder, loc, cvt.getType(), read, token);
+      else if (plan.loads[j].toRegisters)
+        read = LocalLoadOp::create(builder, loc, op.getResult(0).getType(), read, token);
       map.map(op.getResult(0), read);
       continue;
     }

@@ -123,6 +123,31 @@ Operation *loadBehind(Value operand, Block *body) {
   return load;
 }
 
+/// The tt.loads of the loop body whose values a dot operand is computed
+/// from by pure ops of the body (an upcast and a scale multiply, say), the
+/// operand's conversion or buffer included; loads whose addresses depend
+/// on loaded data are found too and left to the address check.
+SmallVector<Operation *> loadsComputedInto(Value operand, Block *body) {
+  SmallVector<Operation *> loads;
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  SmallVector<Value> work{operand};
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !seen.insert(def).second)
+      continue;
+    if (isa<tt::LoadOp>(def)) {
+      loads.push_back(def);
+      continue;
+    }
+    // A buffer written from registers (a wgmma's B) has effects; follow its
+    // source all the same.
+    if (!isPureLeaf(def) && !(isa<LocalAllocOp>(def) && def->getNumOperands() == 1))
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  return loads;
+}
+
 /// Checks that `load` can be streamed and works out its ring.
 std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
                                      const AxisInfoAnalysis &axes) {
@@ -148,6 +173,33 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
   streamed.vec = lowering::accessVectorWidth(axes, load.getPtr(), load.getMask());
   if (streamed.vec * bits < 32)
     return reject("fewer than 4 contiguous bytes per thread");
+
+  // A load that reaches a dot only through computation on its value (an
+  // upcast, a scale) streams too, and is read back from its slot into its
+  // own layout: rows of the thread's contiguous elements, unswizzled (the
+  // copies and the reads both move `vec` elements a thread).
+  bool direct = llvm::all_of(load->getUsers(), [](Operation *user) {
+    auto cvt = dyn_cast<ConvertLayoutOp>(user);
+    return isa<LocalAllocOp>(user) ||
+           (cvt && isa<DotOperandEncodingAttr>(cvt.getType().getEncoding()));
+  });
+  if (!direct) {
+    auto blocked = dyn_cast<BlockedEncodingAttr>(resultType.getEncoding());
+    if (!blocked)
+      return reject("read back into registers from a layout other than a blocked one");
+    if (llvm::any_of(load->getUsers(),
+                     [&](Operation *user) { return user->getBlock() != load->getBlock(); }))
+      return reject("used in another block");
+    streamed.toRegisters = true;
+    MLIRContext *ctx = load.getContext();
+    auto encoding = SwizzledSharedEncodingAttr::get(ctx, streamed.vec, 1, 1, blocked.getOrder());
+    Attribute smem = SharedMemorySpaceAttr::get(ctx);
+    streamed.slotType = MemDescType::get(resultType.getShape(), elem, encoding, smem, true);
+    SmallVector<int64_t> ringShape{int64_t(numStages)};
+    llvm::append_range(ringShape, resultType.getShape());
+    streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
+    return streamed;
+  }
 
   Attribute encoding;
   bool viaRegisters = false;
@@ -380,9 +432,13 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
       ++numWgmma;
       operands = {dot.getA(), dot.getB()};
     }
-    for (Value operand : operands)
+    for (Value operand : operands) {
       if (Operation *load = loadBehind(operand, body))
         candidates.insert(load);
+      else
+        for (Operation *load : loadsComputedInto(operand, body))
+          candidates.insert(load);
+    }
   }
   // Descriptor loads stream in any loop, read from their slot into
   // registers when no dot reads them in place.

@@ -31,8 +31,8 @@ struct StreamedLoad {
   unsigned vec = 1;
   /// TMA: the bytes one copy delivers (what its mbarrier expects).
   int64_t bytes = 0;
-  /// TMA: the load's value is read from its slot into registers (no dot
-  /// reads the slot in place).
+  /// The load's value is read from its slot into registers (no dot reads
+  /// the slot in place, nor a conversion to a dot operand layout).
   bool toRegisters = false;
   /// One slot (mutable) and the whole ring.
   ttg::MemDescType slotType, ringType;

@@ -164,3 +164,43 @@ tt.func @k_tail(%pa0: tensor<128x64x!tt.ptr<f16>, #blocked1> {tt.contiguity = de
   tt.return %r#0 : tensor<128x128xf32, #mma>
 }
 }
+
+// -----
+
+// A load that reaches the dot through computation on its value (an fp8
+// operand upcast and scaled, as a decomposed tt.dot_scaled has it) streams
+// too: its ring keeps the load's own rows unswizzled (vec = the 16 bytes a
+// thread copies) and each slot is read back into the load's blocked layout,
+// after the wait, where the load stood.
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-DAG: #[[ROWS:.*]] = #ttg.swizzled_shared<{vec = 16, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+// CHECK-LABEL: tt.func @upcast_operand
+// CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf8E5M2, #[[ROWS]], #smem, mutable>
+// CHECK: scf.for
+// CHECK: %[[VA:.*]] = ttg.memdesc_index %[[RA]]
+// CHECK: %[[TOK:.*]] = ttg.async_wait {num = 1 : i32}
+// CHECK-NEXT: %[[LA:.*]] = ttg.local_load %[[VA]] token %[[TOK]] : !ttg.memdesc<128x64xf8E5M2, #[[ROWS]], #smem, mutable> -> tensor<128x64xf8E5M2, #blocked>
+// CHECK-NEXT: tt.fp_to_fp %[[LA]]
+// CHECK: tt.dot
+// CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} : tensor<128x64x!tt.ptr<f8E5M2>, #blocked> -> <128x64xf8E5M2, #[[ROWS]], #smem, mutable>
+tt.func @upcast_operand(%pa0: tensor<128x64x!tt.ptr<f8E5M2>, #blocked1> {tt.contiguity = dense<[1, 64]> : tensor<2xi32>, tt.divisibility = dense<[16, 16]> : tensor<2xi32>},
+                        %b: tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>,
+                        %scale: tensor<128x64xf16, #blocked1>, %n: i32) -> tensor<128x128xf32, #mma> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma>
+  %stepa = arith.constant dense<64> : tensor<128x64xi32, #blocked1>
+  %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %pa0) -> (tensor<128x128xf32, #mma>, tensor<128x64x!tt.ptr<f8E5M2>, #blocked1>) : i32 {
+    %la = tt.load %pa : tensor<128x64x!tt.ptr<f8E5M2>, #blocked1>
+    %up = tt.fp_to_fp %la : tensor<128x64xf8E5M2, #blocked1> -> tensor<128x64xf16, #blocked1>
+    %scaled = arith.mulf %up, %scale : tensor<128x64xf16, #blocked1>
+    %a = ttg.convert_layout %scaled : tensor<128x64xf16, #blocked1> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %d = tt.dot %a, %b, %acc : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<128x128xf32, #mma>
+    %pa1 = tt.addptr %pa, %stepa : tensor<128x64x!tt.ptr<f8E5M2>, #blocked1>, tensor<128x64xi32, #blocked1>
+    scf.yield %d, %pa1 : tensor<128x128xf32, #mma>, tensor<128x64x!tt.ptr<f8E5M2>, #blocked1>
+  }
+  tt.return %r#0 : tensor<128x128xf32, #mma>
+}
+}
