@@ -204,6 +204,18 @@ Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAf
   std::string kernel = artifact.module             ? kernelName(*artifact.module)
                        : artifact.metadata.name.empty() ? "kernel"
                                                         : artifact.metadata.name;
+  // A module that names its target (TTGIR, or an LLVM-dialect module kiln
+  // lowered) is code for that target only: compiling it for another would
+  // select instructions the target lacks (wgmma below sm_90).
+  if (artifact.module)
+    if (auto target = (*artifact.module)->getAttrOfType<mlir::StringAttr>("ttg.target");
+        target && target.getValue() != pipeline.options.target.str()) {
+      mlir::emitError(artifact.module->getLoc())
+          << "the module is for ttg.target = \"" << target.getValue()
+          << "\", not the requested target " << pipeline.options.target.str()
+          << " (compile its TTIR for " << pipeline.options.target.str() << " instead)";
+      return error("the module's target and the requested one differ");
+    }
   bool started = options.startAfter.empty(), first = true;
   for (const Stage &stage : pipeline.stages) {
     if (!started) {

@@ -46,13 +46,20 @@ struct ElementwiseLowering : ConversionPattern {
     }
     SmallVector<SmallVector<Value>> inputs;
     for (Value operand : operands)
-      inputs.push_back(unpack(rewriter, loc, operand));
+      inputs.push_back(isa<LLVM::LLVMStructType>(operand.getType())
+                           ? unpack(rewriter, loc, operand)
+                           : SmallVector<Value>{operand});
     size_t numRegs = cast<LLVM::LLVMStructType>(resultStructs[0]).getBody().size();
+    // A scalar operand (arith.select's condition) goes to every register.
+    for (auto [operand, input] : llvm::zip(op->getOperands(), inputs))
+      if (isa<RankedTensorType>(operand.getType()) ? input.size() != numRegs : input.size() != 1)
+        return op->emitError() << "internal error: an operand of '" << op->getName()
+                               << "' has " << input.size() << " registers, its result " << numRegs;
     SmallVector<SmallVector<Value>> results(op->getNumResults());
     for (size_t reg = 0; reg < numRegs; ++reg) {
       OperationState state(loc, op->getName());
       for (const SmallVector<Value> &input : inputs)
-        state.addOperands(input[reg]);
+        state.addOperands(input.size() == 1 ? input[0] : input[reg]);
       state.addTypes(resultElements);
       state.addAttributes(op->getAttrs());
       Operation *scalar = rewriter.create(state);

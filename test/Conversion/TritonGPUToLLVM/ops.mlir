@@ -152,3 +152,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// arith.select of tensors on a scalar condition (Triton's `other` chosen by
+// a kernel argument): the one i1 picks in every register.
+// CHECK-LABEL: llvm.func @select_on_scalar(
+// CHECK-SAME: %[[C:[^:]*]]: i1
+// CHECK-COUNT-2: llvm.select %[[C]], %{{.*}}, %{{.*}} : i1, f16
+// CHECK-NOT: llvm.select
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @select_on_scalar(%c: i1, %a: tensor<256xf16, #blocked>, %b: tensor<256xf16, #blocked>, %p: tensor<256x!tt.ptr<f16>, #blocked>) {
+    %s = arith.select %c, %a, %b : tensor<256xf16, #blocked>
+    tt.store %p, %s : tensor<256x!tt.ptr<f16>, #blocked>
+    tt.return
+  }
+}
