@@ -170,6 +170,41 @@ LogicalResult checkTypes(Operation *op, unsigned warpSize, unsigned numWarps) {
   return success();
 }
 
+/// The most elements of one tensor a thread may hold in registers. Each is
+/// a value of its own in the lowered IR, and a tensor value's registers
+/// travel as one LLVM struct that every use unpacks, so IR size and compile
+/// time grow with the square of this; 2048 f32 is eight times the 255
+/// registers a thread can have.
+constexpr int64_t kMaxElementsPerThread = 2048;
+
+/// A located error at the first op whose result gives a thread more than
+/// kMaxElementsPerThread elements of a tensor (one error for the kernel).
+LogicalResult checkElementsPerThread(ModuleOp module) {
+  WalkResult walk = module.walk([&](Operation *op) {
+    for (Value result : op->getResults()) {
+      auto tensor = dyn_cast<RankedTensorType>(result.getType());
+      if (!tensor || !tensor.getEncoding())
+        continue;
+      llvm::Expected<layout::LinearLayout> ll = ttg::toLinearLayout(tensor);
+      if (!ll) {
+        llvm::consumeError(ll.takeError()); // checkTypes reports it at its op
+        continue;
+      }
+      int64_t elements = ll->getInDimSize(layout::kRegister);
+      if (elements > kMaxElementsPerThread) {
+        op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM: its "
+                        << tensor << " gives each thread " << elements
+                        << " elements in registers; kiln lowers at most "
+                        << kMaxElementsPerThread
+                        << " (use more warps, a smaller block, or a layout that spreads it)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 /// A located error when a kernel's tensor descriptor argument cannot be
 /// passed on the target.
 LogicalResult checkKernelArguments(Operation *op, const TargetInfo &target) {
@@ -238,6 +273,8 @@ struct ConvertTritonGPUToLLVM
           return extension;
       return nullptr;
     };
+    if (failed(checkElementsPerThread(module)))
+      return signalPassFailure();
     bool ok = true;
     // What an op without a lowering holds is not reported separately.
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
