@@ -98,47 +98,6 @@ Expected<std::string> inputStage(StringRef path, StringRef from) {
       .Default("ttir");
 }
 
-/// Gives every op without a location (Triton emits constants without one)
-/// its first located user's, else its function's, so that an error about it
-/// or about what a pass makes of it points into the kernel.
-void locateUnlocatedOps(mlir::ModuleOp module) {
-  module.walk<mlir::WalkOrder::PostOrder>([](mlir::Operation *op) {
-    if (!isa<mlir::UnknownLoc>(op->getLoc()))
-      return;
-    for (mlir::Operation *user : op->getUsers())
-      if (!isa<mlir::UnknownLoc>(user->getLoc())) {
-        op->setLoc(user->getLoc());
-        return;
-      }
-    for (mlir::Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
-      if (!isa<mlir::UnknownLoc>(parent->getLoc())) {
-        op->setLoc(parent->getLoc());
-        return;
-      }
-  });
-}
-
-/// Triton's frontend refuses tensors of more than 2^20 elements
-/// (TRITON_MAX_TENSOR_NUMEL); IR written or changed by hand gets the same
-/// limit, at the first op that exceeds it.
-Error checkTensorSizes(mlir::ModuleOp module) {
-  constexpr int64_t kMaxNumel = int64_t(1) << 20;
-  mlir::WalkResult walk = module.walk([&](mlir::Operation *op) {
-    for (mlir::Type type : op->getResultTypes())
-      if (auto tensor = dyn_cast<mlir::RankedTensorType>(type);
-          tensor && tensor.hasStaticShape() && tensor.getNumElements() > kMaxNumel) {
-        op->emitError() << "'" << op->getName() << "' makes a " << tensor << " of "
-                        << tensor.getNumElements() << " elements; Triton's tensors hold at most "
-                        << kMaxNumel;
-        return mlir::WalkResult::interrupt();
-      }
-    return mlir::WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return createStringError(inconvertibleErrorCode(), "a tensor of the kernel is too large");
-  return Error::success();
-}
-
 Expected<CompileResult> compileKernel(mlir::MLIRContext &context, CompileRequest request) {
   // Errors name the op's location and say what is wrong; MLIR's dump of the
   // op (and its regions: thousands of lines for a kernel) adds nothing.
@@ -173,8 +132,7 @@ Expected<CompileResult> compileKernel(mlir::MLIRContext &context, CompileRequest
     if (!llvmDialect && llvm::none_of(artifact.module->getOps<tt::FuncOp>(),
                                       [](tt::FuncOp f) { return f.isPublic(); }))
       return fail("'" + input + "' holds no kernel (a public tt.func) to compile");
-    locateUnlocatedOps(*artifact.module);
-    if (Error error = checkTensorSizes(*artifact.module))
+    if (Error error = prepareModule(*artifact.module))
       return std::move(error);
     if (request.from == "ttgir" || llvmDialect)
       run.startAfter = "ttgir";

@@ -199,6 +199,52 @@ Expected<std::string> resolveStopStage(const Pipeline &pipeline, StringRef reque
   return last;
 }
 
+/// Gives every op without a location (Triton emits constants without one)
+/// its first located user's, else its function's, so that an error about it
+/// or about what a pass makes of it points into the kernel.
+static void locateUnlocatedOps(mlir::ModuleOp module) {
+  module.walk<mlir::WalkOrder::PostOrder>([](mlir::Operation *op) {
+    if (!isa<mlir::UnknownLoc>(op->getLoc()))
+      return;
+    for (mlir::Operation *user : op->getUsers())
+      if (!isa<mlir::UnknownLoc>(user->getLoc())) {
+        op->setLoc(user->getLoc());
+        return;
+      }
+    for (mlir::Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
+      if (!isa<mlir::UnknownLoc>(parent->getLoc())) {
+        op->setLoc(parent->getLoc());
+        return;
+      }
+  });
+}
+
+/// Triton's frontend refuses tensors of more than 2^20 elements
+/// (TRITON_MAX_TENSOR_NUMEL); IR written or changed by hand gets the same
+/// limit, at the first op that exceeds it.
+static Error checkTensorSizes(mlir::ModuleOp module) {
+  constexpr int64_t kMaxNumel = int64_t(1) << 20;
+  mlir::WalkResult walk = module.walk([&](mlir::Operation *op) {
+    for (mlir::Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<mlir::RankedTensorType>(type);
+          tensor && tensor.hasStaticShape() && tensor.getNumElements() > kMaxNumel) {
+        op->emitError() << "'" << op->getName() << "' makes a " << tensor << " of "
+                        << tensor.getNumElements() << " elements; Triton's tensors hold at most "
+                        << kMaxNumel;
+        return mlir::WalkResult::interrupt();
+      }
+    return mlir::WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return error("a tensor of the kernel is too large");
+  return Error::success();
+}
+
+Error prepareModule(mlir::ModuleOp module) {
+  locateUnlocatedOps(module);
+  return checkTensorSizes(module);
+}
+
 Error runPipeline(const Pipeline &pipeline, Artifact &artifact, StringRef stopAfter,
                   const RunOptions &options) {
   std::string kernel = artifact.module             ? kernelName(*artifact.module)

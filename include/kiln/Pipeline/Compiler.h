@@ -32,6 +32,12 @@ llvm::Expected<std::string> resolveStopStage(const Pipeline &pipeline,
                                              llvm::StringRef requested,
                                              llvm::StringRef startAfter = "");
 
+/// What kiln does to a parsed TTIR or TTGIR module before its stages:
+/// every op without a location takes its first located user's (else its
+/// function's), and a tensor beyond Triton's 2^20 elements is a located
+/// error.
+llvm::Error prepareModule(mlir::ModuleOp module);
+
 /// Runs `pipeline` on `artifact` (holding the parsed TTIR module) up to and
 /// including stage `stopAfter`. A failing pass is reported with its id and
 /// the plugin that placed it; diagnostics of the IR go to the context.
