@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 
@@ -56,6 +57,21 @@ struct ElementwiseLowering : ConversionPattern {
         return op->emitError() << "internal error: an operand of '" << op->getName()
                                << "' has " << input.size() << " registers, its result " << numRegs;
     SmallVector<SmallVector<Value>> results(op->getNumResults());
+    // fp8 values live as their bits in an integer (LLVM has no fp8 type):
+    // |x| and -x clear or flip the sign bit.
+    if (isa<math::AbsFOp, arith::NegFOp>(op) && isa<IntegerType>(resultElements[0])) {
+      unsigned width = resultElements[0].getIntOrFloatBitWidth();
+      APInt sign = APInt::getSignMask(width);
+      Value mask = LLVM::ConstantOp::create(
+          rewriter, loc, resultElements[0],
+          rewriter.getIntegerAttr(resultElements[0], isa<math::AbsFOp>(op) ? ~sign : sign));
+      for (Value v : inputs[0])
+        results[0].push_back(isa<math::AbsFOp>(op)
+                                 ? Value(LLVM::AndOp::create(rewriter, loc, v, mask))
+                                 : Value(LLVM::XOrOp::create(rewriter, loc, v, mask)));
+      rewriter.replaceOp(op, pack(rewriter, loc, resultStructs[0], results[0]));
+      return success();
+    }
     for (size_t reg = 0; reg < numRegs; ++reg) {
       OperationState state(loc, op->getName());
       for (const SmallVector<Value> &input : inputs)

@@ -122,3 +122,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// fp8 values are their bits in an i8: |x| clears the sign bit, -x flips it.
+// CHECK-LABEL: llvm.func @fp8_abs_neg(
+// CHECK: %[[ABS:.*]] = llvm.mlir.constant(127 : i8) : i8
+// CHECK-COUNT-2: llvm.and %{{.*}}, %[[ABS]] : i8
+// CHECK: %[[NEG:.*]] = llvm.mlir.constant(-128 : i8) : i8
+// CHECK-COUNT-2: llvm.xor %{{.*}}, %[[NEG]] : i8
+// CHECK-NOT: llvm.intr.fabs
+#blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fp8_abs_neg(%x: tensor<64xf8E4M3FN, #blocked>, %p: tensor<64x!tt.ptr<f8E4M3FN>, #blocked>) {
+    %a = math.absf %x : tensor<64xf8E4M3FN, #blocked>
+    %n = arith.negf %a : tensor<64xf8E4M3FN, #blocked>
+    tt.store %p, %n : tensor<64x!tt.ptr<f8E4M3FN>, #blocked>
+    tt.return
+  }
+}
