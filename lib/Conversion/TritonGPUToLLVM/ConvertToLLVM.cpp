@@ -128,7 +128,8 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
     return true;
   if (isa<tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
           tt::BroadcastOp, tt::ExpandDimsOp, tt::AddPtrOp, tt::HistogramOp, tt::ReduceOp,
-          tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, scf::ForOp, scf::IfOp, scf::YieldOp,
+          tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, tt::MapElementwiseOp,
+          tt::MapElementwiseReturnOp, scf::ForOp, scf::IfOp, scf::YieldOp,
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp,
           ttg::BarrierOp, ttg::GlobalScratchAllocOp, ttg::WarpSpecializeOp,
           ttg::WarpSpecializePartitionsOp, ttg::WarpYieldOp, ttg::WarpReturnOp>(op))

@@ -183,13 +183,73 @@ struct MakeRangeLowering : OpConversionPattern<tt::MakeRangeOp> {
   const Context &ctx;
 };
 
+/// The scalar region inlined once per group of `pack` consecutive
+/// registers of this thread (each operand's group, in order, are its
+/// arguments); its cloned ops are legalised like any other.
+struct MapElementwiseLowering : OpConversionPattern<tt::MapElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::MapElementwiseOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Region &region = op.getScalarOp();
+    if (!region.hasOneBlock())
+      return op.emitError() << "op 'tt.map_elementwise' cannot be lowered to LLVM: its region "
+                               "has more than one block";
+    Block &body = region.front();
+    unsigned group = op.getPack();
+    SmallVector<SmallVector<Value>> inputs;
+    for (Value operand : adaptor.getSrcs())
+      inputs.push_back(unpack(rewriter, loc, operand));
+    SmallVector<Type> resultStructs;
+    for (Type t : op.getResultTypes()) {
+      Type converted = getTypeConverter()->convertType(t);
+      if (!converted)
+        return failure();
+      resultStructs.push_back(converted);
+    }
+    size_t numRegs = inputs.empty() ? 0 : inputs[0].size();
+    if (numRegs % group)
+      return op.emitError() << "op 'tt.map_elementwise' cannot be lowered to LLVM: a thread's "
+                            << numRegs << " registers do not group by pack " << group;
+    // A value the region sees in its own type (fp8 and pointers differ from
+    // their LLVM forms): the framework resolves the casts as it converts.
+    auto as = [&](Value v, Type type) {
+      return v.getType() == type
+                 ? v
+                 : UnrealizedConversionCastOp::create(rewriter, loc, type, v).getResult(0);
+    };
+    SmallVector<SmallVector<Value>> results(op.getNumResults());
+    for (size_t first = 0; first < numRegs; first += group) {
+      IRMapping map;
+      unsigned arg = 0;
+      for (const SmallVector<Value> &input : inputs)
+        for (unsigned i = 0; i < group; ++i, ++arg)
+          map.map(body.getArgument(arg), as(input[first + i], body.getArgument(arg).getType()));
+      for (Operation &inner : body.without_terminator())
+        rewriter.clone(inner, map);
+      auto yielded = body.getTerminator()->getOperands();
+      for (auto [r, structType] : llvm::enumerate(resultStructs)) {
+        Type elem = cast<LLVM::LLVMStructType>(structType).getBody()[0];
+        for (unsigned i = 0; i < group; ++i)
+          results[r].push_back(as(map.lookupOrDefault(yielded[r * group + i]), elem));
+      }
+    }
+    SmallVector<Value> packed;
+    for (auto [type, values] : llvm::zip(resultStructs, results))
+      packed.push_back(pack(rewriter, loc, type, values));
+    rewriter.replaceOp(op, packed);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateElementwisePatterns(TypeConverter &converter, const Context &ctx,
                                  RewritePatternSet &patterns) {
   MLIRContext *mctx = &converter.getContext();
   patterns.add<ElementwiseLowering>(converter);
-  patterns.add<SplatConstantLowering, SplatLowering, AddPtrLowering>(converter, mctx);
+  patterns.add<SplatConstantLowering, SplatLowering, AddPtrLowering, MapElementwiseLowering>(
+      converter, mctx);
   patterns.add<MakeRangeLowering>(converter, ctx);
 }
 

@@ -169,3 +169,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// tt.map_elementwise: the scalar region inlined once per `pack` consecutive
+// registers (4 registers a thread, pack 2: twice), its arguments each
+// operand's pair in order, its results the result's pair.
+// CHECK-LABEL: llvm.func @map_elementwise(
+// CHECK: %[[X0:.*]] = llvm.fmul %{{.*}}, %{{.*}} : f32
+// CHECK: %[[Y0:.*]] = llvm.fsub %{{.*}}, %{{.*}} : f32
+// CHECK: %[[X1:.*]] = llvm.fmul %{{.*}}, %{{.*}} : f32
+// CHECK: %[[Y1:.*]] = llvm.fsub %{{.*}}, %{{.*}} : f32
+// CHECK: llvm.insertvalue %[[X0]], %{{.*}}[0]
+// CHECK: llvm.insertvalue %[[Y0]], %{{.*}}[1]
+// CHECK: llvm.insertvalue %[[X1]], %{{.*}}[2]
+// CHECK: llvm.insertvalue %[[Y1]], %{{.*}}[3]
+// CHECK-NOT: tt.map_elementwise
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @map_elementwise(%a: tensor<128xf32, #blocked>, %b: tensor<128xf32, #blocked>, %p: tensor<128x!tt.ptr<f32>, #blocked>) {
+    %r = "tt.map_elementwise"(%a, %b) <{pack = 2 : i32}> ({
+    ^bb0(%a0: f32, %a1: f32, %b0: f32, %b1: f32):
+      %x = arith.mulf %a0, %b1 : f32
+      %y = arith.subf %a1, %b0 : f32
+      tt.map_elementwise.return %x, %y : f32, f32
+    }) : (tensor<128xf32, #blocked>, tensor<128xf32, #blocked>) -> tensor<128xf32, #blocked>
+    tt.store %p, %r : tensor<128x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
