@@ -42,6 +42,12 @@ int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
     return histogramScratchBytes(op, ctx.warpSize);
   if (auto ws = dyn_cast<ttg::WarpSpecializeOp>(op))
     return kWarpSpecializeCaptureSlot * int64_t(ws.getExplicitCaptures().size());
+  // A call holds its callee's shared memory while it runs (the allocation
+  // pass sizes callees first).
+  if (auto call = dyn_cast<tt::CallOp>(op))
+    if (Operation *callee = SymbolTable::lookupNearestSymbolFrom(op, call.getCalleeAttr()))
+      if (auto bytes = callee->getAttrOfType<IntegerAttr>(kFunctionSharedBytesAttr))
+        return bytes.getInt();
   return 0;
 }
 

@@ -27,6 +27,11 @@ namespace kiln {
 /// The attribute on an op that owns shared memory: its byte offset.
 inline constexpr llvm::StringLiteral kAllocationOffsetAttr = "allocation.offset";
 
+/// On a device function that needs shared memory: how many bytes. Its
+/// calls hold that much as their scratch (its buffers' offsets are from the
+/// part of shared memory the call passes).
+inline constexpr llvm::StringLiteral kFunctionSharedBytesAttr = "allocation.function_bytes";
+
 /// Warp specialisation's shared memory: each ttg.warp_specialize passes its
 /// captures to the partitions' warps in one slot each (its scratch), and a
 /// kernel with such ops keeps one word saying which op the idle warps run

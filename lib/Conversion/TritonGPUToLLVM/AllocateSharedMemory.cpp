@@ -5,6 +5,9 @@
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <functional>
 
 namespace kiln {
 #define GEN_PASS_DEF_ALLOCATESHAREDMEMORY
@@ -15,6 +18,25 @@ using namespace mlir;
 using namespace kiln;
 
 namespace {
+
+/// The module's functions, each after every function it calls (Triton's
+/// calls never recurse; a cycle's functions come in module order).
+SmallVector<tt::FuncOp> calleesFirst(ModuleOp module) {
+  SmallVector<tt::FuncOp> order;
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  std::function<void(tt::FuncOp)> visit = [&](tt::FuncOp func) {
+    if (!visited.insert(func).second)
+      return;
+    func.walk([&](tt::CallOp call) {
+      if (auto callee = SymbolTable::lookupNearestSymbolFrom<tt::FuncOp>(call, call.getCalleeAttr()))
+        visit(callee);
+    });
+    order.push_back(func);
+  };
+  for (auto func : module.getOps<tt::FuncOp>())
+    visit(func);
+  return order;
+}
 
 struct AllocateSharedMemory : kiln::impl::AllocateSharedMemoryBase<AllocateSharedMemory> {
   void runOnOperation() override {
@@ -35,19 +57,14 @@ struct AllocateSharedMemory : kiln::impl::AllocateSharedMemoryBase<AllocateShare
     Builder b(module.getContext());
     int64_t moduleBytes = 0;
     bool ok = true;
-    for (auto func : module.getOps<tt::FuncOp>()) {
+    for (tt::FuncOp func : calleesFirst(module)) {
       SharedAllocation allocation = allocateSharedMemory(func, ctx);
       if (allocation.buffers.empty())
         continue;
-      // Each function's buffers start at 0, so a callee's would overlap
-      // its caller's; the ttir stage inlines calls, so this is rare.
-      if (!func.isPublic()) {
-        func.emitError() << "function '" << func.getName()
-                         << "' needs shared memory, which kiln allocates only in kernels so far "
-                            "(inline it: the ttir stage's ttir.inline does)";
-        ok = false;
-        continue;
-      }
+      // A device function's buffers are placed from the part of shared
+      // memory its call passes; the call's own allocation holds them.
+      if (!func.isPublic())
+        func->setAttr(kFunctionSharedBytesAttr, b.getI64IntegerAttr(allocation.totalBytes));
       int64_t limit = (*target)->sharedMemoryLimit();
       if (allocation.totalBytes > limit) {
         InFlightDiagnostic diag = func.emitError()

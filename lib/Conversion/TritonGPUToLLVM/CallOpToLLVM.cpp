@@ -2,13 +2,16 @@
 //
 // A private tt.func (a device function left by the ttir stage's inliner,
 // e.g. one marked noinline) becomes an internal llvm.func over the register
-// structs of its tensors, taking, like Triton's, the kernel's two hidden
-// scratch pointers last (shared memory is not passed yet). Several results
-// come back as one struct. tt.call passes the caller's own hidden pointers.
+// structs of its tensors, taking the `!llvm.ptr<3>` of its part of shared
+// memory and, like Triton's, the kernel's two hidden scratch pointers last.
+// Several results come back as one struct. tt.call passes its own
+// allocation (the callee's buffers, placed in the caller's shared memory)
+// and the caller's hidden pointers.
 //
 //===----------------------------------------------------------------------===//
 #include "Elementwise.h"
 
+#include "kiln/Analysis/Allocation.h"
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 
 using namespace mlir;
@@ -48,7 +51,7 @@ struct DeviceFuncLowering : OpConversionPattern<tt::FuncOp> {
     MLIRContext *ctx = func.getContext();
     FunctionType type = func.getFunctionType();
     FailureOr<mlir::TypeConverter::SignatureConversion> abi =
-        kernelABISignature(*getTypeConverter(), type);
+        kernelABISignature(*getTypeConverter(), type, /*deviceFunction=*/true);
     if (failed(abi))
       return rewriter.notifyMatchFailure(func, "argument type has no LLVM form");
     mlir::TypeConverter::SignatureConversion &signature = *abi;
@@ -97,6 +100,16 @@ struct CallLowering : OpConversionPattern<tt::CallOp> {
     if (failed(results))
       return failure();
     SmallVector<Value> args(adaptor.getOperands());
+    // The callee's shared memory: the call's allocation when it needs some,
+    // else a null pointer it never reads.
+    Value shared = LLVM::ZeroOp::create(rewriter, loc, LLVM::LLVMPointerType::get(getContext(), 3));
+    if (op->hasAttr(kAllocationOffsetAttr)) {
+      FailureOr<Value> base = sharedMemoryBase(rewriter, loc, op);
+      if (failed(base))
+        return failure();
+      shared = *base;
+    }
+    args.push_back(shared);
     llvm::append_range(args, caller.getBody().front().getArguments().take_back(2));
     SmallVector<Type> argTypes(ValueRange(args).getTypes());
     auto type = LLVM::LLVMFunctionType::get(resultOf(getContext(), *results), argTypes);

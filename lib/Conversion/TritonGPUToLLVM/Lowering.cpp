@@ -65,7 +65,7 @@ Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
 }
 
 FailureOr<mlir::TypeConverter::SignatureConversion>
-kernelABISignature(const mlir::TypeConverter &converter, FunctionType type) {
+kernelABISignature(const mlir::TypeConverter &converter, FunctionType type, bool deviceFunction) {
   mlir::TypeConverter::SignatureConversion signature(type.getNumInputs());
   for (auto [i, input] : llvm::enumerate(type.getInputs())) {
     Type converted = converter.convertType(input);
@@ -73,6 +73,8 @@ kernelABISignature(const mlir::TypeConverter &converter, FunctionType type) {
       return failure();
     signature.addInputs(i, converted);
   }
+  if (deviceFunction)
+    signature.addInputs(LLVM::LLVMPointerType::get(type.getContext(), 3));
   auto global = LLVM::LLVMPointerType::get(type.getContext(), 1);
   signature.addInputs({global, global});
   return signature;
@@ -91,6 +93,17 @@ std::pair<Value, Value> laneAndWarp(OpBuilder &b, Location loc, const Context &c
   return {LLVM::URemOp::create(b, loc, tid, warpSize), LLVM::UDivOp::create(b, loc, tid, warpSize)};
 }
 
+Value functionSharedMemory(OpBuilder &b, Location loc, Operation *op) {
+  // A device function (internal linkage) gets its caller's part of shared
+  // memory as the argument before the two hidden scratch pointers.
+  auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+  if (func && func.getLinkage() == LLVM::Linkage::Internal && !func.getBody().empty() &&
+      func.getBody().front().getNumArguments() >= 3)
+    return func.getBody().front().getArguments().drop_back(2).back();
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+                                   kSharedMemoryGlobal);
+}
+
 FailureOr<Value> sharedMemoryBase(OpBuilder &b, Location loc, Operation *owner) {
   auto offset = owner->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr);
   if (!offset)
@@ -98,7 +111,7 @@ FailureOr<Value> sharedMemoryBase(OpBuilder &b, Location loc, Operation *owner) 
                               << "' uses shared memory but has no allocation.offset (the llir "
                                  "stage's llir.allocate-shared-memory must run before lowering)";
   auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value base = LLVM::AddressOfOp::create(b, loc, ptr, kSharedMemoryGlobal);
+  Value base = functionSharedMemory(b, loc, owner);
   if (offset.getInt() == 0)
     return base;
   return Value(LLVM::GEPOp::create(b, loc, ptr, b.getI8Type(), base,

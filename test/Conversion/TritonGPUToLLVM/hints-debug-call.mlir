@@ -67,15 +67,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A device function over register structs with the hidden scratch
-// pointers; several results come back as a struct; tt.call passes the
+// A device function over register structs with its part of shared memory
+// and the hidden scratch pointers; several results come back as a struct;
+// tt.call passes a null part (the function needs no shared memory) and the
 // caller's own hidden pointers.
 // CHECK-LABEL: llvm.func internal @pair(
-// CHECK-SAME: %{{.*}}: !llvm.struct<(f32, f32)>, %{{.*}}: f32, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) -> !llvm.struct<(struct<(f32, f32)>, f32)> attributes {no_inline}
+// CHECK-SAME: %{{.*}}: !llvm.struct<(f32, f32)>, %{{.*}}: f32, %{{.*}}: !llvm.ptr<3>, %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>) -> !llvm.struct<(struct<(f32, f32)>, f32)> attributes {no_inline}
 // CHECK:     llvm.return %{{.*}} : !llvm.struct<(struct<(f32, f32)>, f32)>
 // CHECK-LABEL: llvm.func @caller(
 // CHECK-SAME: %[[X:.*]]: !llvm.struct<(f32, f32)>, %[[S:.*]]: f32, %[[G:.*]]: !llvm.ptr<1>, %[[P:.*]]: !llvm.ptr<1>)
-// CHECK:     %[[R:.*]] = llvm.call @pair(%[[X]], %[[S]], %[[G]], %[[P]])
+// CHECK:     %[[NONE:.*]] = llvm.mlir.zero : !llvm.ptr<3>
+// CHECK:     %[[R:.*]] = llvm.call @pair(%[[X]], %[[S]], %[[NONE]], %[[G]], %[[P]])
 // CHECK:     llvm.extractvalue %[[R]][0]
 // CHECK:     llvm.extractvalue %[[R]][1]
 #blocked = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>

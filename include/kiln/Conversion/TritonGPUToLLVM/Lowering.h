@@ -59,10 +59,12 @@ mlir::Value pack(mlir::OpBuilder &b, mlir::Location loc, mlir::Type structType,
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 
 /// The signature of a tt.func as an llvm.func takes it: the converted
-/// arguments, then Triton's two hidden `!llvm.ptr<1>` (global_scratch,
+/// arguments, for a device function the `!llvm.ptr<3>` of its part of
+/// shared memory, then Triton's two hidden `!llvm.ptr<1>` (global_scratch,
 /// profile_scratch); failure when an argument has no LLVM form.
 mlir::FailureOr<mlir::TypeConverter::SignatureConversion>
-kernelABISignature(const mlir::TypeConverter &converter, mlir::FunctionType type);
+kernelABISignature(const mlir::TypeConverter &converter, mlir::FunctionType type,
+                   bool deviceFunction = false);
 
 /// The value of output `name` in a named application of a layout (0 when
 /// the layout has no such output).
@@ -88,9 +90,14 @@ mlir::Value ownerPredicate(mlir::OpBuilder &b, mlir::Location loc, const Context
 /// The name of the kernel's dynamic shared-memory array, as in Triton.
 inline constexpr llvm::StringLiteral kSharedMemoryGlobal = "global_smem";
 
+/// The base of the shared memory of the function `op` is in: the kernel's
+/// dynamic array, or a device function's argument (its caller's part).
+mlir::Value functionSharedMemory(mlir::OpBuilder &b, mlir::Location loc, mlir::Operation *op);
+
 /// The `!llvm.ptr<3>` to the shared memory `owner` was given by
-/// llir.allocate-shared-memory (its `allocation.offset`); a located error
-/// when the pass did not run.
+/// llir.allocate-shared-memory (its `allocation.offset`, from the base of
+/// its function's shared memory); a located error when the pass did not
+/// run.
 mlir::FailureOr<mlir::Value> sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
                                               mlir::Operation *owner);
 
