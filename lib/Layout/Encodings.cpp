@@ -176,7 +176,10 @@ llvm::Expected<LinearLayout> combineCtaCgaWithShape(const LinearLayout &ctaLayou
   // Too small: repeat the tile in the fastest input (register or offset),
   // fastest output first.
   LinearLayout cta = ctaLayout;
-  StringRef repeatIn = cta.getNumInDims() ? cta.getInDims().front().name : StringRef(kRegister);
+  // A copy: `cta *= ...` below replaces the dimensions a StringRef would
+  // point into.
+  std::string repeatIn =
+      cta.getNumInDims() ? cta.getInDims().front().name : std::string(kRegister);
   unsigned repeatBits = cta.hasInDim(repeatIn) ? cta.getInDimSizeLog2(repeatIn) : 0;
   for (StringRef out : ctaOrder) {
     int64_t have = ctaLayout.getOutDimSize(out), want = ctaShape[dimIndex(out)];

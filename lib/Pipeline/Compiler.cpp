@@ -242,6 +242,20 @@ static Error checkTensorSizes(mlir::ModuleOp module) {
 
 Error prepareModule(mlir::ModuleOp module) {
   locateUnlocatedOps(module);
+  // One kernel per module, as Triton compiles them (its launch metadata
+  // describes one).
+  tt::FuncOp first;
+  for (auto func : module.getOps<tt::FuncOp>()) {
+    if (!func.isPublic())
+      continue;
+    if (first) {
+      mlir::emitError(func.getLoc())
+          << "a second kernel '" << func.getName() << "' (after '" << first.getName()
+          << "'): kiln compiles one kernel (public tt.func) per module";
+      return error("the module holds more than one kernel");
+    }
+    first = func;
+  }
   return checkTensorSizes(module);
 }
 

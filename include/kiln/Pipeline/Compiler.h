@@ -34,8 +34,8 @@ llvm::Expected<std::string> resolveStopStage(const Pipeline &pipeline,
 
 /// What kiln does to a parsed TTIR or TTGIR module before its stages:
 /// every op without a location takes its first located user's (else its
-/// function's), and a tensor beyond Triton's 2^20 elements is a located
-/// error.
+/// function's); a second kernel and a tensor beyond Triton's 2^20
+/// elements are located errors.
 llvm::Error prepareModule(mlir::ModuleOp module);
 
 /// Runs `pipeline` on `artifact` (holding the parsed TTIR module) up to and

@@ -1,4 +1,9 @@
 // RUN: kiln-opt -split-input-file --llir-allocate-shared-memory --llir-insert-barriers --llir-convert-to-llvm %s | FileCheck %s
+// Again with freed memory overwritten (glibc): the layouts here repeat
+// their tiles over the shape, where the layout engine once named the
+// repeated input through a reference into a layout it had replaced.
+// RUN: env GLIBC_TUNABLES=glibc.malloc.tcache_count=0 MALLOC_PERTURB_=165 \
+// RUN:   kiln-opt -split-input-file --llir-allocate-shared-memory --llir-insert-barriers --llir-convert-to-llvm %s | FileCheck %s
 
 // ttg.convert_layout takes the cheapest path the layouts allow
 // (kiln/Analysis/ConvertLayoutPlan.h).
