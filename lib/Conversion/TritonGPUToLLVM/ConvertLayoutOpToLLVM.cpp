@@ -100,11 +100,11 @@ private:
     }
   }
 
-  /// How a one-round 16-bit conversion moves one side as 8x8 matrices:
-  /// the scratch, the matrix plan and the other side's vector plan.
+  /// How a one-round 16-bit conversion moves one side as 8x8 matrices
+  /// through the scratch matrixConversionScratch lays out: the matrix plan
+  /// and the other side's vector plan.
   struct MatrixSide {
     bool stores; ///< the source side moves as matrices (else the destination)
-    layout::ConversionScratch scratch;
     layout::MatrixAccessPlan matrices;
     SharedAccessPlan vectors;
   };
@@ -132,8 +132,7 @@ private:
         std::optional<layout::MatrixAccessPlan> access =
             layout::planMatrixAccess(matrixSide->toShared, transposed);
         if (access)
-          return MatrixSide{stores, std::move(*scratch), std::move(*access),
-                            std::move(*vectorSide)};
+          return MatrixSide{stores, std::move(*access), std::move(*vectorSide)};
       }
     }
     return std::nullopt;

@@ -148,6 +148,18 @@ SmallVector<Operation *> loadsComputedInto(Value operand, Block *body) {
   return loads;
 }
 
+/// A slot of `tensor`'s shape and elements in `encoding`, and the ring of
+/// `numStages` of them.
+void setRing(StreamedLoad &streamed, RankedTensorType tensor, Attribute encoding,
+             unsigned numStages) {
+  Attribute smem = SharedMemorySpaceAttr::get(tensor.getContext());
+  Type elem = tensor.getElementType();
+  streamed.slotType = MemDescType::get(tensor.getShape(), elem, encoding, smem, true);
+  SmallVector<int64_t> ringShape{int64_t(numStages)};
+  llvm::append_range(ringShape, tensor.getShape());
+  streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
+}
+
 /// Checks that `load` can be streamed and works out its ring.
 std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
                                      const AxisInfoAnalysis &axes) {
@@ -191,13 +203,10 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
                      [&](Operation *user) { return user->getBlock() != load->getBlock(); }))
       return reject("used in another block");
     streamed.toRegisters = true;
-    MLIRContext *ctx = load.getContext();
-    auto encoding = SwizzledSharedEncodingAttr::get(ctx, streamed.vec, 1, 1, blocked.getOrder());
-    Attribute smem = SharedMemorySpaceAttr::get(ctx);
-    streamed.slotType = MemDescType::get(resultType.getShape(), elem, encoding, smem, true);
-    SmallVector<int64_t> ringShape{int64_t(numStages)};
-    llvm::append_range(ringShape, resultType.getShape());
-    streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
+    setRing(streamed, resultType,
+            SwizzledSharedEncodingAttr::get(load.getContext(), streamed.vec, 1, 1,
+                                            blocked.getOrder()),
+            numStages);
     return streamed;
   }
 
@@ -233,12 +242,7 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
   }
   if (streamed.users.empty())
     return reject("unused");
-  MLIRContext *ctx = load.getContext();
-  Attribute smem = SharedMemorySpaceAttr::get(ctx);
-  streamed.slotType = MemDescType::get(resultType.getShape(), elem, encoding, smem, true);
-  SmallVector<int64_t> ringShape{int64_t(numStages)};
-  llvm::append_range(ringShape, resultType.getShape());
-  streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
+  setRing(streamed, resultType, encoding, numStages);
   return streamed;
 }
 
