@@ -40,7 +40,7 @@ Stage ttirStage(bool lowerDescriptors) {
            corePass("ttir.combine", [] { return tt::createTritonCombine(); }),
            corePass("ttir.reorder-broadcast", [] { return tt::createTritonReorderBroadcast(); }),
            corePass("ttir.cse", [] { return mlir::createCSEPass(); }),
-           corePass("ttir.licm", [] { return mlir::createLoopInvariantCodeMotionPass(); }),
+           corePass("ttir.licm", [] { return tt::createTritonLoopInvariantCodeMotion(); }),
            corePass("ttir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }),
            corePass("ttir.loop-unroll", [] { return tt::createTritonLoopUnroll(); }),
        })
@@ -69,7 +69,7 @@ std::vector<PassEntry> ttgirLayoutPasses() {
 std::vector<PassEntry> ttgirCleanupPasses() {
   return {
       corePass("ttgir.cse", [] { return mlir::createCSEPass(); }),
-      corePass("ttgir.licm", [] { return mlir::createLoopInvariantCodeMotionPass(); }),
+      corePass("ttgir.licm", [] { return tt::createTritonLoopInvariantCodeMotion(); }),
       corePass("ttgir.canonicalize", [] { return mlir::createCanonicalizerPass(); }),
   };
 }

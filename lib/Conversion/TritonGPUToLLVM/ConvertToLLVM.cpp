@@ -23,6 +23,7 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -378,12 +379,36 @@ struct ConvertTritonGPUToLLVM
     for (const LoweringExtension *extension : extensions)
       extension->configureTarget(cfTarget);
     cfTarget.addIllegalDialect<scf::SCFDialect, cf::ControlFlowDialect, arith::ArithDialect>();
+    // A loop marked tt.disable_licm keeps LLVM from hoisting out of it too:
+    // the SCF lowering carries this attribute to the loop's back edge.
+    constexpr StringLiteral kLoopAnnotation = "llvm.loop_annotation";
+    auto noLicm = LLVM::LoopAnnotationAttr::get(
+        ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{}, /*unroll=*/{},
+        /*unrollAndJam=*/{}, LLVM::LoopLICMAttr::get(ctx, BoolAttr::get(ctx, true), {}),
+        /*distribute=*/{}, /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{}, /*mustProgress=*/{},
+        /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{}, /*parallelAccesses=*/{});
+    module.walk([&](LoopLikeOpInterface loop) {
+      if (loop->hasAttr("tt.disable_licm"))
+        loop->setAttr(kLoopAnnotation, noLicm);
+    });
     RewritePatternSet cfPatterns(ctx);
     populateSCFToControlFlowConversionPatterns(cfPatterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, cfPatterns);
     arith::populateArithToLLVMConversionPatterns(converter, cfPatterns);
     if (failed(applyPartialConversion(module, cfTarget, std::move(cfPatterns))))
       return signalPassFailure();
+    // The branches took the annotation as a plain attribute; LLVM's
+    // translation reads the branch's own.
+    module.walk([&](Operation *op) {
+      auto annotation = op->getAttrOfType<LLVM::LoopAnnotationAttr>(kLoopAnnotation);
+      if (!annotation)
+        return;
+      if (auto br = dyn_cast<LLVM::BrOp>(op))
+        br.setLoopAnnotationAttr(annotation);
+      else if (auto condBr = dyn_cast<LLVM::CondBrOp>(op))
+        condBr.setLoopAnnotationAttr(annotation);
+      op->removeAttr(kLoopAnnotation);
+    });
 
     SmallVector<UnrealizedConversionCastOp> casts;
     module.walk([&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });

@@ -9,7 +9,7 @@ namespace kiln::tt {
 
 // createTritonCombine(), createTritonReorderBroadcast(), createTritonLoopUnroll(),
 // createTritonRewriteTensorPointer(), createTritonRewriteTensorDescriptorToPointer(),
-// createTritonDecomposeScaledDot().
+// createTritonDecomposeScaledDot(), createTritonLoopInvariantCodeMotion().
 #define GEN_PASS_DECL
 #include "kiln/Dialect/Triton/Transforms/Passes.h.inc"
 

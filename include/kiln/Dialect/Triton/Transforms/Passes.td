@@ -95,6 +95,19 @@ def TritonDecomposeScaledDot : Pass<"ttgir-decompose-scaled-dot", "::mlir::Modul
   let dependentDialects = ["::mlir::arith::ArithDialect", "::kiln::tt::TritonDialect"];
 }
 
+def TritonLoopInvariantCodeMotion : Pass<"ttir-licm", "::mlir::ModuleOp"> {
+  let summary = "Loop-invariant code motion, except in loops marked tt.disable_licm";
+  let description = [{
+    MLIR's loop-invariant code motion over every loop-like op (`scf.for`,
+    `scf.while`, ...) but those with the `tt.disable_licm` attribute
+    (`tl.range(..., disable_licm=True)`), whose bodies keep every op where
+    it is; the LLVM lowering then marks their back edges
+    `llvm.licm.disable` so that LLVM does not hoist either. Runs in the
+    ttir stage (`ttir.licm`) and again after the layout passes
+    (`ttgir.licm`).
+  }];
+}
+
 def TritonLoopUnroll : Pass<"ttir-loop-unroll", "::mlir::ModuleOp"> {
   let summary = "Unroll scf.for loops tagged with tt.loop_unroll_factor";
   let description = [{
