@@ -293,6 +293,9 @@ struct ConvertTritonGPUToLLVM
           failed(lowering::checkAtomicLowering(op, *target)) ||
           failed(lowering::checkAsyncLowering(op, *target)) ||
           failed(checkKernelArguments(op, *target)) ||
+          (isa<tt::ElementwiseInlineAsmOp>(op) &&
+           failed(target->checkInlineAsmConstraints(
+               op, cast<tt::ElementwiseInlineAsmOp>(op).getConstraints()))) ||
           failed(lowering::checkDotLowering(op)) ||
           llvm::any_of(extensions, [&](const LoweringExtension *extension) {
             return failed(extension->check(op, lctx));

@@ -17,6 +17,11 @@ mlir::LogicalResult TargetInfo::checkTensorDescArgument(mlir::Operation *func,
                               "ttir.rewrite-tensor-descriptor-to-pointer replaces them";
 }
 
+mlir::LogicalResult TargetInfo::checkInlineAsmConstraints(mlir::Operation *op,
+                                                          llvm::StringRef) const {
+  return op->emitError() << "inline asm has no lowering on this target";
+}
+
 mlir::LogicalResult TargetInfo::lowerTensorDescArgument(mlir::Operation *func, mlir::Operation *,
                                                         unsigned, mlir::Type desc) const {
   return checkTensorDescArgument(func, desc);

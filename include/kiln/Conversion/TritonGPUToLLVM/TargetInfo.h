@@ -202,6 +202,12 @@ public:
 
   // Kernel arguments.
 
+  /// A located error on `op` (a tt.elementwise_inline_asm) when its
+  /// `constraints` name an operand kind the target's inline asm cannot take
+  /// (LLVM's code generator aborts on those); the default refuses all.
+  virtual mlir::LogicalResult checkInlineAsmConstraints(mlir::Operation *op,
+                                                        llvm::StringRef constraints) const;
+
   /// A located error on `func` (the tt.func) when a `!tt.tensordesc`
   /// argument of type `desc` cannot be passed to a kernel on this target.
   virtual mlir::LogicalResult checkTensorDescArgument(mlir::Operation *func,

@@ -548,6 +548,26 @@ public:
   // by value as a __grid_constant__ parameter (`byval([128 x i8]) align
   // 64`); its TMA facts go on the parameter as `kiln.tensordesc_meta`, from
   // which the code generator writes the kernel's `tensordesc_meta`.
+  // PTX inline asm takes registers (h 16-bit, r 32, l 64, f f32, d f64, q
+  // 128), immediates (n), tied operands and ~{...} clobbers; `=` marks an
+  // output, `&` an early clobber. Memory and other LLVM constraints abort
+  // NVPTX's instruction selection.
+  LogicalResult checkInlineAsmConstraints(Operation *op, StringRef constraints) const override {
+    SmallVector<StringRef> parts;
+    constraints.split(parts, ',');
+    for (StringRef part : parts) {
+      StringRef kind = part.trim().ltrim("=&");
+      bool tied = !kind.empty() && llvm::all_of(kind, llvm::isDigit);
+      bool clobber = kind.starts_with("~{") && kind.ends_with("}");
+      if (!tied && !clobber && !llvm::is_contained({"h", "r", "l", "f", "d", "q", "n"}, kind))
+        return op->emitError() << "inline asm constraint '" << part.trim()
+                               << "' is not one PTX takes (h, r, l, f, d, q or n registers "
+                                  "and immediates, '=' outputs, '&' early clobbers, tied "
+                                  "operand numbers, ~{...} clobbers)";
+    }
+    return success();
+  }
+
   LogicalResult checkTensorDescArgument(Operation *func, Type desc) const override {
     if (!hasTMA())
       return func->emitError() << "tensor descriptor arguments need TMA (cuda:90 or later); "
