@@ -293,6 +293,10 @@ struct ConvertTritonGPUToLLVM
           failed(lowering::checkAtomicLowering(op, *target)) ||
           failed(lowering::checkAsyncLowering(op, *target)) ||
           failed(checkKernelArguments(op, *target)) ||
+          (isa<tt::FpToFpOp>(op) &&
+           failed(target->checkFpConversion(
+               op, getElementTypeOrSelf(op->getOperand(0)), getElementTypeOrSelf(op->getResult(0)),
+               cast<tt::FpToFpOp>(op).getRounding() == tt::RoundingMode::RTZ))) ||
           (isa<tt::ElementwiseInlineAsmOp>(op) &&
            failed(target->checkInlineAsmConstraints(
                op, cast<tt::ElementwiseInlineAsmOp>(op).getConstraints()))) ||

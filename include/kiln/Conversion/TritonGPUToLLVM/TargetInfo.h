@@ -202,6 +202,14 @@ public:
 
   // Kernel arguments.
 
+  /// A located error on `op` (a tt.fp_to_fp) when the target cannot
+  /// convert `src` to `dst` (element types; rounding `towardZero` or to
+  /// nearest); the default accepts all.
+  virtual mlir::LogicalResult checkFpConversion(mlir::Operation *op, mlir::Type src,
+                                                mlir::Type dst, bool towardZero) const {
+    return mlir::success();
+  }
+
   /// A located error on `op` (a tt.elementwise_inline_asm) when its
   /// `constraints` name an operand kind the target's inline asm cannot take
   /// (LLVM's code generator aborts on those); the default refuses all.

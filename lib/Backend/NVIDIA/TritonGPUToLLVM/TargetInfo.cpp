@@ -548,6 +548,17 @@ public:
   // by value as a __grid_constant__ parameter (`byval([128 x i8]) align
   // 64`); its TMA facts go on the parameter as `kiln.tensordesc_meta`, from
   // which the code generator writes the kernel's `tensordesc_meta`.
+  // Rounding to fp8 is cvt.rn.satfinite.{e4m3,e5m2}x2, from sm_89 (the
+  // widening direction, and e5m2 toward zero, take integer code below it).
+  LogicalResult checkFpConversion(Operation *op, Type src, Type dst,
+                                  bool towardZero) const override {
+    bool e5m2TowardZero = towardZero && isa<Float8E5M2Type>(dst);
+    if (cc < 89 && isa<Float8E4M3FNType, Float8E5M2Type>(dst) && src != dst && !e5m2TowardZero)
+      return op->emitError() << "op 'tt.fp_to_fp' cannot be lowered to LLVM: converting to "
+                             << dst << " needs sm_89 or later (cvt to fp8); this is sm_" << cc;
+    return success();
+  }
+
   // PTX inline asm takes registers (h 16-bit, r 32, l 64, f f32, d f64, q
   // 128), immediates (n), tied operands and ~{...} clobbers; `=` marks an
   // output, `&` an early clobber. Memory and other LLVM constraints abort
