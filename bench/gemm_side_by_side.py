@@ -243,6 +243,24 @@ def final_times(row, run, vendor):
             row[f"{key}_ms"] = statistics.median(values)
 
 
+def tune_both(row, configs, run, output, want, tol, deadline):
+    """Tunes Triton then kiln (configs(compiler) gives each its set) into
+    row; returns the problems, each named by its compiler."""
+    notes = []
+    for compiler in ("triton", "kiln"):
+        ms, best, problems = tune(compiler, configs(compiler), run, output, want, tol, deadline)
+        row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
+        notes += [f"{compiler} {p}" for p in problems]
+        row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
+    return notes
+
+
+def finish(row, notes):
+    row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
+    row["note"] = "; ".join(notes)
+    return row
+
+
 class Runner:
     """run(i, config) launches the kernel on input set i and returns it;
     .sets says how many input sets there are."""
@@ -279,17 +297,10 @@ def run_gemm(dtype_name, shape, deadline):
     tol = (rtol, atol * math.sqrt(K))
 
     run = Runner(lambda i, config: gemm_kernel(sets[i][0], sets[i][1], sets[i][2], config), n_sets)
-    notes = []
-    for compiler in ("triton", "kiln"):
-        ms, best, problems = tune(compiler, CONFIGS, run, sets[0][2], want, tol, deadline)
-        row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
-        notes += [f"{compiler} {p}" for p in problems]
-        row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
+    notes = tune_both(row, lambda compiler: CONFIGS, run, sets[0][2], want, tol, deadline)
     s0 = sets[0]
     final_times(row, run, lambda: torch.matmul(s0[0], s0[1], out=s0[2]))
-    row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
-    row["note"] = "; ".join(notes)
-    return row
+    return finish(row, notes)
 
 
 def run_block_scaled(fmt_name, shape, deadline):
@@ -303,17 +314,10 @@ def run_block_scaled(fmt_name, shape, deadline):
         a = sets[i]
         return matmul_block_scaled(a["a"], a["a_scale"], a["b_t"], a["b_scale"], a["c"], formats, config)
     run = Runner(launch, len(sets))
-    notes = []
-    for compiler in ("triton", "kiln"):
-        tol = (SCALED_TOL[0], SCALED_TOL[1] * math.sqrt(K))
-        ms, best, problems = tune(compiler, SCALED_CONFIGS, run, sets[0]["c"], want, tol, deadline)
-        row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
-        notes += [f"{compiler} {p}" for p in problems]
-        row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
+    tol = (SCALED_TOL[0], SCALED_TOL[1] * math.sqrt(K))
+    notes = tune_both(row, lambda compiler: SCALED_CONFIGS, run, sets[0]["c"], want, tol, deadline)
     final_times(row, run, None)
-    row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
-    row["note"] = "; ".join(notes)
-    return row
+    return finish(row, notes)
 
 
 def run_attention(head_dim, causal, deadline):
@@ -342,16 +346,11 @@ def run_attention(head_dim, causal, deadline):
         cudnn = None
     launch = attention_desc if attn_ws else attention
     run = Runner(lambda i, config: launch(q, k, v, o, m, sm_scale, causal, config), 1)
-    for compiler in ("triton", "kiln"):
-        configs = [dict(c, WARP_SPECIALIZE=compiler == "kiln") if attn_ws else c for c in ATTN_CONFIGS]
-        ms, best, problems = tune(compiler, configs, run, o, want, ATTN_TOL, deadline)
-        row[f"{compiler}_ms"], row[f"{compiler}_config"] = ms, best
-        notes += [f"{compiler} {p}" for p in problems]
-        row[f"{compiler}_wrong"] = any("wrong output" in p for p in problems)
+    notes += tune_both(row, lambda compiler: [dict(c, WARP_SPECIALIZE=compiler == "kiln") if attn_ws else c
+                                              for c in ATTN_CONFIGS],
+                       run, o, want, ATTN_TOL, deadline)
     final_times(row, run, cudnn)
-    row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
-    row["note"] = "; ".join(notes)
-    return row
+    return finish(row, notes)
 
 
 # --- selection ----------------------------------------------------------------
