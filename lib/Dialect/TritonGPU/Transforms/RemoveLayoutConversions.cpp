@@ -341,9 +341,21 @@ private:
   static constexpr int64_t kBoundaryRatio = 8;
   bool isSmallBoundary(Value value) const {
     auto type = dyn_cast<RankedTensorType>(value.getType());
-    return type && value.getDefiningOp() && type.getNumElements() * kBoundaryRatio <= elements;
+    if (!type || !value.getDefiningOp())
+      return false;
+    if (type.getNumElements() * kBoundaryRatio <= elements)
+      return true;
+    // For a dot operand, the load converted instead of what is computed
+    // from it, when that moves no more bytes (an fp8 operand upcast: the
+    // pipeliner then reads the load's slot straight into the operand layout,
+    // where the upcast runs, as Triton does).
+    return toDotOperand && isa<tt::LoadOp>(value.getDefiningOp()) &&
+           type.getElementType().isIntOrFloat() &&
+           type.getNumElements() * type.getElementTypeBitWidth() <= elements * elementBits;
   }
   int64_t elements = 0;
+  unsigned elementBits = 0;
+  bool toDotOperand = false;
   /// The operand layouts `op` needs for results in `encoding`; failure if
   /// `op` must not or cannot be recomputed.
   FailureOr<SmallVector<Attribute>> operandEncodings(Operation *op, Attribute encoding);
@@ -455,6 +467,9 @@ Value Rematerializer::materialize(Value value, Attribute encoding) {
 void Rematerializer::tryRematerialize(ConvertLayoutOp cvt) {
   Attribute target = encodingOf(cvt.getResult());
   elements = cvt.getType().getNumElements();
+  Type elem = cvt.getType().getElementType();
+  elementBits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+  toDotOperand = isa<DotOperandEncodingAttr>(target);
   llvm::SetVector<Key> slice;
   if (isa_and_nonnull<ConvertLayoutOp>(cvt.getSrc().getDefiningOp()) ||
       !collect(cvt.getSrc(), target, slice))

@@ -89,3 +89,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return %m : tensor<128x128xbf16, #op>
   }
 }
+
+// -----
+
+// An fp8 operand upcast and scaled on its way to a dot: the conversion to
+// the operand layout moves to the load (half the bytes of the bf16 it
+// would convert), and the upcast and the scale run in the operand layout,
+// as Triton's TTGIR has them; the pipeliner then reads the load's slot
+// straight into that layout.
+// CHECK-LABEL: tt.func @upcast_operand
+// CHECK:      %[[L:.*]] = tt.load %{{.*}} : tensor<128x64x!tt.ptr<f8E4M3FN>, #[[B:blocked[0-9]*]]>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[L]] : tensor<128x64xf8E4M3FN, #[[B]]> -> tensor<128x64xf8E4M3FN, #[[OP:ttg.dot_op<.*>]]>
+// CHECK:      tt.fp_to_fp %[[C]] : tensor<128x64xf8E4M3FN, #[[OP]]> -> tensor<128x64xbf16, #[[OP]]>
+// CHECK:      arith.mulf {{.*}} : tensor<128x64xbf16, #[[OP]]>
+// CHECK-NOT:  ttg.convert_layout {{.*}}bf16
+#b = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @upcast_operand(%p: tensor<128x64x!tt.ptr<f8E4M3FN>, #b>, %x: bf16) -> tensor<128x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> {
+    %l = tt.load %p : tensor<128x64x!tt.ptr<f8E4M3FN>, #b>
+    %s = tt.splat %x : bf16 -> tensor<128x64xbf16, #b>
+    %u = tt.fp_to_fp %l : tensor<128x64xf8E4M3FN, #b> -> tensor<128x64xbf16, #b>
+    %m = arith.mulf %u, %s : tensor<128x64xbf16, #b>
+    %c = ttg.convert_layout %m : tensor<128x64xbf16, #b> -> tensor<128x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    tt.return %c : tensor<128x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  }
+}
