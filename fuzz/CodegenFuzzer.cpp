@@ -27,6 +27,8 @@
 #include "kiln/Registration.h"
 #include "kiln/Support/ParseGuards.h"
 
+#include "Finding.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -47,11 +49,8 @@ using namespace llvm;
 
 namespace {
 
-[[noreturn]] void finding(const Twine &what, StringRef ir, StringRef diagnostics) {
-  errs() << "kiln-fuzz-codegen: " << what << "\n--- diagnostics ---\n"
-         << diagnostics << "\n--- input ---\n"
-         << ir << "\n";
-  std::abort();
+[[noreturn]] void finding(const Twine &what, StringRef input, StringRef diagnostics) {
+  kiln::fuzz::finding("kiln-fuzz-codegen", what, input, diagnostics);
 }
 
 /// The options of the first line, if it is `// kiln-fuzz: ...`; values out

@@ -17,6 +17,8 @@
 #include "kiln/Registration.h"
 #include "kiln/Support/ParseGuards.h"
 
+#include "Finding.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -31,12 +33,8 @@ using namespace llvm;
 
 namespace {
 
-/// Reports a broken result as a crash, so that libFuzzer keeps the input.
-[[noreturn]] void finding(const Twine &what, StringRef ir, StringRef diagnostics) {
-  errs() << "kiln-fuzz-ttir: " << what << "\n--- diagnostics ---\n"
-         << diagnostics << "\n--- IR ---\n"
-         << ir << "\n";
-  std::abort();
+[[noreturn]] void finding(const Twine &what, StringRef input, StringRef diagnostics) {
+  kiln::fuzz::finding("kiln-fuzz-ttir", what, input, diagnostics);
 }
 
 std::string print(mlir::ModuleOp module, mlir::OpPrintingFlags flags = {}) {
