@@ -26,7 +26,7 @@ AtomicResultPlan planAtomicResult(Operation *op) {
     plan.scratchBytes = bytes;
     return plan;
   }
-  llvm::Expected<layout::LinearLayout> ll = ttg::toLinearLayout(tensor);
+  llvm::Expected<layout::LinearLayout> ll = ttg::toCTALinearLayout(tensor);
   if (!ll) {
     llvm::consumeError(ll.takeError());
     return plan;

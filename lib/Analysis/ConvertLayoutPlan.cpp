@@ -72,10 +72,10 @@ llvm::Expected<ConversionPlan> planConversion(const LinearLayout &src, const Lin
 
 llvm::Expected<ConversionPlan> planConversion(mlir::RankedTensorType src,
                                               mlir::RankedTensorType dst) {
-  llvm::Expected<LinearLayout> s = ttg::toLinearLayout(src);
+  llvm::Expected<LinearLayout> s = ttg::toCTALinearLayout(src);
   if (!s)
     return s.takeError();
-  llvm::Expected<LinearLayout> d = ttg::toLinearLayout(dst);
+  llvm::Expected<LinearLayout> d = ttg::toCTALinearLayout(dst);
   if (!d)
     return d.takeError();
   return planConversion(*s, *d, sharedElementBits(src.getElementType()));

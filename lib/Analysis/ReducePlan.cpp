@@ -99,7 +99,7 @@ llvm::Expected<ReducePlan> planReduce(Operation *op, unsigned warpSize) {
   auto reduce = cast<tt::ReduceOp>(op);
   SmallVector<RankedTensorType> inputs = reduce.getInputTypes();
   unsigned axis = reduce.getAxis();
-  llvm::Expected<LinearLayout> ll = ttg::toLinearLayout(inputs[0]);
+  llvm::Expected<LinearLayout> ll = ttg::toCTALinearLayout(inputs[0]);
   if (!ll)
     return ll.takeError();
   auto base = planBase(inputs, axis, *ll);
@@ -128,7 +128,7 @@ llvm::Expected<ReducePlan> planReduce(Operation *op, unsigned warpSize) {
     plan.groups.push_back(std::move(all));
     resultBroadcastLanes = warpSize - 1;
   } else {
-    llvm::Expected<LinearLayout> resLL = ttg::toLinearLayout(result);
+    llvm::Expected<LinearLayout> resLL = ttg::toCTALinearLayout(result);
     if (!resLL)
       return resLL.takeError();
     // The result must hold each row on the threads that reduce it.
@@ -172,7 +172,7 @@ llvm::Expected<ScanPlan> planScan(Operation *op) {
   auto scan = cast<tt::ScanOp>(op);
   SmallVector<RankedTensorType> inputs = scan.getInputTypes();
   unsigned axis = scan.getAxis();
-  llvm::Expected<LinearLayout> ll = ttg::toLinearLayout(inputs[0]);
+  llvm::Expected<LinearLayout> ll = ttg::toCTALinearLayout(inputs[0]);
   if (!ll)
     return ll.takeError();
   auto base = planBase(inputs, axis, *ll);

@@ -3,6 +3,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 
@@ -45,6 +47,64 @@ llvm::Error verifyDistributed(const LinearLayout &ll, unsigned warpSize, unsigne
   if (llvm::Error e = check(kWarp, numWarps, "the number of warps"))
     return e;
   return check(kBlock, numCTAs, "the number of CTAs");
+}
+
+llvm::SmallVector<int32_t> blockCoordinateBits(const LinearLayout &ll) {
+  llvm::SmallVector<int32_t> bits(ll.getNumOutDims(), 0);
+  if (!ll.hasInDim(kBlock))
+    return bits;
+  for (const LinearLayout::Basis &basis : ll.getInDims()[ll.getInDimIndex(kBlock)].bases)
+    for (auto [d, c] : llvm::enumerate(basis))
+      bits[d] |= c;
+  return bits;
+}
+
+llvm::Expected<LinearLayout> ctaTile(const LinearLayout &ll) {
+  if (!ll.hasInDim(kBlock) || ll.getInDimSize(kBlock) == 1)
+    return ll;
+  unsigned rank = ll.getNumOutDims();
+  llvm::SmallVector<int32_t> selected(rank, 0);
+  for (const LinearLayout::Basis &basis : ll.getInDims()[ll.getInDimIndex(kBlock)].bases) {
+    unsigned moved = 0;
+    for (auto [d, c] : llvm::enumerate(basis)) {
+      if (c == 0)
+        continue;
+      if (++moved > 1 || !llvm::isPowerOf2_32(uint32_t(c)) || (selected[d] & c))
+        return error("the block bases do not split the tensor into CTA tiles (each must be one "
+                     "coordinate bit of its own)");
+      selected[d] |= c;
+    }
+  }
+  // Drop the selected bits from a coordinate: the bits above move down.
+  auto compress = [&](int32_t c, int32_t mask) {
+    int32_t out = 0;
+    for (int32_t bit = 0, pos = 0; bit < 31; ++bit) {
+      if (mask >> bit & 1)
+        continue;
+      out |= (c >> bit & 1) << pos++;
+    }
+    return out;
+  };
+  std::vector<LinearLayout::InDim> ins;
+  for (const LinearLayout::InDim &in : ll.getInDims()) {
+    LinearLayout::InDim tile{in.name, {}};
+    if (in.name != kBlock)
+      for (const LinearLayout::Basis &basis : in.bases) {
+        LinearLayout::Basis b(basis.size());
+        for (unsigned d = 0; d < rank; ++d) {
+          if (basis[d] & selected[d])
+            return error("a " + llvm::Twine(in.name) +
+                         " basis reaches coordinates that select the CTA: no CTA tile exists");
+          b[d] = compress(basis[d], selected[d]);
+        }
+        tile.bases.push_back(std::move(b));
+      }
+    ins.push_back(std::move(tile));
+  }
+  std::vector<LinearLayout::DimSize> outs;
+  for (auto [d, out] : llvm::enumerate(ll.getOutDims()))
+    outs.push_back({out.name, out.size >> llvm::popcount(uint32_t(selected[d]))});
+  return LinearLayout::create(std::move(ins), std::move(outs), /*requireSurjective=*/false);
 }
 
 llvm::SmallVector<int32_t> elementCoords(const LinearLayout &ll, int32_t reg, int32_t lane,

@@ -240,8 +240,10 @@ def _codegen_flags(options):
     any option this bridge does not know (a newer Triton's) when it is not
     at its default."""
     flags, wrong = [], []
+    # Triton itself refuses num_ctas > 1 below sm_90; kiln makes each
+    # program a cluster of that many CTAs, as Triton's launcher expects.
     if options.num_ctas != 1:
-        wrong.append(f"num_ctas={options.num_ctas} (kiln compiles one CTA per program)")
+        flags.append(f"--num-ctas={options.num_ctas}")
     if options.warp_size != 32:
         wrong.append(f"warp_size={options.warp_size}")
     if options.ptx_version is not None:
@@ -341,7 +343,7 @@ def _fill_metadata(stage, kiln, metadata):
     elif stage == "llir":
         # A Gluon kernel's ttgir stage is Triton's; Triton writes it there.
         metadata.setdefault("tensordesc_meta", kiln.get("tensordesc_meta", []))
-        for key, default in (("num_warps", None), ("shared", 0), ("tmem_size", 0),
+        for key, default in (("num_warps", None), ("num_ctas", None), ("shared", 0), ("tmem_size", 0),
                              ("global_scratch_size", 0), ("global_scratch_align", 1),
                              ("profile_scratch_size", 0), ("profile_scratch_align", 1)):
             value = kiln.get(key, default)

@@ -31,11 +31,11 @@ struct CommandRegistration {
 /// Loads TRITON_PLUGIN_PATHS, then `explicitPaths` (the --plugin flags).
 llvm::Error loadPlugins(const std::vector<std::string> &explicitPaths);
 
-/// The compile options of --target, --num-warps, --num-stages and the
+/// The compile options of --target, --num-warps, --num-stages, --num-ctas and the
 /// --plugin-option flags (`<plugin>.<key>=<value>`), checked for form; the
 /// compile checks that the plugins take them.
 llvm::Expected<CompileOptions> makeCompileOptions(llvm::StringRef target, int numWarps,
-                                                  int numStages,
+                                                  int numStages, int numCtas,
                                                   llvm::ArrayRef<std::string> pluginOptions = {});
 
 /// The help of --plugin-option, the same for every command.

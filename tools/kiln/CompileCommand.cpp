@@ -54,6 +54,10 @@ cl::list<std::string> pluginOptions("plugin-option", cl::desc(kPluginOptionHelp)
                                     cl::cat(category()));
 cl::opt<int> numWarps("num-warps", cl::desc("Warps per program (default 4)"), cl::init(4),
                       cl::sub(command), cl::cat(category()));
+cl::opt<int> numCtas("num-ctas",
+                     cl::desc("CTAs per program, a thread-block cluster on sm_90+ (1, 2, 4 or 8; "
+                              "default 1)"),
+                     cl::init(1), cl::sub(command), cl::cat(category()));
 cl::opt<int> numStages("num-stages", cl::desc("Software-pipelining stages (default 3)"),
                        cl::init(3), cl::sub(command), cl::cat(category()));
 // Code-generation options, named as Triton names them (CUDAOptions).
@@ -158,7 +162,7 @@ Expected<std::string> compile() {
   if (Error error = loadPlugins(plugins))
     return std::move(error);
   CompileRequest request;
-  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages, pluginOptions);
+  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages, numCtas, pluginOptions);
   if (!options)
     return options.takeError();
   request.options = std::move(*options);

@@ -26,6 +26,10 @@ cl::opt<std::string> target("target", cl::desc("Target, e.g. cuda:90 or hip:gfx9
                             cl::cat(category()));
 cl::opt<int> numWarps("num-warps", cl::desc("Warps per program (default 4)"), cl::init(4),
                       cl::sub(command), cl::cat(category()));
+cl::opt<int> numCtas("num-ctas",
+                     cl::desc("CTAs per program, a thread-block cluster on sm_90+ (1, 2, 4 or 8; "
+                              "default 1)"),
+                     cl::init(1), cl::sub(command), cl::cat(category()));
 cl::opt<int> numStages("num-stages", cl::desc("Software-pipelining stages (default 3)"),
                        cl::init(3), cl::sub(command), cl::cat(category()));
 cl::list<std::string> plugins("plugin",
@@ -43,7 +47,7 @@ cl::opt<bool> identity("identity",
 int run() {
   if (Error error = loadPlugins(plugins))
     return reportError(std::move(error));
-  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages, pluginOptions);
+  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages, numCtas, pluginOptions);
   if (!options)
     return reportError(options.takeError());
   Expected<Pipeline> pipeline = buildCompilePipeline(*options);

@@ -111,7 +111,7 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
                              "' to a cubin: " + why + "; give a kernel image with --cubin FILE");
   };
   CompileRequest request;
-  Expected<CompileOptions> options = makeCompileOptions(target, spec.numWarps, spec.numStages, pluginOptions);
+  Expected<CompileOptions> options = makeCompileOptions(target, spec.numWarps, spec.numStages, spec.numCtas, pluginOptions);
   if (!options)
     return options.takeError();
   request.options = std::move(*options);

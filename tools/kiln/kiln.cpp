@@ -50,7 +50,7 @@ Error loadPlugins(const std::vector<std::string> &explicitPaths) {
 }
 
 Expected<CompileOptions> makeCompileOptions(StringRef target, int numWarps, int numStages,
-                                            ArrayRef<std::string> pluginOptions) {
+                                            int numCtas, ArrayRef<std::string> pluginOptions) {
   Expected<Target> parsed = Target::parse(target);
   if (!parsed)
     return parsed.takeError();
@@ -60,8 +60,12 @@ Expected<CompileOptions> makeCompileOptions(StringRef target, int numWarps, int 
   if (numStages < 1)
     return createStringError(inconvertibleErrorCode(),
                              "--num-stages must be at least 1, got " + Twine(numStages));
+  if (numCtas < 1 || numCtas > 8 || (numCtas & (numCtas - 1)))
+    return createStringError(inconvertibleErrorCode(),
+                             "--num-ctas must be 1, 2, 4 or 8, got " + Twine(numCtas));
   CompileOptions options = CompileOptions::forTarget(*parsed);
   options.numWarps = numWarps;
+  options.numCtas = numCtas;
   options.numStages = numStages;
   for (StringRef given : pluginOptions) {
     auto [key, value] = given.split('=');

@@ -58,8 +58,11 @@ TEST(KernelMetadata, Errors) {
             "k.json: \"shared\" must be an integer from 0 to 2147483648");
   EXPECT_EQ(err(R"({"name": "k", "global_scratch_size": "big"})"),
             "k.json: \"global_scratch_size\" must be an integer from 0 to 4294967296");
-  EXPECT_NE(err(R"({"name": "k", "num_ctas": 2})").find("single-CTA kernels only"),
-            std::string::npos);
+  EXPECT_EQ(err(R"({"name": "k", "num_ctas": 2})"), "parsed");
+  EXPECT_EQ(err(R"({"name": "k", "num_ctas": 3})"),
+            "k.json: \"num_ctas\" is 3: clusters of 1, 2, 4 or 8 CTAs can be launched");
+  EXPECT_EQ(err(R"({"name": "k", "num_ctas": 16})"),
+            "k.json: \"num_ctas\" is 16: clusters of 1, 2, 4 or 8 CTAs can be launched");
 }
 
 /// The add_f32 corpus case's arguments, and then some scalars.

@@ -23,6 +23,19 @@ bool isDistributed(const LinearLayout &ll);
 llvm::Error verifyDistributed(const LinearLayout &ll, unsigned warpSize, unsigned numWarps,
                               unsigned numCTAs);
 
+/// One CTA's part of a layout over the CTAs of a cluster: the block input
+/// left with size 1 and each output dimension shrunk by the coordinate bits
+/// the block bases select, so that what remains is the tile one CTA holds
+/// (in its own coordinates) and code that moves data inside a CTA can ignore
+/// the cluster. Replicating block bits (zero bases) are dropped. Fails when a
+/// block basis moves along two dimensions, is not a single coordinate bit,
+/// or shares a bit with another input's basis: no CTA tile exists then.
+llvm::Expected<LinearLayout> ctaTile(const LinearLayout &ll);
+
+/// The coordinate bits, per output dimension, that the block bases of `ll`
+/// select (zero for a layout within one CTA).
+llvm::SmallVector<int32_t> blockCoordinateBits(const LinearLayout &ll);
+
 /// The tensor coordinates (dim0, ...) of the element in register `reg` of
 /// lane `lane` of warp `warp` of CTA `block` (of a distributed layout).
 llvm::SmallVector<int32_t> elementCoords(const LinearLayout &ll, int32_t reg, int32_t lane,

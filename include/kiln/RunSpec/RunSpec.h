@@ -71,6 +71,7 @@ struct RunSpec {
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;  ///< for compiling the kernel (the corpus records Triton's)
   int numStages = 3;
+  int numCtas = 1; ///< CTAs per program (a cluster), as Triton's num_ctas
   std::vector<ArgSpec> args;
 };
 

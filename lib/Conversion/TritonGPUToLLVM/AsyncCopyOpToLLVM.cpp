@@ -92,7 +92,8 @@ struct AsyncCopyLowering : OpConversionPattern<ttg::AsyncCopyGlobalToLocalOp> {
       }
     };
     // The predicate is the same for all of a thread's copies: one branch.
-    if (Value owner = ownerPredicate(rewriter, loc, ctx, &regs)) {
+    LinearLayout global = globalLayoutOf(op.getSrc().getType());
+    if (Value owner = ownerPredicate(rewriter, loc, ctx, &global)) {
       scf::IfOp::create(rewriter, loc, owner, [&](OpBuilder &b, Location l) {
         copyAll(b);
         scf::YieldOp::create(b, l);

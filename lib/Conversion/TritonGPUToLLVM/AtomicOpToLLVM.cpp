@@ -98,17 +98,39 @@ Value isZero(OpBuilder &b, Location loc, Value v) {
   return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, v, i32Constant(b, loc, 0));
 }
 
-/// Whether this thread is the first holder of its elements (its free lane
-/// and warp bits are 0); null when no thread holds another's elements.
-Value isFirstHolder(OpBuilder &b, Location loc, const Context &ctx, const layout::LinearLayout &ll) {
+/// In a program of several CTAs, true on the CTAs whose `copies` bits are 0:
+/// those that hold the first copy of an element held by several CTAs; null
+/// when no CTA holds another's elements. The other copies do no atomic
+/// (checkCTALocality refuses them when they would need its result).
+Value isFirstCTA(OpBuilder &b, Location loc, const Context &ctx, uint64_t copies) {
+  if (ctx.numCTAs == 1 || !copies)
+    return Value();
+  return isZero(b, loc, LLVM::AndOp::create(b, loc, ctx.target.blockId(b, loc),
+                                            i32Constant(b, loc, int64_t(copies))));
+}
+
+/// Thread 0 of CTA 0: the one that does a scalar atomic.
+Value isScalarHolder(OpBuilder &b, Location loc, const Context &ctx) {
+  return both(b, loc, isZero(b, loc, ctx.target.threadId(b, loc)),
+              isFirstCTA(b, loc, ctx, ctx.numCTAs - 1));
+}
+
+/// Whether this thread is the first holder of its elements of `tensor` (its
+/// free lane, warp and block bits are 0); null when no thread holds
+/// another's elements.
+Value isFirstHolder(OpBuilder &b, Location loc, const Context &ctx, Type tensor) {
+  layout::LinearLayout ll = layoutOf(tensor);
   uint64_t lanes = ll.getFreeVariableMask(layout::kLane);
   uint64_t warps = ll.getFreeVariableMask(layout::kWarp);
+  Value firstCTA =
+      isFirstCTA(b, loc, ctx, globalLayoutOf(tensor).getFreeVariableMask(layout::kBlock));
   if (!lanes && !warps)
-    return Value();
+    return firstCTA;
   auto [lane, warp] = laneAndWarp(b, loc, ctx);
-  Value pred;
+  Value pred = firstCTA;
   if (lanes)
-    pred = isZero(b, loc, LLVM::AndOp::create(b, loc, lane, i32Constant(b, loc, lanes)));
+    pred = both(b, loc, pred,
+                isZero(b, loc, LLVM::AndOp::create(b, loc, lane, i32Constant(b, loc, lanes))));
   if (warps)
     pred = both(b, loc, pred,
                 isZero(b, loc, LLVM::AndOp::create(b, loc, warp, i32Constant(b, loc, warps))));
@@ -217,7 +239,7 @@ struct AtomicRMWLowering : OpConversionPattern<tt::AtomicRMWOp> {
     Atomic atomic{kindOf(op.getAtomicRmwOp()), orderOf(op.getSem()), scopeOf(op.getScope())};
     auto tensor = dyn_cast<RankedTensorType>(op.getType());
     if (!tensor) {
-      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      Value isThread0 = isScalarHolder(rewriter, loc, ctx);
       Value pred = both(rewriter, loc, isThread0, adaptor.getMask());
       Value old = ctx.target.atomicRMW(rewriter, loc, atomic, adaptor.getPtr(),
                                        {adaptor.getVal()}, pred)[0];
@@ -232,7 +254,7 @@ struct AtomicRMWLowering : OpConversionPattern<tt::AtomicRMWOp> {
     SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
     SmallVector<Value> masks = registersOf(rewriter, loc, adaptor.getMask());
-    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, tensor);
     unsigned n = ctx.target.atomicElements(atomic.kind, vals[0].getType(), ctx.vectorWidth(op));
     SmallVector<Value> olds(vals.size());
     for (size_t r = 0; r < vals.size(); r += n) {
@@ -264,7 +286,7 @@ struct AtomicCASLowering : OpConversionPattern<tt::AtomicCASOp> {
     auto scope = scopeOf(op.getScope());
     auto tensor = dyn_cast<RankedTensorType>(op.getType());
     if (!tensor) {
-      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      Value isThread0 = isScalarHolder(rewriter, loc, ctx);
       Value old = ctx.target.atomicCAS(rewriter, loc, order, scope, adaptor.getPtr(),
                                        adaptor.getCmp(), adaptor.getVal(), isThread0);
       FailureOr<Value> result = broadcastScalar(rewriter, loc, ctx, op, old, isThread0);
@@ -278,7 +300,7 @@ struct AtomicCASLowering : OpConversionPattern<tt::AtomicCASOp> {
     SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> cmps = unpack(rewriter, loc, adaptor.getCmp());
     SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
-    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, tensor);
     SmallVector<Value> olds(vals.size());
     for (size_t r = 0; r < vals.size(); ++r)
       if (!(r & copies))
@@ -315,7 +337,7 @@ struct AtomicLoadLowering : OpConversionPattern<tt::AtomicLoadOp> {
     };
     auto tensor = dyn_cast<RankedTensorType>(op.getType());
     if (!tensor) {
-      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      Value isThread0 = isScalarHolder(rewriter, loc, ctx);
       Value got = ctx.target.atomicLoad(rewriter, loc, scope, adaptor.getPtr(), elem,
                                         both(rewriter, loc, isThread0, adaptor.getMask()));
       ordered();
@@ -329,7 +351,7 @@ struct AtomicLoadLowering : OpConversionPattern<tt::AtomicLoadOp> {
     uint64_t copies = ll.getFreeVariableMask(layout::kRegister);
     SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> masks = registersOf(rewriter, loc, adaptor.getMask());
-    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, tensor);
     SmallVector<Value> got(ptrs.size());
     for (size_t r = 0; r < ptrs.size(); ++r)
       if (!(r & copies))
@@ -361,7 +383,7 @@ struct AtomicStoreLowering : OpConversionPattern<tt::AtomicStoreOp> {
     }
     auto tensor = dyn_cast<RankedTensorType>(op.getVal().getType());
     if (!tensor) {
-      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      Value isThread0 = isScalarHolder(rewriter, loc, ctx);
       ctx.target.atomicStore(rewriter, loc, scope, adaptor.getPtr(), adaptor.getVal(),
                              both(rewriter, loc, isThread0, adaptor.getMask()));
       rewriter.eraseOp(op);
@@ -372,7 +394,7 @@ struct AtomicStoreLowering : OpConversionPattern<tt::AtomicStoreOp> {
     SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> vals = unpack(rewriter, loc, adaptor.getVal());
     SmallVector<Value> masks = registersOf(rewriter, loc, adaptor.getMask());
-    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, tensor);
     for (size_t r = 0; r < ptrs.size(); ++r)
       if (!(r & copies))
         ctx.target.atomicStore(rewriter, loc, scope, ptrs[r], vals[r],
@@ -452,7 +474,7 @@ struct AtomicPollLowering : OpConversionPattern<tt::AtomicPollOp> {
     };
     auto tensor = dyn_cast<RankedTensorType>(op.getType());
     if (!tensor) {
-      Value isThread0 = isZero(rewriter, loc, ctx.target.threadId(rewriter, loc));
+      Value isThread0 = isScalarHolder(rewriter, loc, ctx);
       Value seen = spin(rewriter, loc, ctx, scope, adaptor.getPtr(), adaptor.getExpected(),
                         isThread0, adaptor.getTimeout())[0];
       finish();
@@ -466,7 +488,7 @@ struct AtomicPollLowering : OpConversionPattern<tt::AtomicPollOp> {
     uint64_t copies = ll.getFreeVariableMask(layout::kRegister);
     SmallVector<Value> ptrs = unpack(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> expected = unpack(rewriter, loc, adaptor.getExpected());
-    Value firstHolder = isFirstHolder(rewriter, loc, ctx, ll);
+    Value firstHolder = isFirstHolder(rewriter, loc, ctx, tensor);
     SmallVector<Value> ownPtrs, ownExpected;
     SmallVector<size_t> own;
     for (size_t r = 0; r < ptrs.size(); ++r)

@@ -145,7 +145,7 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
 }
 
 /// Every tensor must have a distributed layout for this module's warps.
-LogicalResult checkTypes(Operation *op, unsigned warpSize, unsigned numWarps) {
+LogicalResult checkTypes(Operation *op, unsigned warpSize, unsigned numWarps, unsigned numCTAs) {
   auto check = [&](Type type) -> LogicalResult {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor)
@@ -159,8 +159,10 @@ LogicalResult checkTypes(Operation *op, unsigned warpSize, unsigned numWarps) {
     llvm::Expected<layout::LinearLayout> ll = ttg::toLinearLayout(tensor);
     if (!ll)
       return fail(llvm::toString(ll.takeError()));
-    if (llvm::Error e = layout::verifyDistributed(*ll, warpSize, numWarps, 1))
-      return fail(llvm::toString(std::move(e)) + " (multi-CTA layouts are not lowered yet)");
+    if (llvm::Error e = layout::verifyDistributed(*ll, warpSize, numWarps, numCTAs))
+      return fail(llvm::toString(std::move(e)));
+    if (llvm::Expected<layout::LinearLayout> tile = layout::ctaTile(*ll); !tile)
+      return fail(llvm::toString(tile.takeError()));
     return success();
   };
   for (Type t : op->getOperandTypes())
@@ -269,6 +271,11 @@ struct ConvertTritonGPUToLLVM
         loweringExtensions(targetName.getValue());
     lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt()),
                            options ? &*options : nullptr};
+    lctx.numCTAs = ttg::lookupNumCTAs(module);
+    if (std::string why = target->clusterUnsupported(lctx.numCTAs); !why.empty()) {
+      module.emitError() << "the module cannot be lowered to LLVM: " << why;
+      return signalPassFailure();
+    }
     auto extensionLowering = [&](Operation *op) -> const LoweringExtension * {
       for (const LoweringExtension *extension : extensions)
         if (extension->lowers(op, lctx))
@@ -288,7 +295,9 @@ struct ConvertTritonGPUToLLVM
         return WalkResult::skip();
       }
       if (failed(checkTypes(op, warpSize,
-                            ttg::lookupNumWarps(op).value_or(unsigned(numWarps.getInt())))) ||
+                            ttg::lookupNumWarps(op).value_or(unsigned(numWarps.getInt())),
+                            lctx.numCTAs)) ||
+          failed(lowering::checkCTALocality(op, lctx.numCTAs)) ||
           failed(lowering::checkWarpSpecializeLowering(op)) ||
           failed(lowering::checkAtomicLowering(op, *target)) ||
           failed(lowering::checkAsyncLowering(op, *target)) ||

@@ -87,7 +87,7 @@ struct PrintLowering : OpConversionPattern<tt::PrintOp> {
     Location loc = op.getLoc();
     SmallVector<Value> pid;
     for (unsigned axis = 0; axis < 3; ++axis)
-      pid.push_back(ctx.target.programId(rewriter, loc, axis));
+      pid.push_back(ctx.target.programId(rewriter, loc, axis, ctx.numCTAs));
     std::string head = "pid (%u, %u, %u)";
     if (op.getArgs().empty()) {
       Value fmt = stringPointer(rewriter, loc, op, "printfFormat_",
@@ -103,7 +103,7 @@ struct PrintLowering : OpConversionPattern<tt::PrintOp> {
       SmallVector<SmallVector<Value>> coords(regs.size());
       SmallVector<int> widths;
       if (auto tensor = dyn_cast<RankedTensorType>(arg.getType())) {
-        coords = registerCoordinates(rewriter, loc, layoutOf(tensor), ctx);
+        coords = registerCoordinates(rewriter, loc, globalLayoutOf(tensor), ctx);
         for (int64_t dim : tensor.getShape())
           widths.push_back(dim > 0 ? int(std::ceil(std::log10(double(dim)))) : 0);
       }

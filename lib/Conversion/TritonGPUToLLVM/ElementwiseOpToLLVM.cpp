@@ -175,7 +175,7 @@ struct MakeRangeLowering : OpConversionPattern<tt::MakeRangeOp> {
     Value start = i32Constant(rewriter, loc, op.getStart());
     SmallVector<Value> values;
     for (const SmallVector<Value> &coords :
-         registerCoordinates(rewriter, loc, layoutOf(op.getType()), ctx))
+         registerCoordinates(rewriter, loc, globalLayoutOf(op.getType()), ctx))
       values.push_back(LLVM::AddOp::create(rewriter, loc, start, coords[0]));
     rewriter.replaceOp(op, pack(rewriter, loc, converted, values));
     return success();

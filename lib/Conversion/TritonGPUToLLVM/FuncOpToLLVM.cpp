@@ -51,7 +51,7 @@ struct FuncOpLowering : OpConversionPattern<tt::FuncOp> {
       if (auto total = module->getAttrOfType<IntegerAttr>("ttg.total-num-warps"))
         warps = std::max(warps, unsigned(total.getInt()));
     }
-    ctx.target.markKernel(kernel, ctx.warpSize * warps, maxRegisters);
+    ctx.target.markKernel(kernel, ctx.warpSize * warps, maxRegisters, ctx.numCTAs);
     rewriter.eraseOp(func);
     return success();
   }
@@ -75,8 +75,9 @@ struct GridOpLowering : OpConversionPattern<Op> {
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     unsigned axis = unsigned(op.getAxis());
-    rewriter.replaceOp(op, isCount ? ctx.target.numPrograms(rewriter, op.getLoc(), axis)
-                                   : ctx.target.programId(rewriter, op.getLoc(), axis));
+    rewriter.replaceOp(op, isCount
+                               ? ctx.target.numPrograms(rewriter, op.getLoc(), axis, ctx.numCTAs)
+                               : ctx.target.programId(rewriter, op.getLoc(), axis, ctx.numCTAs));
     return success();
   }
   const Context &ctx;
@@ -103,8 +104,12 @@ struct GlobalScratchAllocLowering : OpConversionPattern<ttg::GlobalScratchAllocO
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
     auto wide = [&](Value v) { return LLVM::ZExtOp::create(rewriter, loc, i64, v); };
-    auto pid = [&](unsigned axis) { return wide(ctx.target.programId(rewriter, loc, axis)); };
-    auto count = [&](unsigned axis) { return wide(ctx.target.numPrograms(rewriter, loc, axis)); };
+    // Per CTA, clusters included: launchers allocate a slice for each CTA of
+    // the grid (programs times num_ctas).
+    auto pid = [&](unsigned axis) { return wide(ctx.target.programId(rewriter, loc, axis, 1)); };
+    auto count = [&](unsigned axis) {
+      return wide(ctx.target.numPrograms(rewriter, loc, axis, 1));
+    };
     Value linear = LLVM::AddOp::create(
         rewriter, loc, pid(0),
         LLVM::MulOp::create(rewriter, loc, count(0),

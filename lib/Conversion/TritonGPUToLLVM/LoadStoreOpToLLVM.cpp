@@ -150,7 +150,7 @@ struct StoreLowering : OpConversionPattern<tt::StoreOp> {
     Type memElem = elem.isInteger(1) ? rewriter.getI8Type() : elem;
     std::optional<layout::LinearLayout> ll;
     if (tensor)
-      ll = layoutOf(tensor);
+      ll = globalLayoutOf(tensor);
     unsigned vec = ctx.vectorWidth(op);
     unsigned alignment = vec * std::max(1u, bitsOf(memElem) / 8);
     bool isVolatile = op.getCache() == tt::CacheModifier::CV;

@@ -1,5 +1,6 @@
 //===- Lowering.cpp - types and helpers of the TTGIR-to-LLVM patterns -----===//
 #include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
+#include "kiln/Layout/Queries.h"
 
 #include "kiln/Analysis/Allocation.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
@@ -37,12 +38,20 @@ TypeConverter::TypeConverter(MLIRContext *ctx, const LowerToLLVMOptions &options
   });
 }
 
-layout::LinearLayout layoutOf(Type tensorType) {
+layout::LinearLayout globalLayoutOf(Type tensorType) {
   llvm::Expected<layout::LinearLayout> ll = ttg::toLinearLayout(cast<RankedTensorType>(tensorType));
   if (!ll)
     llvm::report_fatal_error(llvm::Twine("lowering a tensor whose layout was not checked: ") +
                              llvm::toString(ll.takeError()));
   return std::move(*ll);
+}
+
+layout::LinearLayout layoutOf(Type tensorType) {
+  llvm::Expected<layout::LinearLayout> tile = layout::ctaTile(globalLayoutOf(tensorType));
+  if (!tile)
+    llvm::report_fatal_error(llvm::Twine("lowering a tensor whose CTA tiles were not checked: ") +
+                             llvm::toString(tile.takeError()));
+  return std::move(*tile);
 }
 
 SmallVector<Value> unpack(OpBuilder &b, Location loc, Value st) {
@@ -179,11 +188,16 @@ SmallVector<SmallVector<Value>> registerCoordinates(OpBuilder &b, Location loc,
   auto [lane, warp] = laneAndWarp(b, loc, ctx);
   const auto &ins = ll.getInDims();
   unsigned rank = ll.getNumOutDims();
+  bool overCTAs = ll.getInDimSize(layout::kBlock) > 1;
+  Value block = overCTAs ? ctx.target.blockId(b, loc) : Value();
   // The thread's part of L, shared by all its registers (L is linear).
   SmallVector<Value> threadPart(rank);
   for (unsigned d = 0; d < rank; ++d) {
     Value acc = applyBits(b, loc, lane, ins[ll.getInDimIndex(layout::kLane)], d, Value());
-    threadPart[d] = applyBits(b, loc, warp, ins[ll.getInDimIndex(layout::kWarp)], d, acc);
+    acc = applyBits(b, loc, warp, ins[ll.getInDimIndex(layout::kWarp)], d, acc);
+    if (overCTAs)
+      acc = applyBits(b, loc, block, ins[ll.getInDimIndex(layout::kBlock)], d, acc);
+    threadPart[d] = acc;
   }
   unsigned regIndex = ll.getInDimIndex(layout::kRegister);
   SmallVector<SmallVector<Value>> coords;
@@ -207,7 +221,8 @@ Value ownerPredicate(OpBuilder &b, Location loc, const Context &ctx,
   // A scalar: every thread holds it.
   uint64_t laneFree = ll ? ll->getFreeVariableMask(layout::kLane) : ctx.warpSize - 1;
   uint64_t warpFree = ll ? ll->getFreeVariableMask(layout::kWarp) : ctx.numWarps - 1;
-  if (!laneFree && !warpFree)
+  uint64_t blockFree = ll ? ll->getFreeVariableMask(layout::kBlock) : ctx.numCTAs - 1;
+  if (!laneFree && !warpFree && !blockFree)
     return Value();
   auto [lane, warp] = laneAndWarp(b, loc, ctx);
   auto isZero = [&](Value v, uint64_t bits) -> Value {
@@ -220,6 +235,10 @@ Value ownerPredicate(OpBuilder &b, Location loc, const Context &ctx,
   if (warpFree) {
     Value w = isZero(warp, warpFree);
     pred = pred ? Value(LLVM::AndOp::create(b, loc, pred, w)) : w;
+  }
+  if (blockFree) {
+    Value c = isZero(ctx.target.blockId(b, loc), blockFree);
+    pred = pred ? Value(LLVM::AndOp::create(b, loc, pred, c)) : c;
   }
   return pred;
 }

@@ -25,7 +25,7 @@ using Projection = llvm::function_ref<LinearLayout::Basis(llvm::ArrayRef<int32_t
 
 std::optional<SmallVector<unsigned>> mapRegisters(const LinearLayout &src,
                                                   const LinearLayout &dst, Projection project) {
-  for (StringRef in : {layout::kLane, layout::kWarp}) {
+  for (StringRef in : {layout::kLane, layout::kWarp, layout::kBlock}) {
     if (src.getInDimSizeLog2(in) != dst.getInDimSizeLog2(in))
       return std::nullopt;
     for (unsigned i = 0, e = dst.getInDimSizeLog2(in); i < e; ++i)
@@ -58,7 +58,7 @@ LogicalResult remap(Operation *op, Value src, Value adaptedSrc, Projection proje
   if (!converted)
     return failure();
   std::optional<SmallVector<unsigned>> map =
-      mapRegisters(layoutOf(src.getType()), layoutOf(resultType), project);
+      mapRegisters(globalLayoutOf(src.getType()), globalLayoutOf(resultType), project);
   if (!map)
     return op->emitError() << "op '" << op->getName()
                            << "' between these layouts cannot be lowered to LLVM yet";

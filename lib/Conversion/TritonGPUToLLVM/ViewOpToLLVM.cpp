@@ -85,7 +85,7 @@ LogicalResult replaceWithRegisters(Operation *op, ConversionPatternRewriter &rew
   Type converted = converter.convertType(resultType);
   if (!converted)
     return failure();
-  std::optional<SmallVector<unsigned>> sources = registerSources(srcView, layoutOf(resultType));
+  std::optional<SmallVector<unsigned>> sources = registerSources(srcView, globalLayoutOf(resultType));
   if (!sources)
     return notLocal(op);
   SmallVector<Value> results;
@@ -100,7 +100,7 @@ struct TransLowering : OpConversionPattern<tt::TransOp> {
   LogicalResult matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     SmallVector<unsigned> order(op.getOrder().begin(), op.getOrder().end());
-    LinearLayout view = layout::transposeLayout(layoutOf(op.getSrc().getType()), order);
+    LinearLayout view = layout::transposeLayout(globalLayoutOf(op.getSrc().getType()), order);
     SmallVector<Value> regs = unpack(rewriter, op.getLoc(), adaptor.getSrc());
     return replaceWithRegisters(op, rewriter, *getTypeConverter(), op.getType(), regs, view);
   }
@@ -110,7 +110,7 @@ struct ReshapeLowering : OpConversionPattern<tt::ReshapeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    LinearLayout src = layoutOf(op.getSrc().getType()), dst = layoutOf(op.getType());
+    LinearLayout src = globalLayoutOf(op.getSrc().getType()), dst = globalLayoutOf(op.getType());
     LinearLayout view = layout::reshapeLayout(src, op.getType().getShape());
     SmallVector<Value> regs = unpack(rewriter, op.getLoc(), adaptor.getSrc());
     if (registerSources(view, dst) || !op.getAllowReorder())
@@ -133,7 +133,7 @@ struct JoinLowering : OpConversionPattern<tt::JoinOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     SmallVector<Value> regs = unpack(rewriter, op.getLoc(), adaptor.getLhs());
     llvm::append_range(regs, unpack(rewriter, op.getLoc(), adaptor.getRhs()));
-    LinearLayout view = stackedLayout(layoutOf(op.getLhs().getType()));
+    LinearLayout view = stackedLayout(globalLayoutOf(op.getLhs().getType()));
     return replaceWithRegisters(op, rewriter, *getTypeConverter(), op.getType(), regs, view);
   }
 };
@@ -147,9 +147,9 @@ struct SplitLowering : OpConversionPattern<tt::SplitOp> {
     if (!converted)
       return failure();
     // The two results stacked are one layout of the source's tensor.
-    LinearLayout stacked = stackedLayout(layoutOf(half));
+    LinearLayout stacked = stackedLayout(globalLayoutOf(half));
     std::optional<SmallVector<unsigned>> sources =
-        registerSources(layoutOf(op.getSrc().getType()), stacked);
+        registerSources(globalLayoutOf(op.getSrc().getType()), stacked);
     if (!sources)
       return notLocal(op);
     SmallVector<Value> regs = unpack(rewriter, op.getLoc(), adaptor.getSrc());

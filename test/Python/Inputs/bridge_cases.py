@@ -208,13 +208,20 @@ def options():
     kiln.triton.enable()
     # Options kiln implements reach its flags (the release kernels check the
     # PTX); ones it cannot honour are refused with a reason.
-    for refused in ({"num_ctas": 2}, {"ptx_version": 80}):
+    for refused in ({"ptx_version": 80},):
         try:
             triton.compile(vector_add(), target=TARGET, options=refused)
             raise AssertionError(f"{refused} was accepted")
         except kiln.CompileError as e:
             assert e.kernel == "add_kernel" and e.stage == "options"
             print(e.diagnostic)
+    # A program of two CTAs: a cluster, its index the cluster's, and the
+    # metadata Triton's launcher reads to launch it as one.
+    clustered = triton.compile(vector_add(), target=TARGET, options={"num_ctas": 2})
+    ptx = clustered.asm["ptx"]
+    assert who(clustered) == "kiln" and clustered.metadata.num_ctas == 2
+    assert ".reqnctapercluster 2, 1, 1" in ptx and "%clusterid.x" in ptx, ptx
+    print("num_ctas=2 compiles with kiln to a cluster of 2 CTAs")
     kernel = triton.compile(vector_add(), target=TARGET,
                             options={"enable_fp_fusion": False, "maxnreg": 40, "enable_reflect_ftz": False})
     assert who(kernel) == "kiln" and ".maxnreg 40" in kernel.asm["ptx"]

@@ -45,11 +45,19 @@ struct Context {
   unsigned vectorWidth(mlir::Operation *op) const {
     return std::max(1u, vectorWidths.lookup(op));
   }
+  /// CTAs per program (`ttg.num-ctas`): above 1, a program is a cluster and
+  /// each CTA holds its tile of every tensor.
+  unsigned numCTAs = 1;
 };
 
-/// The layout of a tensor type, known to be valid (the pass checks every
-/// type before converting).
+/// The layout of this CTA's tile of a tensor type (layout::ctaTile; the
+/// whole layout in a program of one CTA), known to be valid (the pass
+/// checks every type before converting). What code that moves data inside
+/// a CTA works with.
 layout::LinearLayout layoutOf(mlir::Type tensorType);
+/// The layout of the whole tensor over the program's CTAs, for tensor
+/// coordinates and for checking that an op keeps each element in its CTA.
+layout::LinearLayout globalLayoutOf(mlir::Type tensorType);
 
 /// The registers of a lowered tensor, and back.
 llvm::SmallVector<mlir::Value> unpack(mlir::OpBuilder &b, mlir::Location loc, mlir::Value st);
@@ -74,16 +82,18 @@ int32_t component(llvm::ArrayRef<std::pair<std::string, int32_t>> out, llvm::Str
 std::pair<mlir::Value, mlir::Value> laneAndWarp(mlir::OpBuilder &b, mlir::Location loc,
                                                 const Context &ctx);
 
-/// For each register of a distributed layout (block 0), the i32 tensor
-/// coordinates it holds on this thread: L(register, lane, warp).
+/// For each register of a distributed layout, the i32 tensor coordinates it
+/// holds on this thread: L(register, lane, warp, block). Give the whole
+/// layout (globalLayoutOf) for coordinates in the tensor, a CTA tile
+/// (layoutOf) for coordinates in the tile.
 llvm::SmallVector<llvm::SmallVector<mlir::Value>>
 registerCoordinates(mlir::OpBuilder &b, mlir::Location loc, const layout::LinearLayout &ll,
                     const Context &ctx);
 
-/// True on the threads that own their elements of a tensor in layout `ll`
-/// (its free lane and warp bits are 0; null `ll`: a scalar, owned by
-/// thread 0), so that each element is written once; null when every
-/// thread does.
+/// True on the threads that own their elements of a tensor in layout `ll`,
+/// the whole layout (its free lane, warp and block bits are 0; null `ll`: a
+/// scalar, owned by thread 0 of CTA 0), so that each element is written
+/// once; null when every thread does.
 mlir::Value ownerPredicate(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx,
                            const layout::LinearLayout *ll);
 
@@ -136,6 +146,11 @@ void populateHistogramPatterns(TypeConverter &converter, const Context &ctx,
                                mlir::RewritePatternSet &patterns);
 void populateAsyncCopyPatterns(TypeConverter &converter, const Context &ctx,
                                mlir::RewritePatternSet &patterns);
+
+/// A located error when, in a program of `numCTAs` CTAs, `op` would have
+/// to move elements between CTAs (ClusterChecks.cpp); checked before
+/// anything is converted.
+mlir::LogicalResult checkCTALocality(mlir::Operation *op, unsigned numCTAs);
 
 /// A located error when an async copy cannot be lowered for the target
 /// (checked before anything is converted).

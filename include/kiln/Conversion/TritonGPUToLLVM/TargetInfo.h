@@ -34,13 +34,23 @@ public:
   virtual void getDependentDialects(mlir::DialectRegistry &registry) const = 0;
   /// The thread's index in its CTA (x only: kiln launches 1-D blocks), i32.
   virtual mlir::Value threadId(mlir::OpBuilder &b, mlir::Location loc) const = 0;
-  /// The program (CTA) index and the grid size along axis 0..2, i32.
-  virtual mlir::Value programId(mlir::OpBuilder &b, mlir::Location loc, unsigned axis) const = 0;
-  virtual mlir::Value numPrograms(mlir::OpBuilder &b, mlir::Location loc, unsigned axis) const = 0;
+  /// The program index and the grid size (in programs) along axis 0..2,
+  /// i32. A program is one CTA, or a cluster of `numCTAs` CTAs.
+  virtual mlir::Value programId(mlir::OpBuilder &b, mlir::Location loc, unsigned axis,
+                                unsigned numCTAs) const = 0;
+  virtual mlir::Value numPrograms(mlir::OpBuilder &b, mlir::Location loc, unsigned axis,
+                                  unsigned numCTAs) const = 0;
+  /// The CTA's index within its program's cluster (0 .. numCTAs-1), i32;
+  /// only asked for when a program has several CTAs.
+  virtual mlir::Value blockId(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// Why programs of `numCTAs` CTAs cannot run on this target; empty when
+  /// they can.
+  virtual std::string clusterUnsupported(unsigned numCTAs) const = 0;
   /// Marks an llvm.func as a kernel launched with `numThreads` threads per
-  /// CTA; `maxRegisters` is ttg.maxnreg when the module sets it.
+  /// CTA in clusters of `numCTAs` CTAs; `maxRegisters` is ttg.maxnreg when
+  /// the module sets it.
   virtual void markKernel(mlir::Operation *llvmFunc, unsigned numThreads,
-                          std::optional<unsigned> maxRegisters) const = 0;
+                          std::optional<unsigned> maxRegisters, unsigned numCTAs) const = 0;
 
   /// The most shared memory one CTA may use, in bytes.
   virtual int64_t sharedMemoryLimit() const = 0;

@@ -59,6 +59,9 @@ llvm::Expected<const CudaDriver *> CudaDriver::load(const std::string &library) 
   resolve(d.cuEventElapsedTime, "cuEventElapsedTime");
   resolve(d.cuGetErrorName, "cuGetErrorName");
   resolve(d.cuGetErrorString, "cuGetErrorString");
+  // Optional: only clustered kernels need it.
+  d.cuLaunchKernelEx =
+      reinterpret_cast<decltype(d.cuLaunchKernelEx)>(dlsym(handle, "cuLaunchKernelEx"));
   // Optional: only kernels with tensor descriptors need it.
   d.cuTensorMapEncodeTiled = reinterpret_cast<decltype(d.cuTensorMapEncodeTiled)>(
       dlsym(handle, "cuTensorMapEncodeTiled"));

@@ -260,15 +260,39 @@ llvm::Expected<CudaRunResult> runOnCuda(const interp::RunSpec &spec, interp::Lau
     for (CUevent ev : events)
       cu.cuEventDestroy(ev);
   });
+  // A program of several CTAs is a cluster along x, as Triton launches it:
+  // the hardware grid has num_ctas times as many CTAs along x.
+  if (meta.numCtas > 1 && !cu.cuLaunchKernelEx)
+    return error("@" + meta.name + " runs in clusters of " + llvm::Twine(meta.numCtas) +
+                 " CTAs, which this CUDA driver cannot launch (no cuLaunchKernelEx)");
+  if (uint64_t(spec.grid[0]) * uint64_t(meta.numCtas) > uint64_t(INT32_MAX))
+    return error("the grid's x size times num_ctas exceeds 2^31 - 1 CTAs");
+  auto launchKernel = [&]() -> CUresult {
+    unsigned threads = unsigned(32 * meta.numWarps);
+    if (meta.numCtas == 1)
+      return cu.cuLaunchKernel(function, unsigned(spec.grid[0]), unsigned(spec.grid[1]),
+                               unsigned(spec.grid[2]), threads, 1, 1, unsigned(meta.shared),
+                               nullptr, paramPointers.data(), nullptr);
+    CuLaunchAttribute cluster{};
+    cluster.id = kLaunchAttrClusterDimension;
+    cluster.value.clusterDim = {unsigned(meta.numCtas), 1, 1};
+    CuLaunchConfig config{unsigned(spec.grid[0] * meta.numCtas),
+                          unsigned(spec.grid[1]),
+                          unsigned(spec.grid[2]),
+                          threads,
+                          1,
+                          1,
+                          unsigned(meta.shared),
+                          nullptr,
+                          &cluster,
+                          1};
+    return cu.cuLaunchKernelEx(&config, function, paramPointers.data(), nullptr);
+  };
   // One launch between two events; its time in milliseconds.
   auto timedLaunch = [&]() -> llvm::Expected<double> {
     if (llvm::Error e = cu.check(cu.cuEventRecord(events[0], nullptr), "cuEventRecord"))
       return std::move(e);
-    if (llvm::Error e = cu.check(
-            cu.cuLaunchKernel(function, unsigned(spec.grid[0]), unsigned(spec.grid[1]),
-                              unsigned(spec.grid[2]), unsigned(32 * meta.numWarps), 1, 1,
-                              unsigned(meta.shared), nullptr, paramPointers.data(), nullptr),
-            "launching @" + meta.name))
+    if (llvm::Error e = cu.check(launchKernel(), "launching @" + meta.name))
       return std::move(e);
     if (llvm::Error e = cu.check(cu.cuEventRecord(events[1], nullptr), "cuEventRecord"))
       return std::move(e);

@@ -2,6 +2,7 @@
 #include "kiln/Backend/NVIDIA/Runtime/KernelMetadata.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -18,9 +19,9 @@ llvm::Expected<KernelMetadata> parseKernelMetadata(llvm::StringRef text, llvm::S
     return m.takeError();
   if (m->name.empty())
     return error(where + ": missing \"name\" (the kernel's entry point)");
-  if (m->numCtas != 1)
+  if (m->numCtas > 8 || !llvm::isPowerOf2_32(unsigned(m->numCtas)))
     return error(where + ": \"num_ctas\" is " + llvm::Twine(m->numCtas) +
-                 ": kiln launches single-CTA kernels only (no thread-block clusters yet)");
+                 ": clusters of 1, 2, 4 or 8 CTAs can be launched");
   return m;
 }
 

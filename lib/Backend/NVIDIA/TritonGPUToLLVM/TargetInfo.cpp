@@ -75,8 +75,19 @@ public:
     return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   }
 
-  Value programId(OpBuilder &b, Location loc, unsigned axis) const override {
+  // A program of several CTAs is a cluster: its index is the cluster's.
+  Value programId(OpBuilder &b, Location loc, unsigned axis, unsigned numCTAs) const override {
     Type i32 = b.getI32Type();
+    if (numCTAs > 1) {
+      switch (axis) {
+      case 0:
+        return NVVM::ClusterIdXOp::create(b, loc, i32);
+      case 1:
+        return NVVM::ClusterIdYOp::create(b, loc, i32);
+      default:
+        return NVVM::ClusterIdZOp::create(b, loc, i32);
+      }
+    }
     switch (axis) {
     case 0:
       return NVVM::BlockIdXOp::create(b, loc, i32);
@@ -87,8 +98,18 @@ public:
     }
   }
 
-  Value numPrograms(OpBuilder &b, Location loc, unsigned axis) const override {
+  Value numPrograms(OpBuilder &b, Location loc, unsigned axis, unsigned numCTAs) const override {
     Type i32 = b.getI32Type();
+    if (numCTAs > 1) {
+      switch (axis) {
+      case 0:
+        return NVVM::ClusterDimXOp::create(b, loc, i32);
+      case 1:
+        return NVVM::ClusterDimYOp::create(b, loc, i32);
+      default:
+        return NVVM::ClusterDimZOp::create(b, loc, i32);
+      }
+    }
     switch (axis) {
     case 0:
       return NVVM::GridDimXOp::create(b, loc, i32);
@@ -99,10 +120,27 @@ public:
     }
   }
 
+  Value blockId(OpBuilder &b, Location loc) const override {
+    return NVVM::ClusterId::create(b, loc, b.getI32Type());
+  }
+
+  // Clusters exist from sm_90; 8 CTAs is the portable cluster size (16
+  // needs an opt-in attribute Triton's launcher sets, kiln's does not).
+  std::string clusterUnsupported(unsigned numCTAs) const override {
+    if (numCTAs == 1)
+      return "";
+    if (cc < 90)
+      return "thread-block clusters (num_ctas > 1) need sm_90 or newer; the target is sm_" +
+             std::to_string(cc);
+    if (numCTAs > 8 || !llvm::isPowerOf2_32(numCTAs))
+      return "num_ctas must be 1, 2, 4 or 8 (a portable cluster size)";
+    return "";
+  }
+
   // As Triton 3.6: the block size is required (reqntid), not only bounded,
   // and a register cap only when the module asks for one.
-  void markKernel(Operation *func, unsigned numThreads,
-                  std::optional<unsigned> maxRegisters) const override {
+  void markKernel(Operation *func, unsigned numThreads, std::optional<unsigned> maxRegisters,
+                  unsigned numCTAs) const override {
     Builder b(func->getContext());
     func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
     func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
@@ -110,6 +148,11 @@ public:
     if (maxRegisters)
       func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     b.getI32IntegerAttr(int32_t(*maxRegisters)));
+    // .explicitcluster and .reqnctapercluster: the launch must use this
+    // cluster shape (Triton's launcher reads num_ctas from the metadata).
+    if (numCTAs > 1)
+      func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                    b.getDenseI32ArrayAttr({int32_t(numCTAs), 1, 1}));
   }
 
   // The opt-in per-block maxima of the CUDA programming guide's table of

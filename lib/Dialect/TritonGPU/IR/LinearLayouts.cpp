@@ -4,6 +4,7 @@
 // Triton's bases; nothing here computes a basis itself.
 //
 //===----------------------------------------------------------------------===//
+#include "kiln/Layout/Queries.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
 #include "kiln/Layout/Encodings.h"
@@ -149,6 +150,13 @@ llvm::Expected<LinearLayout> kiln::ttg::toLinearLayout(RankedTensorType type) {
   if (!encoding)
     return llvm::createStringError("tensor type has no ttg layout encoding");
   return encoding.toLinearLayout(type.getShape());
+}
+
+llvm::Expected<LinearLayout> kiln::ttg::toCTALinearLayout(RankedTensorType type) {
+  llvm::Expected<LinearLayout> ll = toLinearLayout(type);
+  if (!ll)
+    return ll.takeError();
+  return layout::ctaTile(*ll);
 }
 
 LinearEncodingAttr kiln::ttg::linearEncoding(MLIRContext *ctx, const LinearLayout &ll) {

@@ -87,7 +87,15 @@ BlockedEncodingAttr coalescedEncoding(const AxisInfoAnalysis &axisInfo, Operatio
       perThread = std::max(perThread, elementsPerThread(axisInfo, other, order[0]));
     }
   }
+  // In a program of several CTAs the access stays split over them as it is
+  // (the threads of each CTA fill its tile).
+  ArrayRef<int32_t> cga;
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
+    cga = blocked.getCgaLayout();
   int64_t numElems = type.getNumElements();
+  for (int32_t c : cga)
+    if (c != 0)
+      numElems = std::max<int64_t>(1, numElems / 2);
   perThread = std::min<int64_t>(perThread, std::max<int64_t>(numElems / (numWarps * threadsPerWarp), 1));
   // A write wider than its own alignment would leave gaps in a warp's
   // writes; a load's gaps are served by the L1 cache.
@@ -97,7 +105,7 @@ BlockedEncodingAttr coalescedEncoding(const AxisInfoAnalysis &axisInfo, Operatio
   SmallVector<unsigned> sizePerThread(type.getRank(), 1);
   sizePerThread[order[0]] = perThread;
   return buildBlockedEncoding(op->getContext(), type.getShape(), sizePerThread, order, numWarps,
-                              threadsPerWarp);
+                              threadsPerWarp, cga);
 }
 
 /// Rebuilds `op` with every tensor operand and result in `encoding`,
@@ -139,6 +147,11 @@ struct CoalescePass : public ttg::impl::CoalesceBase<CoalescePass> {
         failedLookup = true;
         return;
       }
+      // Over several CTAs only a blocked access is re-laid (its CTA split
+      // kept); the others keep their layouts.
+      auto ptrType = cast<RankedTensorType>(getMemAccessPtr(op).getType());
+      if (lookupNumCTAs(op) > 1 && !isa<BlockedEncodingAttr>(ptrType.getEncoding()))
+        return;
       layouts[op] = coalescedEncoding(axisInfo, op, *numWarps, threadsPerWarp);
     });
     if (failedLookup)

@@ -31,13 +31,43 @@ struct ConvertFromTTIRPass : public ttg::impl::ConvertFromTTIRBase<ConvertFromTT
   void runOnOperation() override;
 
 private:
-  /// The type a tensor without a layout gets: its default layout.
-  Type convert(Type type) {
+  /// The type a tensor without a layout gets: its default layout, split
+  /// over the CTAs of a cluster except along `keepWhole`'s dimensions.
+  Type convert(Type type, uint64_t keepWhole = 0) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || tensor.getEncoding())
       return type;
-    return tensor.cloneWithEncoding(
-        getDefaultBlockedEncoding(&getContext(), tensor.getShape(), numWarps, threadsPerWarp));
+    return tensor.cloneWithEncoding(getDefaultBlockedEncoding(&getContext(), tensor.getShape(),
+                                                              numWarps, threadsPerWarp,
+                                                              unsigned(numCTAs), keepWhole));
+  }
+  Type convertValue(Value value) { return convert(value.getType(), wholeAxes.lookup(value)); }
+  /// Over several CTAs, the axes each value must keep whole in every CTA:
+  /// those a reduction or scan combines along, back through the
+  /// elementwise computation (loads included) that produces its operands,
+  /// so that the default layouts need no conversion between CTAs (what
+  /// Triton's plan-cta pass does after the fact).
+  void findWholeAxes(ModuleOp module);
+  DenseMap<Value, uint64_t> wholeAxes;
+  /// `type` with its rows along `axis` whole in each CTA: a reduction or
+  /// scan along it then combines inside CTAs.
+  RankedTensorType wholeAlong(Type type, unsigned axis) {
+    auto tensor = cast<RankedTensorType>(type);
+    auto blocked = dyn_cast<BlockedEncodingAttr>(tensor.getEncoding());
+    if (!blocked || numCTAs == 1)
+      return tensor;
+    SmallVector<int32_t> cga = defaultCGABases(tensor.getShape(), blocked.getOrder(),
+                                               unsigned(numCTAs), uint64_t(1) << axis);
+    if (ArrayRef<int32_t>(cga) == blocked.getCgaLayout())
+      return tensor;
+    return tensor.cloneWithEncoding(buildBlockedEncoding(
+        &getContext(), tensor.getShape(), blocked.getSizePerThread(), blocked.getOrder(),
+        numWarps, threadsPerWarp, cga));
+  }
+  RankedTensorType scannedOperandType(Operation *op) {
+    unsigned axis = isa<tt::ReduceOp>(op) ? cast<tt::ReduceOp>(op).getAxis()
+                                           : cast<tt::ScanOp>(op).getAxis();
+    return wholeAlong(op->getOperand(0).getType(), axis);
   }
   Type withEncodingOf(Type type, Type like) {
     auto tensor = cast<RankedTensorType>(type);
@@ -58,13 +88,78 @@ Attribute withPairDimension(BlockedEncodingAttr enc) {
   lanes.push_back(1);
   warps.push_back(1);
   llvm::append_range(order, enc.getOrder());
-  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, order);
+  // The pair is never split over CTAs.
+  SmallVector<int32_t> cga;
+  ArrayRef<int32_t> old = enc.getCgaLayout();
+  for (size_t base = 0; rank && base + rank <= old.size(); base += rank) {
+    llvm::append_range(cga, old.slice(base, rank));
+    cga.push_back(0);
+  }
+  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, order, cga);
+}
+
+void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
+  SmallVector<Value> worklist;
+  auto mark = [&](Value v, uint64_t axes) {
+    if (!isa<RankedTensorType>(v.getType()))
+      return;
+    uint64_t &known = wholeAxes[v];
+    if ((known | axes) == known)
+      return;
+    known |= axes;
+    worklist.push_back(v);
+  };
+  module.walk([&](Operation *op) {
+    if (auto reduce = dyn_cast<tt::ReduceOp>(op))
+      for (Value src : reduce.getSrcs())
+        mark(src, uint64_t(1) << reduce.getAxis());
+    if (auto scan = dyn_cast<tt::ScanOp>(op))
+      for (Value src : scan.getSrcs())
+        mark(src, uint64_t(1) << scan.getAxis());
+  });
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    uint64_t axes = wholeAxes.lookup(v);
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (forOp && arg.getArgNumber() > 0) {
+        unsigned i = arg.getArgNumber() - 1;
+        mark(forOp.getInitArgs()[i], axes);
+        mark(forOp.getResult(i), axes);
+        mark(forOp.getBody()->getTerminator()->getOperand(i), axes);
+      }
+      continue;
+    }
+    // Forward too, so that what is computed elementwise from it (the
+    // values a softmax stores) is laid out alike.
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    auto sameShape = [&](Type t) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      return !tensor || tensor.getShape() == shape;
+    };
+    for (Operation *user : v.getUsers())
+      if (user->getNumRegions() == 0 && !isa<tt::TransOp, tt::ReshapeOp>(user) &&
+          user->getNumResults() == 1 && llvm::all_of(user->getOperandTypes(), sameShape) &&
+          isa<RankedTensorType>(user->getResult(0).getType()) &&
+          sameShape(user->getResult(0).getType()))
+        mark(user->getResult(0), axes);
+    Operation *def = v.getDefiningOp();
+    if (auto forOp = dyn_cast<scf::ForOp>(def)) {
+      mark(forOp.getRegionIterArgs()[cast<OpResult>(v).getResultNumber()], axes);
+      continue;
+    }
+    if (def->getNumRegions() || isa<tt::TransOp, tt::ReshapeOp>(def))
+      continue;
+    if (llvm::all_of(def->getOperandTypes(), sameShape) || isa<tt::BroadcastOp>(def))
+      for (Value operand : def->getOperands())
+        mark(operand, axes);
+  }
 }
 
 LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
   // Layouts derived from an operand's.
   if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
-    auto srcType = cast<RankedTensorType>(reduce.getOperands()[0].getType());
+    RankedTensorType srcType = scannedOperandType(op);
     for (Value result : reduce.getResults())
       if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
         result.setType(tensor.cloneWithEncoding(SliceEncodingAttr::get(
@@ -72,7 +167,13 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
                               cast<DistributedEncodingInterface>(srcType.getEncoding()))));
     return success();
   }
-  if (isa<tt::ScanOp, tt::BroadcastOp>(op)) {
+  if (isa<tt::ScanOp>(op)) {
+    RankedTensorType srcType = scannedOperandType(op);
+    for (Value result : op->getResults())
+      result.setType(withEncodingOf(result.getType(), srcType));
+    return success();
+  }
+  if (isa<tt::BroadcastOp>(op)) {
     for (Value result : op->getResults())
       result.setType(withEncodingOf(result.getType(), op->getOperand(0).getType()));
     return success();
@@ -99,7 +200,7 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
     return success();
   }
   for (Value result : op->getResults())
-    result.setType(convert(result.getType()));
+    result.setType(convertValue(result));
   // Constants carry their type twice.
   if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
     auto tensor = dyn_cast<RankedTensorType>(cst.getType());
@@ -120,7 +221,7 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
   for (Region &region : op->getRegions())
     for (Block &block : region)
       for (BlockArgument arg : block.getArguments())
-        arg.setType(convert(arg.getType()));
+        arg.setType(convertValue(arg));
   return success();
 }
 
@@ -150,7 +251,7 @@ LogicalResult ConvertFromTTIRPass::convertOperands(Operation *op) {
           &getContext(), expand.getAxis(),
           cast<DistributedEncodingInterface>(expand.getType().getEncoding())));
     if (isa<tt::ReduceOp, tt::ScanOp>(op))
-      return withEncodingOf(tensor, op->getOperand(0).getType());
+      return withEncodingOf(tensor, scannedOperandType(op));
     if (isa<tt::BroadcastOp, tt::TransOp>(op))
       return tensor;
     // A split's results have their default layout; its operand holds each
@@ -168,7 +269,18 @@ LogicalResult ConvertFromTTIRPass::convertOperands(Operation *op) {
       auto callee = SymbolTable::lookupNearestSymbolFrom<tt::FuncOp>(op, call.getCalleeAttr());
       return callee ? callee.getArgumentTypes()[i] : tensor;
     }
-    return convert(tensor.cloneWithEncoding({}));
+    // An elementwise op computes in its result's layout.
+    if (op->getNumResults() == 1)
+      if (auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+          result && result.getShape() == tensor.getShape() && result.getEncoding())
+        return tensor.cloneWithEncoding(result.getEncoding());
+    // Otherwise (a store's operands) one layout for all, whole along what
+    // any of them must keep whole.
+    uint64_t axes = 0;
+    for (Value other : op->getOperands())
+      if (auto t = dyn_cast<RankedTensorType>(other.getType()); t && t.getShape() == tensor.getShape())
+        axes |= wholeAxes.lookup(other);
+    return convert(tensor.cloneWithEncoding({}), axes);
   };
   for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i) {
     Value operand = op->getOperand(i);
@@ -190,8 +302,8 @@ void ConvertFromTTIRPass::runOnOperation() {
   };
   if (!llvm::isPowerOf2_32(numWarps) || !llvm::isPowerOf2_32(threadsPerWarp) || numCTAs < 1)
     return fail("num-warps and threads-per-warp must be powers of two, num-ctas positive");
-  if (numCTAs != 1)
-    return fail("more than one CTA per cluster (num-ctas > 1) is not supported yet");
+  if (!llvm::isPowerOf2_32(numCTAs))
+    return fail("num-ctas must be a power of two");
   if (auto parsed = kiln::Target::parse(target); !parsed) {
     llvm::consumeError(parsed.takeError()); // the message below says what is wrong
     return fail("invalid target '" + target + "' (expected cuda:<capability> or hip:<arch>)");
@@ -210,6 +322,8 @@ void ConvertFromTTIRPass::runOnOperation() {
   module->setAttr("ttg.target", b.getStringAttr(target));
   module->setAttr("ttg.threads-per-warp", b.getI32IntegerAttr(threadsPerWarp));
 
+  if (numCTAs > 1)
+    findWholeAxes(module);
   // Signatures first, so that calls and returns see the new types.
   for (auto func : module.getOps<tt::FuncOp>()) {
     SmallVector<Type> inputs, results;

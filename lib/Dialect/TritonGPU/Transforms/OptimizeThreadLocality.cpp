@@ -58,7 +58,8 @@ BlockedEncodingAttr warpLocalGatherLayout(tt::GatherOp gather, unsigned lanes, u
   // What is left over replicates along the axis.
   lanesPer[axis] *= lanesLeft;
   warpsPer[axis] *= warpsLeft;
-  return BlockedEncodingAttr::get(gather.getContext(), sizePerThread, lanesPer, warpsPer, order);
+  return BlockedEncodingAttr::get(gather.getContext(), sizePerThread, lanesPer, warpsPer, order,
+                                  blocked.getCgaLayout());
 }
 
 struct OptimizeThreadLocalityPass

@@ -186,6 +186,11 @@ void Propagation::propagateToUser(OpOperand &use, Attribute encoding) {
   }
   if (auto reduce = dyn_cast<tt::ReduceOp>(user)) {
     auto distributed = dyn_cast<DistributedEncodingInterface>(encoding);
+    // A reduction combines inside CTAs: a layout that splits its axis over
+    // the CTAs of a cluster stops at it.
+    if (isSplitOverCTAs(cast<RankedTensorType>(use.get().getType()).cloneWithEncoding(encoding),
+                        reduce.getAxis()))
+      return;
     for (Value result : reduce.getResults())
       if (distributed && isa<RankedTensorType>(result.getType()))
         add(result, SliceEncodingAttr::get(user->getContext(), reduce.getAxis(), distributed));
@@ -309,7 +314,11 @@ Attribute untransposeBlocked(Attribute encoding, ArrayRef<int32_t> order) {
   }
   for (unsigned d : enc.getOrder())
     newOrder.push_back(order[d]);
-  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder);
+  SmallVector<int32_t> inverse(rank);
+  for (unsigned i = 0; i < rank; ++i)
+    inverse[order[i]] = int32_t(i);
+  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder,
+                                  transposeCGA(enc.getCgaLayout(), inverse));
 }
 
 /// The layout of a tt.reshape's source whose result is in `encoding`: the

@@ -1,6 +1,9 @@
 //===- Utility.cpp - layout choices shared by the ttgir passes ------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
+#include "kiln/Layout/Queries.h"
+
+
 #include <algorithm>
 #include <numeric>
 
@@ -21,7 +24,45 @@ BlockedEncodingAttr transposeBlocked(BlockedEncodingAttr enc, ArrayRef<int32_t> 
   }
   for (unsigned d : enc.getOrder())
     newOrder.push_back(inverse[d]);
-  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder);
+  return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder,
+                                  transposeCGA(enc.getCgaLayout(), order));
+}
+
+bool isSplitOverCTAs(RankedTensorType type, unsigned axis) {
+  llvm::Expected<layout::LinearLayout> ll = toLinearLayout(type);
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return false;
+  }
+  return axis < type.getRank() && layout::blockCoordinateBits(*ll)[axis] != 0;
+}
+
+SmallVector<int32_t> transposeCGA(ArrayRef<int32_t> cga, ArrayRef<int32_t> order) {
+  unsigned rank = order.size();
+  SmallVector<int32_t> result;
+  for (size_t base = 0; rank && base + rank <= cga.size(); base += rank)
+    for (unsigned i = 0; i < rank; ++i)
+      result.push_back(cga[base + order[i]]);
+  return result;
+}
+
+SmallVector<int32_t> defaultCGABases(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
+                                     unsigned numCTAs, uint64_t keepWhole) {
+  unsigned rank = shape.size();
+  SmallVector<int32_t> bases;
+  SmallVector<int64_t> split(rank, 1);
+  for (unsigned bit = 1; bit < numCTAs; bit *= 2) {
+    SmallVector<int32_t> basis(rank, 0);
+    for (unsigned d : order) {
+      if ((keepWhole >> d & 1) || shape[d] / split[d] < 2)
+        continue;
+      basis[d] = int32_t(split[d]);
+      split[d] *= 2;
+      break;
+    }
+    llvm::append_range(bases, basis);
+  }
+  return bases;
 }
 
 MemDescType transposedType(MemDescType src, ArrayRef<int32_t> order) {
@@ -55,15 +96,20 @@ FailureOr<std::optional<Target>> moduleTarget(ModuleOp module, StringRef pass) {
 BlockedEncodingAttr buildBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                          ArrayRef<unsigned> sizePerThread,
                                          ArrayRef<unsigned> order, unsigned numWarps,
-                                         unsigned threadsPerWarp) {
+                                         unsigned threadsPerWarp, ArrayRef<int32_t> cgaLayout) {
   unsigned rank = shape.size();
+  // The threads of a CTA fill its tile: the shape less the CTA split.
+  SmallVector<int64_t> tile(shape);
+  for (size_t i = 0; rank && i + rank <= cgaLayout.size(); ++i)
+    if (cgaLayout[i] != 0)
+      tile[i % rank] = std::max<int64_t>(1, tile[i % rank] / 2);
   SmallVector<unsigned> lanes(rank, 1), warps(rank, 1);
   unsigned lanesLeft = threadsPerWarp, warpsLeft = numWarps, threadsLeft = numWarps * threadsPerWarp;
   // Fill the dimensions fastest first with as many threads as they have
   // elements; the slowest dimension takes whatever lanes and warps remain.
   for (unsigned k = 0; k + 1 < rank; ++k) {
     unsigned d = order[k];
-    unsigned fits = std::max<int64_t>(1, shape[d] / sizePerThread[d]);
+    unsigned fits = std::max<int64_t>(1, tile[d] / sizePerThread[d]);
     unsigned threads = std::clamp(threadsLeft, 1u, fits);
     lanes[d] = std::clamp(threads, 1u, lanesLeft);
     warps[d] = std::clamp(threads / lanes[d], 1u, warpsLeft);
@@ -75,15 +121,17 @@ BlockedEncodingAttr buildBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> sha
     lanes[order[rank - 1]] = lanesLeft;
     warps[order[rank - 1]] = warpsLeft;
   }
-  return BlockedEncodingAttr::get(ctx, sizePerThread, lanes, warps, order);
+  return BlockedEncodingAttr::get(ctx, sizePerThread, lanes, warps, order, cgaLayout);
 }
 
 BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
-                                              unsigned numWarps, unsigned threadsPerWarp) {
+                                              unsigned numWarps, unsigned threadsPerWarp,
+                                              unsigned numCTAs, uint64_t keepWhole) {
   SmallVector<unsigned> order(shape.size());
   std::iota(order.rbegin(), order.rend(), 0);
   SmallVector<unsigned> sizePerThread(shape.size(), 1);
-  return buildBlockedEncoding(ctx, shape, sizePerThread, order, numWarps, threadsPerWarp);
+  return buildBlockedEncoding(ctx, shape, sizePerThread, order, numWarps, threadsPerWarp,
+                              defaultCGABases(shape, order, numCTAs, keepWhole));
 }
 
 } // namespace kiln::ttg

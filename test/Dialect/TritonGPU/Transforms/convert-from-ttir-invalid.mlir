@@ -1,9 +1,9 @@
 // RUN: kiln-opt %s -split-input-file --ttgir-convert-from-ttir -verify-diagnostics
-// RUN: not kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-ctas=2" 2>&1 | FileCheck %s --check-prefix=CTAS
+// RUN: not kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-ctas=3" 2>&1 | FileCheck %s --check-prefix=CTAS
 // RUN: not kiln-opt %s -split-input-file --ttgir-convert-from-ttir="target=cuda" 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-warps=3" 2>&1 | FileCheck %s --check-prefix=WARPS
 
-// CTAS: error: ttgir-convert-from-ttir: more than one CTA per cluster (num-ctas > 1) is not supported yet
+// CTAS: error: ttgir-convert-from-ttir: num-ctas must be a power of two
 // TARGET: error: ttgir-convert-from-ttir: invalid target 'cuda' (expected cuda:<capability> or hip:<arch>)
 // WARPS: error: ttgir-convert-from-ttir: num-warps and threads-per-warp must be powers of two, num-ctas positive
 

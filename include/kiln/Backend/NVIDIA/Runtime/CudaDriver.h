@@ -38,6 +38,29 @@ enum : int {
   kFuncAttrMaxDynamicSharedSizeBytes = 8,
 };
 
+/// cuLaunchKernelEx's launch attribute and configuration (cuda.h's
+/// CUlaunchAttribute and CUlaunchConfig, same layout): kiln sets only the
+/// cluster shape.
+struct CuLaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+enum : int { kLaunchAttrClusterDimension = 4 };
+struct CuLaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CuLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
 struct CudaDriver {
   CUresult (*cuInit)(unsigned);
   CUresult (*cuDeviceGetCount)(int *);
@@ -66,6 +89,8 @@ struct CudaDriver {
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  /// Null on drivers older than CUDA 11.8 (no clusters).
+  CUresult (*cuLaunchKernelEx)(const CuLaunchConfig *, CUfunction, void **, void **) = nullptr;
   /// Null on drivers older than CUDA 12 (no TMA); the enums as ints.
   CUresult (*cuTensorMapEncodeTiled)(void *map, int dataType, uint32_t rank, void *address,
                                      const uint64_t *globalDim, const uint64_t *globalStrides,

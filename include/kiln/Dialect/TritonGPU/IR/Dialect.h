@@ -50,6 +50,9 @@ unsigned lookupNumCTAs(mlir::Operation *op);
 /// The linear layout of a tensor type through its encoding; an error when
 /// it has none that is a ttg layout, or the encoding does not fit its shape.
 llvm::Expected<layout::LinearLayout> toLinearLayout(mlir::RankedTensorType type);
+/// One CTA's tile of it (layout::ctaTile): what code that moves the
+/// tensor's elements inside each CTA of a cluster plans with.
+llvm::Expected<layout::LinearLayout> toCTALinearLayout(mlir::RankedTensorType type);
 
 /// `ll` (a distributed layout over standard dimension names) as a
 /// `#ttg.linear` encoding.

@@ -17,9 +17,20 @@ namespace kiln::ttg {
 
 /// Triton's default blocked layout of `shape`: one element per thread,
 /// order = the dimensions last to first, lanes and warps spread from the
-/// fastest dimension.
+/// fastest dimension, split over `numCTAs` CTAs as defaultCGABases says.
 BlockedEncodingAttr getDefaultBlockedEncoding(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
-                                              unsigned numWarps, unsigned threadsPerWarp);
+                                              unsigned numWarps, unsigned threadsPerWarp,
+                                              unsigned numCTAs = 1, uint64_t keepWhole = 0);
+
+/// The CGA bases (`CGALayout`, flattened) that split a tensor of `shape`
+/// over `numCTAs` CTAs as Triton does by default: the CTA bits go to the
+/// dimensions fastest first (`order`), each as far as it has elements, and
+/// CTAs left over hold copies. The dimensions in mask `keepWhole` (axes a
+/// reduction or scan combines along) are never split, so that each CTA
+/// holds whole rows of them.
+llvm::SmallVector<int32_t> defaultCGABases(llvm::ArrayRef<int64_t> shape,
+                                           llvm::ArrayRef<unsigned> order, unsigned numCTAs,
+                                           uint64_t keepWhole = 0);
 
 /// A blocked layout with `sizePerThread` and `order` whose lanes and warps
 /// fill `shape` from the fastest dimension (what Triton's shape-based
@@ -27,7 +38,17 @@ BlockedEncodingAttr getDefaultBlockedEncoding(mlir::MLIRContext *ctx, llvm::Arra
 BlockedEncodingAttr buildBlockedEncoding(mlir::MLIRContext *ctx, llvm::ArrayRef<int64_t> shape,
                                          llvm::ArrayRef<unsigned> sizePerThread,
                                          llvm::ArrayRef<unsigned> order, unsigned numWarps,
-                                         unsigned threadsPerWarp);
+                                         unsigned threadsPerWarp,
+                                         llvm::ArrayRef<int32_t> cgaLayout = {});
+
+/// Whether the layout of `type` splits dimension `axis` over the CTAs of a
+/// cluster (so that no CTA holds a whole row along it).
+bool isSplitOverCTAs(mlir::RankedTensorType type, unsigned axis);
+
+/// The CGA bases of `enc` permuted as `tt.trans` with `order` permutes the
+/// tensor (result dimension i is source dimension order[i]).
+llvm::SmallVector<int32_t> transposeCGA(llvm::ArrayRef<int32_t> cga,
+                                        llvm::ArrayRef<int32_t> order);
 
 /// `enc` with its dimensions permuted as `tt.trans` with `order` permutes
 /// the tensor (result dimension i is source dimension order[i]).

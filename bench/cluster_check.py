@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Programs of several CTAs (num_ctas 2 and 4: thread-block clusters) on the
+GPU: kernels without dots, launched from PyTorch through Triton's launcher
+with the bridge off (stock Triton) and on (kiln), outputs checked against
+PyTorch's, both timed. For the device machine:
+
+    KILN_EXECUTABLE=/path/to/static/kiln python3 bench/cluster_check.py
+
+Each kernel splits its block over the CTAs of a cluster as Triton's default
+layouts do; what they check: tensor coordinates per CTA (program id is the
+cluster's), reductions and scans along an axis kept in one CTA, stores of
+elements several CTAs hold done once, atomics done once per element.
+"""
+import os
+import sys
+import tempfile
+import traceback
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="kiln-cluster-check-"))
+
+import torch  # noqa: E402
+import triton  # noqa: E402
+import triton.language as tl  # noqa: E402
+
+import kiln.triton  # noqa: E402
+from triton_side_by_side import close, median_ms  # noqa: E402
+
+
+@triton.jit
+def add_kernel(x, y, out, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = i < n
+    tl.store(out + i, tl.load(x + i, mask=m) + tl.load(y + i, mask=m), mask=m)
+
+
+@triton.jit
+def row_stats_kernel(x, sums, maxes, cols, ROWS: tl.constexpr, COLS: tl.constexpr):
+    r = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    v = tl.load(x + r[:, None] * cols + tl.arange(0, COLS)[None, :])
+    tl.store(sums + r, tl.sum(v, axis=1))
+    tl.store(maxes + r, tl.max(v, axis=1))
+
+
+@triton.jit
+def col_sum_kernel(x, out, rows, ROWS: tl.constexpr, COLS: tl.constexpr):
+    c = tl.program_id(0) * COLS + tl.arange(0, COLS)
+    n = tl.num_programs(0) * COLS
+    v = tl.load(x + tl.arange(0, ROWS)[:, None] * n + c[None, :])
+    tl.store(out + c, tl.sum(v, axis=0))
+
+
+@triton.jit
+def softmax_kernel(x, out, cols, ROWS: tl.constexpr, COLS: tl.constexpr):
+    r = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    offs = r[:, None] * cols + tl.arange(0, COLS)[None, :]
+    v = tl.load(x + offs)
+    e = tl.exp(v - tl.max(v, axis=1)[:, None])
+    tl.store(out + offs, e / tl.sum(e, axis=1)[:, None])
+
+
+@triton.jit
+def cumsum_kernel(x, out, cols, ROWS: tl.constexpr, COLS: tl.constexpr):
+    r = tl.program_id(0) * ROWS + tl.arange(0, ROWS)
+    offs = r[:, None] * cols + tl.arange(0, COLS)[None, :]
+    tl.store(out + offs, tl.cumsum(tl.load(x + offs), axis=1))
+
+
+@triton.jit
+def histogram_add_kernel(x, counts, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = i < n
+    tl.atomic_add(counts + tl.load(x + i, mask=m, other=0), 1, mask=m)
+
+
+@triton.jit
+def program_ids_kernel(out):
+    # A scalar store: one store per program, whichever CTA makes it.
+    p = tl.program_id(0)
+    tl.store(out + p, p * 1000 + tl.num_programs(0))
+
+
+def case_add(num_ctas):
+    n = 1 << 24
+    x, y = (torch.randn(n, device="cuda") for _ in range(2))
+    out = torch.empty_like(x)
+    launch = lambda: add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_ctas=num_ctas)
+    return launch, [out], lambda: [x + y], (1e-6, 1e-6), 3 * n * 4
+
+
+def case_row_stats(num_ctas):
+    rows, cols = 1 << 16, 128
+    x = torch.randn(rows, cols, device="cuda")
+    sums, maxes = torch.empty(rows, device="cuda"), torch.empty(rows, device="cuda")
+    launch = lambda: row_stats_kernel[(rows // 64,)](x, sums, maxes, cols, ROWS=64, COLS=cols,
+                                                     num_ctas=num_ctas)
+    return launch, [sums, maxes], lambda: [x.sum(1), x.amax(1)], (1e-4, 1e-4), x.numel() * 4
+
+
+def case_col_sum(num_ctas):
+    rows, cols = 64, 1 << 16
+    x = torch.randn(rows, cols, device="cuda")
+    out = torch.empty(cols, device="cuda")
+    launch = lambda: col_sum_kernel[(cols // 128,)](x, out, rows, ROWS=rows, COLS=128,
+                                                    num_ctas=num_ctas)
+    return launch, [out], lambda: [x.sum(0)], (1e-4, 1e-4), x.numel() * 4
+
+
+def case_softmax(num_ctas):
+    rows, cols = 1 << 15, 256
+    x = torch.randn(rows, cols, device="cuda")
+    out = torch.empty_like(x)
+    launch = lambda: softmax_kernel[(rows // 16,)](x, out, cols, ROWS=16, COLS=cols,
+                                                   num_ctas=num_ctas)
+    return launch, [out], lambda: [torch.softmax(x, 1)], (1e-5, 1e-6), 2 * x.numel() * 4
+
+
+def case_cumsum(num_ctas):
+    rows, cols = 1 << 14, 128
+    x = torch.randn(rows, cols, device="cuda")
+    out = torch.empty_like(x)
+    launch = lambda: cumsum_kernel[(rows // 32,)](x, out, cols, ROWS=32, COLS=cols,
+                                                  num_ctas=num_ctas)
+    return launch, [out], lambda: [x.cumsum(1)], (1e-4, 1e-4), 2 * x.numel() * 4
+
+
+def case_histogram(num_ctas):
+    n, bins = 1 << 20, 256
+    x = torch.randint(0, bins, (n,), device="cuda", dtype=torch.int32)
+    counts = torch.zeros(bins, device="cuda", dtype=torch.int32)
+
+    def launch():
+        counts.zero_()
+        histogram_add_kernel[(triton.cdiv(n, 1024),)](x, counts, n, BLOCK=1024, num_ctas=num_ctas)
+    return launch, [counts], lambda: [torch.bincount(x, minlength=bins).int()], (0, 0), n * 4
+
+
+def case_program_ids(num_ctas):
+    programs = 96
+    out = torch.empty(programs, device="cuda", dtype=torch.int32)
+    launch = lambda: program_ids_kernel[(programs,)](out, num_ctas=num_ctas)
+    want = torch.arange(programs, device="cuda", dtype=torch.int32) * 1000 + programs
+    return launch, [out], lambda: [want], (0, 0), programs * 4
+
+
+CASES = [("add", case_add), ("row_stats", case_row_stats), ("col_sum", case_col_sum),
+         ("softmax", case_softmax), ("cumsum", case_cumsum), ("histogram_atomics", case_histogram),
+         ("program_ids", case_program_ids)]
+
+
+def run(name, make, num_ctas):
+    launch, outs, reference, (rtol, atol), moved = make(num_ctas)
+    results, times = {}, {}
+    for compiler in ("triton", "kiln"):
+        (kiln.triton.enable if compiler == "kiln" else kiln.triton.disable)()
+        try:
+            for t in outs:
+                t.fill_(float("nan") if t.is_floating_point() else -1)
+            launch()
+            torch.cuda.synchronize()
+            results[compiler] = [t.clone() for t in outs]
+            times[compiler] = median_ms([launch])
+        finally:
+            kiln.triton.disable()
+    problems = []
+    for compiler, got in results.items():
+        for i, (g, w) in enumerate(zip(got, reference())):
+            ok, worst = close(g, w, rtol, atol)
+            if not ok:
+                problems.append(f"{compiler} output {i} differs from PyTorch's (worst {worst})")
+    status = "FAIL" if any(p.startswith("kiln") for p in problems) else "PASS"
+    print(f"| {name} | {num_ctas} | {times['triton']:.4f} | {times['kiln']:.4f} | "
+          f"{times['kiln'] / times['triton']:.3f} | {moved / times['kiln'] * 1e-6:.0f} | {status} |",
+          flush=True)
+    for p in problems:
+        print(f"    {p}", flush=True)
+    return status == "PASS"
+
+
+def main():
+    print("| kernel | num_ctas | Triton ms | kiln ms | kiln/Triton | kiln GB/s | result |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    passed = total = 0
+    for num_ctas in (2, 4):
+        for name, make in CASES:
+            total += 1
+            try:
+                passed += run(name, make, num_ctas)
+            except Exception as e:  # one case's failure is a row, not the end of the run
+                print(f"| {name} | {num_ctas} | | | | | FAIL |\n    {type(e).__name__}: "
+                      f"{str(e).splitlines()[0] if str(e) else ''}", flush=True)
+                traceback.print_exc(limit=2)
+    print(f"{passed}/{total} PASS")
+
+
+if __name__ == "__main__":
+    main()

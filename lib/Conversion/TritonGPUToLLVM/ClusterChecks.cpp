@@ -1,0 +1,146 @@
+//===- ClusterChecks.cpp - what a program of several CTAs may do ----------===//
+//
+// In a program of several CTAs (a cluster, `ttg.num-ctas` > 1) every CTA
+// lowers its own tile of each tensor (layout::ctaTile) and data moves only
+// inside a CTA. That is right when an op keeps each element in the CTA that
+// holds it: the tensors it reads and writes are split over the CTAs alike.
+// This file finds the ops where that fails and reports them, located,
+// before anything is converted; nothing moves between the CTAs of a cluster
+// yet (distributed shared memory).
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Layout/Queries.h"
+
+using namespace mlir;
+namespace layout = kiln::layout;
+using kiln::layout::LinearLayout;
+
+namespace kiln::lowering {
+namespace {
+
+/// The block bases of a tensor's or buffer's layout: for each bit of the
+/// CTA index, the tensor coordinates it moves to (empty: one CTA).
+std::optional<std::vector<LinearLayout::Basis>> blockBases(Type type) {
+  std::optional<LinearLayout> ll;
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    llvm::Expected<LinearLayout> l = ttg::toLinearLayout(tensor);
+    if (!l) {
+      llvm::consumeError(l.takeError());
+      return std::nullopt;
+    }
+    ll = std::move(*l);
+  } else if (auto buffer = dyn_cast<ttg::MemDescType>(type)) {
+    auto encoding = dyn_cast_or_null<ttg::LayoutEncodingInterface>(buffer.getEncoding());
+    if (!encoding)
+      return std::nullopt;
+    llvm::Expected<LinearLayout> l = encoding.toLinearLayout(buffer.getShape());
+    if (!l) {
+      llvm::consumeError(l.takeError());
+      return std::nullopt;
+    }
+    ll = std::move(*l);
+  } else {
+    return std::nullopt;
+  }
+  if (!ll->hasInDim(layout::kBlock))
+    return std::vector<LinearLayout::Basis>{};
+  return ll->getInDims()[ll->getInDimIndex(layout::kBlock)].bases;
+}
+
+bool replicated(const std::vector<LinearLayout::Basis> &bases) {
+  return llvm::all_of(bases, [](const LinearLayout::Basis &b) {
+    return llvm::all_of(b, [](int32_t c) { return c == 0; });
+  });
+}
+
+/// Whether every CTA holds the same elements of two tensors of one shape.
+bool sameSplit(Type a, Type b) {
+  auto sa = blockBases(a), sb = blockBases(b);
+  return sa && sb && *sa == *sb;
+}
+
+bool splitAlong(Type type, unsigned axis) {
+  auto bases = blockBases(type);
+  return bases && llvm::any_of(*bases, [&](const LinearLayout::Basis &b) {
+           return axis < b.size() && b[axis] != 0;
+         });
+}
+
+bool usesResult(Operation *op) { return !op->use_empty(); }
+
+} // namespace
+
+LogicalResult checkCTALocality(Operation *op, unsigned numCTAs) {
+  if (numCTAs == 1)
+    return success();
+  auto fail = [&](const Twine &why) {
+    return op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM in a "
+                           << "program of " << numCTAs << " CTAs (num_ctas): " << why;
+  };
+  // Ops that compute with the whole layouts (register renaming, tensor
+  // coordinates) and check the CTAs themselves, or hold no tensor.
+  if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::UnsplatOp,
+          tt::BroadcastOp, tt::ExpandDimsOp, tt::MakeRangeOp, tt::SplatOp>(op))
+    return success();
+  if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op)) {
+    if (sameSplit(cvt.getSrc().getType(), cvt.getType()))
+      return success();
+    return fail("the conversion changes which CTA holds which elements; moving them between "
+                "the CTAs of a cluster (distributed shared memory) is not lowered yet");
+  }
+  if (isa<tt::ReduceOp, tt::ScanOp>(op)) {
+    unsigned axis = isa<tt::ReduceOp>(op) ? cast<tt::ReduceOp>(op).getAxis()
+                                           : cast<tt::ScanOp>(op).getAxis();
+    if (splitAlong(op->getOperand(0).getType(), axis))
+      return fail("its axis is split over the CTAs; combining across the CTAs of a cluster is "
+                  "not lowered yet (the ttgir stage keeps reduced axes in one CTA)");
+    return success();
+  }
+  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp, tt::AtomicLoadOp, tt::AtomicPollOp>(op) &&
+      usesResult(op)) {
+    Type type = op->getResult(0).getType();
+    auto bases = blockBases(type);
+    bool copies = !isa<RankedTensorType>(type) ||
+                  (bases && llvm::any_of(*bases, [](const LinearLayout::Basis &b) {
+                     return llvm::all_of(b, [](int32_t c) { return c == 0; });
+                   }));
+    if (copies)
+      return fail("several CTAs hold its elements and would all need the value one atomic "
+                  "returns; sharing it between CTAs is not lowered yet");
+  }
+  // Everything else lowers tile by tile: all its tensors and buffers must be
+  // split alike (or held whole by every CTA).
+  SmallVector<Type> types;
+  for (Type t : op->getOperandTypes())
+    if (isa<RankedTensorType, ttg::MemDescType>(t))
+      types.push_back(t);
+  for (Type t : op->getResultTypes())
+    if (isa<RankedTensorType, ttg::MemDescType>(t))
+      types.push_back(t);
+  std::optional<std::vector<LinearLayout::Basis>> first;
+  for (Type t : types) {
+    auto bases = blockBases(t);
+    if (!bases)
+      continue; // checkTypes reports a layout that does not fit
+    if (replicated(*bases))
+      continue;
+    if (!first) {
+      first = std::move(bases);
+      continue;
+    }
+    if (*bases != *first)
+      return fail("its operands and results are split over the CTAs differently");
+  }
+  if (first && isa<tt::GatherOp, tt::HistogramOp, tt::DotOp, tt::DotScaledOp>(op))
+    return fail("splitting its tensors over the CTAs of a cluster is not lowered yet");
+  if (first && !types.empty() && llvm::any_of(types, [](Type t) {
+        return isa<ttg::MemDescType>(t);
+      }))
+    return fail("shared-memory buffers split over the CTAs of a cluster are not lowered yet");
+  return success();
+}
+
+} // namespace kiln::lowering
