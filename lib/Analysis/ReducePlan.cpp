@@ -54,7 +54,9 @@ planBase(ArrayRef<RankedTensorType> inputs, unsigned axis, const LinearLayout &l
       return fail("only integer and floating-point operands are supported");
     base.elementBytes.push_back(std::max(1u, elem.getIntOrFloatBitWidth() / 8));
   }
-  base.shape.assign(inputs[0].getShape().begin(), inputs[0].getShape().end());
+  // One CTA's tile (the whole tensor in a program of one CTA).
+  for (const LinearLayout::DimSize &out : ll.getOutDims())
+    base.shape.push_back(out.size);
   llvm::Expected<layout::AxisBits> bits = layout::axisBits(ll, axis);
   if (!bits)
     return bits.takeError();

@@ -381,3 +381,90 @@ TEST(Queries, AxisBitsCopiesAndMixedBases) {
 }
 
 } // namespace
+
+// One CTA's tile of a layout over a cluster: by enumeration, every
+// (register, lane, warp) of CTA b holds in the tile the element the whole
+// layout gives it, less the CTA's corner, and the tile has the shape of one
+// CTA's part.
+TEST(Queries, CtaTileByEnumeration) {
+  struct Case {
+    U spt, tpw, wpc, order;
+    std::vector<int64_t> shape;
+    CGABases cga;
+  };
+  std::vector<Case> cases = {
+      {{1}, {32}, {4}, {0}, {1024}, {{1}}},
+      {{1, 1}, {1, 32}, {1, 4}, {1, 0}, {64, 128}, {{1, 0}}},
+      {{1, 4}, {8, 4}, {2, 2}, {1, 0}, {64, 128}, {{0, 1}, {0, 2}}},
+      {{2, 2}, {4, 8}, {4, 1}, {0, 1}, {64, 64}, {{1, 0}, {0, 1}}},
+      // A tensor smaller than the CTA tile: lanes wrap, the split stays.
+      {{1}, {32}, {4}, {0}, {64}, {{1}}},
+      // A zero basis: both CTAs hold copies.
+      {{1, 1}, {1, 32}, {2, 2}, {1, 0}, {32, 64}, {{0, 0}, {1, 0}}},
+  };
+  for (const Case &c : cases) {
+    LL whole = blockedLL(c.spt, c.tpw, c.wpc, c.order, c.shape, c.cga);
+    llvm::Expected<LL> tile = ctaTile(whole);
+    ASSERT_TRUE(bool(tile)) << llvm::toString(tile.takeError());
+    EXPECT_EQ(tile->getInDimSize(kBlock), 1);
+    EXPECT_EQ(tile->getInDimSize(kRegister), whole.getInDimSize(kRegister));
+    llvm::SmallVector<int32_t> bits = blockCoordinateBits(whole);
+    for (unsigned d = 0; d < c.shape.size(); ++d)
+      EXPECT_EQ(int64_t(tile->getOutDimSize(dimName(d))) << llvm::popcount(uint32_t(bits[d])),
+                c.shape[d]);
+    for (int32_t b = 0; b < whole.getInDimSize(kBlock); ++b) {
+      llvm::SmallVector<int32_t> corner = elementCoords(whole, 0, 0, 0, b);
+      for (int32_t w = 0; w < whole.getInDimSize(kWarp); ++w)
+        for (int32_t l = 0; l < whole.getInDimSize(kLane); ++l)
+          for (int32_t r = 0; r < whole.getInDimSize(kRegister); ++r) {
+            llvm::SmallVector<int32_t> g = elementCoords(whole, r, l, w, b);
+            llvm::SmallVector<int32_t> t = elementCoords(*tile, r, l, w, 0);
+            for (unsigned d = 0; d < g.size(); ++d) {
+              // The CTA's bits are the top bits of each dimension here.
+              int32_t within = g[d] & ~bits[d];
+              EXPECT_EQ(within, t[d]) << "cta " << b << " dim " << d;
+              EXPECT_EQ(g[d] & bits[d], corner[d] & bits[d]);
+            }
+          }
+    }
+  }
+}
+
+TEST(Queries, CtaTileErrors) {
+  // A block basis along two dimensions at once has no CTA tile.
+  LL::InDim reg{std::string(kRegister), {{1, 0}}};
+  LL::InDim lane{std::string(kLane), {}};
+  LL::InDim warp{std::string(kWarp), {}};
+  LL::InDim block{std::string(kBlock), {{0, 1}, {1, 1}}};
+  llvm::Expected<LL> diagonal =
+      LL::create({reg, lane, warp, block}, {{"dim0", 2}, {"dim1", 2}}, false);
+  ASSERT_TRUE(bool(diagonal)) << llvm::toString(diagonal.takeError());
+  llvm::Expected<LL> tile = ctaTile(*diagonal);
+  ASSERT_FALSE(bool(tile));
+  EXPECT_NE(llvm::toString(tile.takeError()).find("do not split the tensor into CTA tiles"),
+            std::string::npos);
+  // A register basis on the bit that selects the CTA.
+  LL::InDim overlap{std::string(kBlock), {{1, 0}}};
+  llvm::Expected<LL> shared = LL::create({reg, lane, warp, overlap}, {{"dim0", 2}, {"dim1", 2}}, false);
+  ASSERT_TRUE(bool(shared));
+  llvm::Expected<LL> none = ctaTile(*shared);
+  ASSERT_FALSE(bool(none));
+  EXPECT_NE(llvm::toString(none.takeError()).find("select the CTA"), std::string::npos);
+}
+
+// A #ttg.linear layout may put the CTA bit below a register bit: the tile
+// closes the gap (register 2 holds coordinate 4 of the whole dimension, 2
+// of the CTA's tile).
+TEST(Queries, CtaTileMiddleBit) {
+  LL::InDim reg{std::string(kRegister), {{1}, {4}}};
+  LL::InDim lane{std::string(kLane), {}};
+  LL::InDim warp{std::string(kWarp), {}};
+  LL::InDim block{std::string(kBlock), {{2}}};
+  llvm::Expected<LL> whole = LL::create({reg, lane, warp, block}, {{"dim0", 8}}, true);
+  ASSERT_TRUE(bool(whole)) << llvm::toString(whole.takeError());
+  llvm::Expected<LL> tile = ctaTile(*whole);
+  ASSERT_TRUE(bool(tile)) << llvm::toString(tile.takeError());
+  EXPECT_EQ(tile->getOutDimSize("dim0"), 4);
+  for (int32_t r = 0; r < 4; ++r)
+    EXPECT_EQ(elementCoords(*tile, r, 0, 0)[0], r);
+}

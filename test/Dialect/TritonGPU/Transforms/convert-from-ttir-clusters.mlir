@@ -1,0 +1,64 @@
+// RUN: kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-ctas=2" --ttgir-coalesce \
+// RUN:   --ttgir-remove-layout-conversions | FileCheck %s
+// RUN: kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-ctas=4" | FileCheck %s --check-prefix=FOUR
+
+// Over the CTAs of a cluster, Triton's default split: the fastest
+// dimension first, as far as it has elements, then the next; the threads
+// of a CTA fill its tile.
+// CHECK-DAG: #[[SPLIT:.*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = {{\[\[}}1]]}>
+// CHECK: module attributes {"ttg.num-ctas" = 2 : i32
+// CHECK-LABEL: tt.func @vector
+// CHECK: tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #[[SPLIT]]>
+// FOUR: #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = {{\[\[}}1], [2]]}>
+tt.func @vector(%x: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %p = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+  %ptrs = tt.addptr %p, %r : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+  %v = tt.load %ptrs : tensor<1024x!tt.ptr<f32>>
+  tt.store %ptrs, %v : tensor<1024x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A row softmax: the axis its reduction combines along (1) stays whole in
+// each CTA, from the load through the reduction to the store, and the rows
+// split instead (32 of the 64 per CTA); after coalescing and removing
+// conversions, one layout is left and no element changes CTA.
+// CHECK-DAG: #[[ROWS:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = {{\[\[}}1, 0]]}>
+// CHECK-LABEL: tt.func @softmax
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.load {{.*}} : tensor<64x128x!tt.ptr<f32>, #[[ROWS]]>
+// CHECK: "tt.reduce"
+// CHECK: (tensor<64x128xf32, #[[ROWS]]>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #[[ROWS]]}>>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.store {{.*}} : tensor<64x128x!tt.ptr<f32>, #[[ROWS]]>
+// FOUR: #[[ROWS4:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = {{\[\[}}1, 0], [2, 0]]}>
+// FOUR-LABEL: tt.func @softmax
+// FOUR: tt.load {{.*}} : tensor<64x128x!tt.ptr<f32>, #[[ROWS4]]>
+tt.func @softmax(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
+  %c128 = arith.constant dense<128> : tensor<64x1xi32>
+  %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %r2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %r3 = arith.muli %r2, %c128 : tensor<64x1xi32>
+  %cols = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %c2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %rb = tt.broadcast %r3 : tensor<64x1xi32> -> tensor<64x128xi32>
+  %cb = tt.broadcast %c2 : tensor<1x128xi32> -> tensor<64x128xi32>
+  %offs = arith.addi %rb, %cb : tensor<64x128xi32>
+  %px = tt.splat %x : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>>
+  %ptrs = tt.addptr %px, %offs : tensor<64x128x!tt.ptr<f32>>, tensor<64x128xi32>
+  %v = tt.load %ptrs : tensor<64x128x!tt.ptr<f32>>
+  %m = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.maxnumf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<64x128xf32>) -> tensor<64xf32>
+  %m2 = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32> -> tensor<64x1xf32>
+  %mb = tt.broadcast %m2 : tensor<64x1xf32> -> tensor<64x128xf32>
+  %e = arith.subf %v, %mb : tensor<64x128xf32>
+  %py = tt.splat %y : !tt.ptr<f32> -> tensor<64x128x!tt.ptr<f32>>
+  %out = tt.addptr %py, %offs : tensor<64x128x!tt.ptr<f32>>, tensor<64x128xi32>
+  tt.store %out, %e : tensor<64x128x!tt.ptr<f32>>
+  tt.return
+}
