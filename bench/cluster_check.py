@@ -9,7 +9,9 @@ PyTorch's, both timed. For the device machine:
 Each kernel splits its block over the CTAs of a cluster as Triton's default
 layouts do; what they check: tensor coordinates per CTA (program id is the
 cluster's), reductions and scans along an axis kept in one CTA, stores of
-elements several CTAs hold done once, atomics done once per element.
+elements several CTAs hold done once, atomics done once per element, and
+matmuls whose accumulator is split over the CTAs (each CTA loads the rows
+of A and the columns of B of its part).
 """
 import os
 import sys
@@ -82,6 +84,35 @@ def program_ids_kernel(out):
     tl.store(out + p, p * 1000 + tl.num_programs(0))
 
 
+@triton.jit
+def matmul_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # Triton's test_simple_matmul shape of kernel: pointer loads, tl.dot.
+    pm = tl.program_id(0) // tl.cdiv(N, BN)
+    pn = tl.program_id(0) % tl.cdiv(N, BN)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in tl.range(0, K, BK, num_stages=3):
+        x = tl.load(a + rm[:, None] * K + (k + rk)[None, :])
+        y = tl.load(b + (k + rk)[:, None] * N + rn[None, :])
+        acc = tl.dot(x, y, acc)
+    tl.store(c + rm[:, None] * N + rn[None, :], acc)
+
+
+def make_matmul(bm, bn, bk):
+    def case(num_ctas):
+        m, n, k = 2048, 2048, 1024
+        a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+        c = torch.empty(m, n, device="cuda", dtype=torch.float32)
+        grid = (triton.cdiv(m, bm) * triton.cdiv(n, bn),)
+        launch = lambda: matmul_kernel[grid](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk,
+                                             num_ctas=num_ctas, num_warps=4)
+        return launch, [c], lambda: [a.float() @ b.float()], (1e-2, 1e-2), 2 * m * n * k
+    return case
+
+
 def case_add(num_ctas):
     n = 1 << 24
     x, y = (torch.randn(n, device="cuda") for _ in range(2))
@@ -147,7 +178,8 @@ def case_program_ids(num_ctas):
 
 CASES = [("add", case_add), ("row_stats", case_row_stats), ("col_sum", case_col_sum),
          ("softmax", case_softmax), ("cumsum", case_cumsum), ("histogram_atomics", case_histogram),
-         ("program_ids", case_program_ids)]
+         ("program_ids", case_program_ids), ("matmul_128x128x64", make_matmul(128, 128, 64)),
+         ("matmul_128x256x64", make_matmul(128, 256, 64)), ("matmul_64x128x32", make_matmul(64, 128, 32))]
 
 
 def run(name, make, num_ctas):
@@ -180,7 +212,7 @@ def run(name, make, num_ctas):
 
 
 def main():
-    print("| kernel | num_ctas | Triton ms | kiln ms | kiln/Triton | kiln GB/s | result |")
+    print("| kernel | num_ctas | Triton ms | kiln ms | kiln/Triton | kiln GB/s (TFLOP/s for matmuls) | result |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     passed = total = 0
     for num_ctas in (2, 4):

@@ -53,8 +53,9 @@ int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
 
 int64_t localAllocBytes(Operation *localAlloc) {
   auto type = cast<ttg::MemDescType>(localAlloc->getResult(0).getType());
+  // Each CTA of a cluster holds its tile.
   int64_t elements = 1;
-  for (int64_t d : type.getAllocShape())
+  for (int64_t d : ttg::ctaShape(type.getAllocShape(), type.getEncoding()))
     elements *= d;
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   return (elements * bits + 7) / 8;

@@ -232,6 +232,14 @@ llvm::Expected<LinearLayout> toLinearLayout(const BlockedEncoding &enc, ArrayRef
   return combineCtaCgaWithShape(cta, enc.cgaLayout, shape);
 }
 
+CGABases operandCGA(const CGABases &result, unsigned opIdx) {
+  CGABases bases = result;
+  for (LinearLayout::Basis &b : bases)
+    if (b.size() >= 2)
+      b[opIdx == 0 ? b.size() - 1 : b.size() - 2] = 0;
+  return bases;
+}
+
 llvm::Expected<LinearLayout> toLinearLayout(const BlockedDotOperandEncoding &enc,
                                             ArrayRef<int64_t> shape) {
   size_t rank = shape.size();
@@ -265,7 +273,7 @@ llvm::Expected<LinearLayout> toLinearLayout(const BlockedDotOperandEncoding &enc
   };
   LinearLayout cta = identityStandardND(kRegister, perThread, p.order) *
                      broadcastK(kLane, p.threadsPerWarp) * broadcastK(kWarp, p.warpsPerCTA);
-  return combineCtaCgaWithShape(cta, p.cgaLayout, shape);
+  return combineCtaCgaWithShape(cta, operandCGA(p.cgaLayout, enc.opIdx), shape);
 }
 
 llvm::Expected<LinearLayout> toLinearLayout(const SwizzledSharedEncoding &enc,

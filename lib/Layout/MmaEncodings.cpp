@@ -135,7 +135,7 @@ llvm::Expected<LinearLayout> toLinearLayout(const NvidiaDotOperandEncoding &enc,
     warps *= d == kDim ? LinearLayout::zeros1D(enc.parent.warpsPerCTA[d], kWarp, dimName(d))
                        : LinearLayout::identity1D(enc.parent.warpsPerCTA[d], kWarp, dimName(d));
   cta *= warps.transposeOuts(refs(cta));
-  return combineCtaCgaWithShape(cta, enc.parent.cgaLayout, shape);
+  return combineCtaCgaWithShape(cta, operandCGA(enc.parent.cgaLayout, enc.opIdx), shape);
 }
 
 llvm::Expected<LinearLayout> toLinearLayout(const NVMMASharedEncoding &enc,

@@ -83,6 +83,12 @@ llvm::SmallVector<int64_t> sliceParentShape(llvm::ArrayRef<int64_t> shape, unsig
 LinearLayout identityStandardND(llvm::StringRef inDim, llvm::ArrayRef<unsigned> shape,
                                 llvm::ArrayRef<unsigned> order);
 
+/// The CGA layout of operand `opIdx` (0: A, 1: B) of a product whose result
+/// has CGA layout `result`: the operand follows the result's split along the
+/// dimension they share (M for A, N for B) and is held whole along K, so the
+/// CTAs a result is split over along the other dimension hold copies.
+CGABases operandCGA(const CGABases &result, unsigned opIdx);
+
 /// Fits a layout for one CTA (register/lane/warp or offset inputs) and a CGA
 /// to `shape`, adds the `block` input and puts the outputs in dim0.. order.
 /// The building block for every encoding, MMA layouts included.

@@ -111,8 +111,27 @@ LogicalResult checkCTALocality(Operation *op, unsigned numCTAs) {
       return fail("several CTAs hold its elements and would all need the value one atomic "
                   "returns; sharing it between CTAs is not lowered yet");
   }
-  // Everything else lowers tile by tile: all its tensors and buffers must be
-  // split alike (or held whole by every CTA).
+  // A product: each CTA computes its part of the result from the rows of A
+  // and the columns of B it needs (layout::operandCGA).
+  if (op->hasTrait<tt::traits::DotLike>() && op->getNumOperands() >= 3 &&
+      op->getNumResults() == 1) {
+    auto d = blockBases(op->getResult(0).getType());
+    auto a = blockBases(op->getOperand(0).getType()), b = blockBases(op->getOperand(1).getType());
+    auto c = blockBases(op->getOperand(2).getType());
+    if (!d || !a || !b || !c)
+      return success(); // checkTypes reports layouts that do not fit
+    std::vector<LinearLayout::Basis> wantA = *d, wantB = *d;
+    for (LinearLayout::Basis &basis : wantA)
+      basis.back() = 0;
+    for (LinearLayout::Basis &basis : wantB)
+      basis[basis.size() - 2] = 0;
+    if (*a != wantA || *b != wantB || *c != *d)
+      return fail("its operands are not split over the CTAs as its result is (A along M, B "
+                  "along N, both whole along K)");
+    return success();
+  }
+  // Everything else lowers tile by tile: the tensors and buffers of one
+  // shape it touches must be split alike (or held whole by every CTA).
   SmallVector<Type> types;
   for (Type t : op->getOperandTypes())
     if (isa<RankedTensorType, ttg::MemDescType>(t))
@@ -120,26 +139,33 @@ LogicalResult checkCTALocality(Operation *op, unsigned numCTAs) {
   for (Type t : op->getResultTypes())
     if (isa<RankedTensorType, ttg::MemDescType>(t))
       types.push_back(t);
-  std::optional<std::vector<LinearLayout::Basis>> first;
+  bool split = false;
   for (Type t : types) {
     auto bases = blockBases(t);
-    if (!bases)
+    if (!bases || replicated(*bases))
       continue; // checkTypes reports a layout that does not fit
-    if (replicated(*bases))
-      continue;
-    if (!first) {
-      first = std::move(bases);
-      continue;
-    }
-    if (*bases != *first)
-      return fail("its operands and results are split over the CTAs differently");
+    split = true;
+    for (Type u : types)
+      if (cast<ShapedType>(u).getShape() == cast<ShapedType>(t).getShape() && !sameSplit(t, u))
+        return fail("its operands and results are split over the CTAs differently");
   }
-  if (first && isa<tt::GatherOp, tt::HistogramOp, tt::DotOp, tt::DotScaledOp>(op))
+  if (!split)
+    return success();
+  if (isa<tt::GatherOp, tt::HistogramOp, tt::DotScaledOp>(op))
     return fail("splitting its tensors over the CTAs of a cluster is not lowered yet");
-  if (first && !types.empty() && llvm::any_of(types, [](Type t) {
-        return isa<ttg::MemDescType>(t);
-      }))
-    return fail("shared-memory buffers split over the CTAs of a cluster are not lowered yet");
+  // Buffers split over the CTAs: each CTA's shared memory holds its tile,
+  // which these ops address as a buffer of its own.
+  // (An op that hands its operands back, as a wait for a product does, moves
+  // nothing.)
+  bool buffers = llvm::any_of(types, [](Type t) { return isa<ttg::MemDescType>(t); });
+  bool passesThrough = llvm::all_of(op->getResultTypes(), [&](Type t) {
+    return llvm::is_contained(op->getOperandTypes(), t);
+  });
+  if (buffers && !passesThrough &&
+      !isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
+           ttg::MemDescIndexOp, ttg::MemDescTransOp, ttg::AsyncCopyGlobalToLocalOp>(op))
+    return fail("shared-memory buffers split over the CTAs of a cluster are not lowered yet for "
+                "this op");
   return success();
 }
 

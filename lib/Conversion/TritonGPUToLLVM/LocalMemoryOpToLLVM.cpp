@@ -31,6 +31,8 @@ FailureOr<LinearLayout> sharedLayoutOf(Operation *op, Type memdesc) {
                            << "' cannot be lowered to LLVM: the buffer's encoding must describe "
                               "every dimension of its shape";
   llvm::Expected<LinearLayout> ll = encoding.toLinearLayout(type.getShape());
+  if (ll)
+    ll = layout::ctaTile(*ll); // each CTA of a cluster holds its tile
   if (!ll)
     return op->emitError() << "op '" << op->getName()
                            << "' cannot be lowered to LLVM: " << llvm::toString(ll.takeError());
@@ -194,8 +196,10 @@ struct MemDescIndexLowering : OpConversionPattern<ttg::MemDescIndexOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     // Buffer `index` starts index * (elements of one buffer) elements in.
     ttg::MemDescType srcType = op.getSrc().getType();
+    // (of this CTA's tile, in a program of several).
+    SmallVector<int64_t> tile = ttg::ctaShape(srcType.getShape(), srcType.getEncoding());
     int64_t stride = 1;
-    for (int64_t d : srcType.getShape().drop_front())
+    for (int64_t d : ArrayRef<int64_t>(tile).drop_front())
       stride *= d;
     Location loc = op.getLoc();
     Value elements = LLVM::MulOp::create(rewriter, loc, adaptor.getIndex(),

@@ -92,8 +92,28 @@ bool hasChainedDot(Operation *dot, bool fedToo) {
   return llvm::any_of(slice, [&](Operation *op) { return op != dot && isa<tt::DotOp>(op); });
 }
 
+/// The CGA layout (flattened) of the dot's result: in a program of several
+/// CTAs, the accumulator stays split over them as the result's layout is.
+SmallVector<int32_t> resultCGA(tt::DotOp dot) {
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(dot.getC().getType().getEncoding()))
+    return SmallVector<int32_t>(blocked.getCgaLayout());
+  return {};
+}
+
+/// The part of the result one CTA computes (all of it in a program of one
+/// CTA): what instruction shapes and warps are chosen for.
+SmallVector<int64_t> resultTile(tt::DotOp dot) {
+  RankedTensorType type = dot.getC().getType();
+  SmallVector<int64_t> tile(type.getShape());
+  ArrayRef<int32_t> cga = resultCGA(dot);
+  for (size_t i = 0; i < cga.size(); ++i)
+    if (cga[i] != 0)
+      tile[i % tile.size()] = std::max<int64_t>(1, tile[i % tile.size()] / 2);
+  return tile;
+}
+
 SmallVector<unsigned> mmaV3InstrShape(tt::DotOp dot, unsigned numWarps) {
-  ArrayRef<int64_t> shape = dot.getC().getType().getShape();
+  SmallVector<int64_t> shape = resultTile(dot);
   Type elem = dot.getA().getType().getElementType();
   unsigned mWarps = std::max<unsigned>(shape[0] / 16, 1);
   unsigned nWarps = std::max<unsigned>(numWarps / mWarps, 1);
@@ -113,7 +133,7 @@ SmallVector<unsigned> mmaV3WarpsPerCTA(tt::DotOp dot, unsigned numWarps,
                                        ArrayRef<unsigned> instrShape) {
   if (hasChainedDot(dot, /*fedToo=*/false))
     return {numWarps, 1};
-  ArrayRef<int64_t> shape = dot.getC().getType().getShape();
+  SmallVector<int64_t> shape = resultTile(dot);
   // A warp group (4 warps) is the smallest unit; more warps go along M
   // while M has rows for them.
   SmallVector<unsigned> warps = {4, 1};
@@ -127,7 +147,7 @@ SmallVector<unsigned> mmaV3WarpsPerCTA(tt::DotOp dot, unsigned numWarps,
 }
 
 SmallVector<unsigned> mmaV2WarpsPerCTA(tt::DotOp dot, unsigned numWarps) {
-  ArrayRef<int64_t> shape = dot.getC().getType().getShape();
+  SmallVector<int64_t> shape = resultTile(dot);
   unsigned rank = shape.size();
   if (rank == 3)
     return {numWarps, 1, 1};
@@ -198,14 +218,19 @@ Value skipConversion(Value v) {
 
 /// The nvmma_shared layout of a 2-D buffer contiguous along `contiguous`;
 /// failure when no swizzle fits (unswizzled operands are not laid out yet).
-FailureOr<NVMMASharedEncodingAttr> nvmmaEncoding(RankedTensorType type, unsigned contiguous) {
+FailureOr<NVMMASharedEncodingAttr> nvmmaEncoding(RankedTensorType type, unsigned contiguous,
+                                                 ArrayRef<int32_t> cga) {
   unsigned bits = bitsOf(type.getElementType());
-  int64_t rowBytes = type.getShape()[contiguous] * bits / 8;
+  // Each CTA's tile is a buffer of its own.
+  SmallVector<int64_t> tile(type.getShape());
+  for (size_t i = 0; i < cga.size(); ++i)
+    if (cga[i] != 0)
+      tile[i % 2] = std::max<int64_t>(1, tile[i % 2] / 2);
+  int64_t rowBytes = tile[contiguous] * bits / 8;
   for (unsigned s : {128u, 64u, 32u})
-    if (rowBytes % s == 0 && type.getShape()[1 - contiguous] >= 8)
+    if (rowBytes % s == 0 && tile[1 - contiguous] >= 8)
       return NVMMASharedEncodingAttr::get(type.getContext(), s, /*transposed=*/contiguous == 0,
-                                          bits, /*fp4Padded=*/false, /*layoutRank=*/2,
-                                          ArrayRef<int32_t>{});
+                                          bits, /*fp4Padded=*/false, /*layoutRank=*/2, cga);
   return failure();
 }
 
@@ -213,7 +238,8 @@ FailureOr<NVMMASharedEncodingAttr> nvmmaEncoding(RankedTensorType type, unsigned
 /// getSharedMemoryMMAOperand): contiguous along the dimension the stored
 /// registers run along (a descriptor load's rows are the TMA box's), or
 /// K-major where wgmma cannot transpose.
-FailureOr<SharedOperand> sharedOperand(Value v, unsigned opIdx, bool allowTranspose) {
+FailureOr<SharedOperand> sharedOperand(Value v, unsigned opIdx, bool allowTranspose,
+                                       ArrayRef<int32_t> resultCga) {
   SharedOperand result;
   result.stored = skipConversion(v);
   if (auto trans = result.stored.getDefiningOp<tt::TransOp>();
@@ -225,8 +251,20 @@ FailureOr<SharedOperand> sharedOperand(Value v, unsigned opIdx, bool allowTransp
   unsigned natural = result.stored.getDefiningOp<tt::DescriptorLoadOp>() ? 1
                                                                          : registerMajorDim(type);
   unsigned kMajor = (opIdx == 0) != result.viaTranspose ? 1 : 0; // in `stored`'s dimensions
+  // The operand's split over CTAs (layout::operandCGA: the result's along
+  // M for A, along N for B, never along K), in `stored`'s dimensions.
+  SmallVector<int32_t> cga;
+  for (size_t i = 0; i + 2 <= resultCga.size(); i += 2) {
+    int32_t m = opIdx == 0 ? resultCga[i] : 0, n = opIdx == 1 ? resultCga[i + 1] : 0;
+    // A is [M, K], B [K, N]; a transposed operand is stored the other way.
+    SmallVector<int32_t> basis = opIdx == 0 ? SmallVector<int32_t>{m, 0}
+                                            : SmallVector<int32_t>{0, n};
+    if (result.viaTranspose)
+      std::swap(basis[0], basis[1]);
+    cga.append(basis);
+  }
   FailureOr<NVMMASharedEncodingAttr> encoding =
-      nvmmaEncoding(type, allowTranspose ? natural : kMajor);
+      nvmmaEncoding(type, allowTranspose ? natural : kMajor, cga);
   if (failed(encoding))
     return failure();
   result.bufferType = MemDescType::get(type.getShape(), type.getElementType(), *encoding,
@@ -258,14 +296,15 @@ LogicalResult accelerateV3(tt::DotOp dot, unsigned numWarps) {
   OpBuilder b(dot);
   MLIRContext *ctx = dot.getContext();
   SmallVector<unsigned> instr = mmaV3InstrShape(dot, numWarps);
-  auto mma = NvidiaMmaEncodingAttr::get(ctx, 3, 0, mmaV3WarpsPerCTA(dot, numWarps, instr),
-                                        ArrayRef<int32_t>{}, instr);
+  SmallVector<int32_t> cga = resultCGA(dot);
+  auto mma = NvidiaMmaEncodingAttr::get(ctx, 3, 0, mmaV3WarpsPerCTA(dot, numWarps, instr), cga,
+                                        instr);
   Type elem = dot.getA().getType().getElementType();
   bool allowTranspose = elem.isF16() || elem.isBF16(); // wgmma transposes 16-bit types only
   bool aShared = comesFromLoadOrArgument(dot.getA());
-  FailureOr<SharedOperand> bShared = sharedOperand(dot.getB(), 1, allowTranspose);
+  FailureOr<SharedOperand> bShared = sharedOperand(dot.getB(), 1, allowTranspose, cga);
   FailureOr<SharedOperand> aSharedOp =
-      aShared ? sharedOperand(dot.getA(), 0, allowTranspose) : FailureOr<SharedOperand>();
+      aShared ? sharedOperand(dot.getA(), 0, allowTranspose, cga) : FailureOr<SharedOperand>();
   if (failed(bShared) || (aShared && failed(aSharedOp)))
     return failure();
   Value bOp = allocShared(b, *bShared);
@@ -288,7 +327,7 @@ void accelerateV2(tt::DotOp dot, unsigned numWarps) {
   SmallVector<unsigned> instr(rank - 2, 1);
   instr.append({16, 8});
   auto mma = NvidiaMmaEncodingAttr::get(ctx, 2, 0, mmaV2WarpsPerCTA(dot, numWarps),
-                                        ArrayRef<int32_t>{}, instr);
+                                        resultCGA(dot), instr);
   unsigned kWidth = mmaKWidth(dot.getA().getType().getElementType());
   Value a = convertTo(b, dot.getA(), DotOperandEncodingAttr::get(ctx, 0, mma, kWidth));
   Value bOp = convertTo(b, dot.getB(), DotOperandEncodingAttr::get(ctx, 1, mma, kWidth));

@@ -16,6 +16,7 @@
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Layout/Queries.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -98,8 +99,11 @@ FailureOr<Operand> planOperand(Operation *op, Value base, ttg::MemDescType type,
     return fail("must be a rank-2 buffer in an #ttg.nvmma_shared layout");
   if (enc.getSwizzlingByteWidth() == 0)
     return fail("is unswizzled, which wgmma descriptors are not built for yet");
+  // Each CTA of a cluster reads its own tile.
   llvm::Expected<LinearLayout> ll =
       cast<ttg::LayoutEncodingInterface>(enc).toLinearLayout(type.getShape());
+  if (ll)
+    ll = layout::ctaTile(*ll);
   if (!ll)
     return fail(llvm::toString(ll.takeError()));
   std::optional<LinearLayout> inverse = ll->invert();
@@ -112,7 +116,7 @@ FailureOr<Operand> planOperand(Operation *op, Value base, ttg::MemDescType type,
   result.desc.mnMajor = enc.getTransposed() != isB;
   result.desc.swizzle = enc.getSwizzlingByteWidth();
   int64_t bytes = result.bytes;
-  int64_t mnSize = type.getShape()[isB ? 1 : 0];
+  int64_t mnSize = ttg::ctaShape(type.getShape(), enc)[isB ? 1 : 0];
   if (result.desc.mnMajor) {
     // Between swizzle atoms along MN; unused when one atom spans the operand.
     int64_t atom = result.desc.swizzle / bytes;

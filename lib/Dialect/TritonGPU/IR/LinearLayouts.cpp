@@ -152,6 +152,19 @@ llvm::Expected<LinearLayout> kiln::ttg::toLinearLayout(RankedTensorType type) {
   return encoding.toLinearLayout(type.getShape());
 }
 
+SmallVector<int64_t> kiln::ttg::ctaShape(ArrayRef<int64_t> shape, Attribute encoding) {
+  SmallVector<int64_t> tile(shape);
+  auto enc = dyn_cast_or_null<LayoutEncodingInterface>(encoding);
+  if (!enc || enc.getRank() > shape.size())
+    return tile;
+  size_t lead = shape.size() - enc.getRank();
+  for (const SmallVector<int32_t> &basis : enc.getCGABases())
+    for (auto [d, c] : llvm::enumerate(basis))
+      if (c != 0 && lead + d < tile.size())
+        tile[lead + d] = std::max<int64_t>(1, tile[lead + d] / 2);
+  return tile;
+}
+
 llvm::Expected<LinearLayout> kiln::ttg::toCTALinearLayout(RankedTensorType type) {
   llvm::Expected<LinearLayout> ll = toLinearLayout(type);
   if (!ll)

@@ -14,6 +14,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include <numeric>
+
 namespace kiln::ttg {
 #define GEN_PASS_DEF_CONVERTFROMTTIR
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h.inc"
@@ -116,6 +118,27 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
     if (auto scan = dyn_cast<tt::ScanOp>(op))
       for (Value src : scan.getSrcs())
         mark(src, uint64_t(1) << scan.getAxis());
+    // A product's operands are held whole along K, and along the result
+    // dimension the result is not split over (layout::operandCGA): each CTA
+    // loads the operand rows and columns of its part of the result.
+    if (auto dot = dyn_cast<tt::DotOp>(op)) {
+      RankedTensorType c = dot.getC().getType();
+      unsigned rank = c.getRank();
+      SmallVector<unsigned> order(rank);
+      std::iota(order.rbegin(), order.rend(), 0);
+      SmallVector<int32_t> cga =
+          defaultCGABases(c.getShape(), order, unsigned(numCTAs), wholeAxes.lookup(dot.getD()));
+      uint64_t splitDims = 0;
+      for (size_t i = 0; i < cga.size(); ++i)
+        if (cga[i] != 0)
+          splitDims |= uint64_t(1) << (i % rank);
+      uint64_t batch = (uint64_t(1) << (rank - 2)) - 1;
+      uint64_t m = uint64_t(1) << (rank - 2), n = uint64_t(1) << (rank - 1);
+      uint64_t keepA = ((batch | m) & ~splitDims) | n; // A: [.., M, K]
+      uint64_t keepB = ((batch | n) & ~splitDims) | m; // B: [.., K, N]
+      mark(dot.getA(), keepA);
+      mark(dot.getB(), keepB);
+    }
   });
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();

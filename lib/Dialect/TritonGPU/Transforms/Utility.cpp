@@ -69,7 +69,8 @@ MemDescType transposedType(MemDescType src, ArrayRef<int32_t> order) {
   auto enc = cast<NVMMASharedEncodingAttr>(src.getEncoding());
   auto flipped = NVMMASharedEncodingAttr::get(
       src.getContext(), enc.getSwizzlingByteWidth(), !enc.getTransposed(),
-      enc.getElementBitWidth(), enc.getFp4Padded(), enc.getLayoutRank(), enc.getCgaLayout());
+      enc.getElementBitWidth(), enc.getFp4Padded(), enc.getLayoutRank(),
+      transposeCGA(enc.getCgaLayout(), order));
   ArrayRef<int64_t> alloc = src.getAllocShape();
   size_t lead = alloc.size() - src.getRank();
   SmallVector<int64_t> shape, allocShape(alloc.take_front(lead));

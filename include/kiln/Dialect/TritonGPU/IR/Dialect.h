@@ -50,6 +50,12 @@ unsigned lookupNumCTAs(mlir::Operation *op);
 /// The linear layout of a tensor type through its encoding; an error when
 /// it has none that is a ttg layout, or the encoding does not fit its shape.
 llvm::Expected<layout::LinearLayout> toLinearLayout(mlir::RankedTensorType type);
+/// The part of a tensor or buffer of `shape` in `encoding` one CTA holds:
+/// the shape divided along each dimension the encoding splits over the CTAs
+/// of a cluster (leading dimensions the encoding does not describe, a
+/// ring's buffers, are kept). `shape` itself for a single CTA.
+llvm::SmallVector<int64_t> ctaShape(llvm::ArrayRef<int64_t> shape, mlir::Attribute encoding);
+
 /// One CTA's tile of it (layout::ctaTile): what code that moves the
 /// tensor's elements inside each CTA of a cluster plans with.
 llvm::Expected<layout::LinearLayout> toCTALinearLayout(mlir::RankedTensorType type);
