@@ -59,7 +59,7 @@ std::string KernelMetadata::toJSON(const CompileOptions &options) const {
                                   {"warp_size", warpSize}};
   object["arch"] = "sm" + std::to_string(capability);
   object["num_stages"] = options.numStages;
-  object["cluster_dims"] = json::Array{1, 1, 1};
+  object["cluster_dims"] = json::Array{numCtas, 1, 1};
   object["launch_cooperative_grid"] = false;
   object["launch_pdl"] = false;
   return print(std::move(object)) + "\n";

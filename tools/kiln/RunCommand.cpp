@@ -63,6 +63,11 @@ cl::opt<std::string> outputDir(
 cl::opt<std::string> gridOverride("grid", cl::desc("Override the grid: X[,Y[,Z]]"),
                                   cl::value_desc("X,Y,Z"), cl::sub(command),
                                   cl::cat(category()));
+cl::opt<int> numCtasOverride(
+    "num-ctas",
+    cl::desc("Override the spec's num_ctas: CTAs per program (1, 2, 4 or 8), a thread-block "
+             "cluster on sm_90+; only the GPU run reads it"),
+    cl::init(0), cl::sub(command), cl::cat(category()));
 cl::list<std::string> scalarOverrides("set",
                                       cl::desc("Override a scalar argument (repeatable)"),
                                       cl::value_desc("NAME=VALUE"), cl::sub(command),
@@ -111,7 +116,8 @@ Expected<runtime::CompiledKernel> compileCubin(const interp::RunSpec &spec) {
                              "' to a cubin: " + why + "; give a kernel image with --cubin FILE");
   };
   CompileRequest request;
-  Expected<CompileOptions> options = makeCompileOptions(target, spec.numWarps, spec.numStages, spec.numCtas, pluginOptions);
+  Expected<CompileOptions> options =
+      makeCompileOptions(target, spec.numWarps, spec.numStages, spec.numCtas, pluginOptions);
   if (!options)
     return options.takeError();
   request.options = std::move(*options);
@@ -195,6 +201,8 @@ int runKernel() {
   Expected<interp::RunSpec> spec = interp::loadRunSpec(caseArg);
   if (!spec)
     return reportError(spec.takeError());
+  if (numCtasOverride.getNumOccurrences())
+    spec->numCtas = numCtasOverride;
   if (Error e = interp::applyOverrides(*spec, gridOverride, scalarOverrides))
     return reportError(std::move(e));
   if (!target.empty())

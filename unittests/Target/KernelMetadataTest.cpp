@@ -45,6 +45,18 @@ TEST(KernelMetadata, JSONHasTheLauncherKeys) {
     EXPECT_NE(object->get(key), nullptr) << key;
   EXPECT_EQ(object->getInteger("num_warps"), 4);
   EXPECT_EQ(object->getObject("target")->getString("backend"), "cuda");
+
+  // A cluster of 4 CTAs: num_ctas (Triton 3.6's launcher) and cluster_dims
+  // (older launchers') both say so.
+  m.numCtas = 4;
+  json = llvm::json::parse(m.toJSON(CompileOptions::forTarget(Target{"cuda", "90"})));
+  ASSERT_TRUE(static_cast<bool>(json));
+  EXPECT_EQ(json->getAsObject()->getInteger("num_ctas"), 4);
+  const llvm::json::Array *dims = json->getAsObject()->getArray("cluster_dims");
+  ASSERT_NE(dims, nullptr);
+  ASSERT_EQ(dims->size(), 3u);
+  EXPECT_EQ((*dims)[0].getAsInteger(), 4);
+  EXPECT_EQ((*dims)[1].getAsInteger(), 1);
 }
 
 // One model: what the code generators fill in and write as Triton's JSON is
