@@ -11,6 +11,8 @@ namespace kiln {
 using layout::LinearLayout;
 
 int64_t ConversionPlan::scratchBytes() const {
+  if (path == ConversionPath::Cluster)
+    return clusterTileElements * int64_t(elemBits / 8);
   if (path != ConversionPath::SharedMemory || !scratch)
     return 0;
   return scratch->elementsPerRound() * int64_t(elemBits / 8);
@@ -72,6 +74,28 @@ llvm::Expected<ConversionPlan> planConversion(const LinearLayout &src, const Lin
 
 llvm::Expected<ConversionPlan> planConversion(mlir::RankedTensorType src,
                                               mlir::RankedTensorType dst) {
+  // Over the CTAs of a cluster, tile by tile when each CTA keeps its
+  // elements, else through distributed shared memory.
+  llvm::Expected<LinearLayout> srcAll = ttg::toLinearLayout(src);
+  if (!srcAll)
+    return srcAll.takeError();
+  llvm::Expected<LinearLayout> dstAll = ttg::toLinearLayout(dst);
+  if (!dstAll)
+    return dstAll.takeError();
+  auto blockBases = [](const LinearLayout &ll) {
+    return ll.getInDims()[ll.getInDimIndex(layout::kBlock)].bases;
+  };
+  if (layout::isDistributed(*srcAll) && layout::isDistributed(*dstAll) &&
+      blockBases(*srcAll) != blockBases(*dstAll)) {
+    llvm::Expected<LinearLayout> tile = layout::ctaTile(*srcAll);
+    if (!tile)
+      return tile.takeError();
+    ConversionPlan plan;
+    plan.path = ConversionPath::Cluster;
+    plan.elemBits = sharedElementBits(src.getElementType());
+    plan.clusterTileElements = tile->getTotalOutDimSize();
+    return plan;
+  }
   llvm::Expected<LinearLayout> s = ttg::toCTALinearLayout(src);
   if (!s)
     return s.takeError();

@@ -22,6 +22,11 @@ enum class ConversionPath {
   Registers,    ///< each thread renames its registers (or copies them)
   Shuffle,      ///< one warp shuffle per destination register
   SharedMemory, ///< rounds of store / barrier / load through scratch
+  /// Elements change CTA in a cluster: each CTA stores its source tile in
+  /// its scratch (row-major), a cluster barrier, each thread loads its
+  /// elements from the scratch of a CTA that holds them (distributed shared
+  /// memory), a cluster barrier.
+  Cluster,
 };
 
 struct ConversionPlan {
@@ -33,6 +38,8 @@ struct ConversionPlan {
   std::optional<layout::ConversionScratch> scratch;
   /// Bits each element takes in shared memory (pointers 64, i1 8).
   unsigned elemBits = 0;
+  /// The Cluster path's elements per CTA scratch: the source tile's.
+  int64_t clusterTileElements = 0;
   int64_t scratchBytes() const;
 };
 

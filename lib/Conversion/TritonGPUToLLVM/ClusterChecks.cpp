@@ -2,11 +2,11 @@
 //
 // In a program of several CTAs (a cluster, `ttg.num-ctas` > 1) every CTA
 // lowers its own tile of each tensor (layout::ctaTile) and data moves only
-// inside a CTA. That is right when an op keeps each element in the CTA that
-// holds it: the tensors it reads and writes are split over the CTAs alike.
-// This file finds the ops where that fails and reports them, located,
-// before anything is converted; nothing moves between the CTAs of a cluster
-// yet (distributed shared memory).
+// inside a CTA, except in a convert_layout, which moves elements between
+// CTAs through distributed shared memory. Every other op is right when it
+// keeps each element in the CTA that holds it: the tensors it reads and
+// writes are split over the CTAs alike. This file finds the ops where that
+// fails and reports them, located, before anything is converted.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
@@ -85,12 +85,10 @@ LogicalResult checkCTALocality(Operation *op, unsigned numCTAs) {
   if (isa<tt::TransOp, tt::ReshapeOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::UnsplatOp,
           tt::BroadcastOp, tt::ExpandDimsOp, tt::MakeRangeOp, tt::SplatOp>(op))
     return success();
-  if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op)) {
-    if (sameSplit(cvt.getSrc().getType(), cvt.getType()))
-      return success();
-    return fail("the conversion changes which CTA holds which elements; moving them between "
-                "the CTAs of a cluster (distributed shared memory) is not lowered yet");
-  }
+  // A conversion moves elements between CTAs through distributed shared
+  // memory where it must (ConversionPath::Cluster).
+  if (isa<ttg::ConvertLayoutOp>(op))
+    return success();
   if (isa<tt::ReduceOp, tt::ScanOp>(op)) {
     unsigned axis = isa<tt::ReduceOp>(op) ? cast<tt::ReduceOp>(op).getAxis()
                                            : cast<tt::ScanOp>(op).getAxis();

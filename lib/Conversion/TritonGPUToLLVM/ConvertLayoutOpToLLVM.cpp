@@ -58,6 +58,10 @@ struct ConvertLayoutLowering : OpConversionPattern<ttg::ConvertLayoutOp> {
     case ConversionPath::SharedMemory:
       if (failed(throughSharedMemory(rewriter, op, *plan, src, dst, elemType)))
         return failure();
+      break;
+    case ConversionPath::Cluster:
+      if (failed(throughCluster(rewriter, op, src, dst, elemType)))
+        return failure();
       if (llvm::any_of(dst, [](Value v) { return !v; }))
         return op.emitError() << "internal error: a destination register was not loaded";
       break;
@@ -179,6 +183,83 @@ private:
       ctx.target.barrier(b, loc);
       loadShared(b, loc, *base, loadOff, *loads, round, dst, elemType);
     }
+    return success();
+  }
+
+  /// Elements that change CTA (ConversionPath::Cluster): each CTA stores
+  /// its source tile row-major in its scratch; after a cluster barrier each
+  /// destination register loads its element from the scratch of a CTA that
+  /// holds it (its own where several do), found from the element's tensor
+  /// coordinates; a second barrier keeps every CTA's scratch alive until
+  /// all have read it.
+  LogicalResult throughCluster(OpBuilder &b, ttg::ConvertLayoutOp op, ArrayRef<Value> src,
+                               SmallVectorImpl<Value> &dst, Type elemType) const {
+    Location loc = op.getLoc();
+    FailureOr<Value> base = sharedMemoryBase(b, loc, op);
+    if (failed(base))
+      return failure();
+    LinearLayout srcAll = globalLayoutOf(op.getSrc().getType());
+    LinearLayout srcTile = layoutOf(op.getSrc().getType());
+    SmallVector<int64_t> tileShape;
+    for (const LinearLayout::DimSize &out : srcTile.getOutDims())
+      tileShape.push_back(out.size);
+    LinearLayout scratch = gatherScratchLayout(tileShape);
+    unsigned elemBits = sharedElementBits(op.getSrc().getType().getElementType());
+    FailureOr<SharedAccessPlan> stores =
+        planSharedAccess(srcTile, scratch, std::max(1u, 128 / elemBits));
+    if (failed(stores))
+      return op.emitError() << "internal error: the cluster conversion scratch misses an element";
+    storeShared(b, loc, *base, threadOffset(b, loc, ctx, *stores), *stores, 0, src, elemType);
+    ctx.target.clusterBarrier(b, loc);
+
+    const auto &blockBases = srcAll.getInDims()[srcAll.getInDimIndex(layout::kBlock)].bases;
+    SmallVector<int32_t> ctaBits = layout::blockCoordinateBits(srcAll);
+    Value myRank = ctx.target.blockId(b, loc);
+    auto c32 = [&](int64_t v) { return i32Constant(b, loc, v); };
+    Type stored = storedType(elemType);
+    SmallVector<SmallVector<Value>> coords =
+        registerCoordinates(b, loc, globalLayoutOf(op.getType()), ctx);
+    for (auto [r, c] : llvm::enumerate(coords)) {
+      // The CTA: bit i of its rank from the coordinate bit block basis i
+      // selects; a basis that selects none (copies) keeps this CTA's bit.
+      Value owner = c32(0);
+      for (auto [i, basis] : llvm::enumerate(blockBases)) {
+        auto d = llvm::find_if(basis, [](int32_t v) { return v != 0; });
+        Value bit;
+        if (d == basis.end()) {
+          bit = LLVM::AndOp::create(b, loc, myRank, c32(int64_t(1) << i));
+        } else {
+          Value set = LLVM::ICmpOp::create(
+              b, loc, LLVM::ICmpPredicate::ne,
+              LLVM::AndOp::create(b, loc, c[d - basis.begin()], c32(*d)), c32(0));
+          bit = LLVM::SelectOp::create(b, loc, set, c32(int64_t(1) << i), c32(0));
+        }
+        owner = LLVM::OrOp::create(b, loc, owner, bit);
+      }
+      // The offset in that CTA's tile: the coordinates less the bits that
+      // select the CTA, row-major.
+      Value offset = c32(0);
+      int64_t stride = 1;
+      for (int d = int(c.size()) - 1; d >= 0; --d) {
+        Value t = c[d];
+        for (int bit = 30; bit >= 0; --bit) {
+          if (!(ctaBits[d] >> bit & 1))
+            continue;
+          Value low = LLVM::AndOp::create(b, loc, t, c32((int64_t(1) << bit) - 1));
+          Value high = LLVM::ShlOp::create(
+              b, loc, LLVM::LShrOp::create(b, loc, t, c32(bit + 1)), c32(bit));
+          t = LLVM::OrOp::create(b, loc, low, high);
+        }
+        offset = LLVM::AddOp::create(b, loc, offset,
+                                     LLVM::MulOp::create(b, loc, t, c32(stride)));
+        stride *= tileShape[d];
+      }
+      Value local = elementAddress(b, loc, *base, elemType, offset);
+      Value remote = ctx.target.clusterSharedAddress(b, loc, local, owner);
+      Value v = LLVM::LoadOp::create(b, loc, stored, remote, std::max(1u, elemBits / 8));
+      dst[r] = fromStored(b, loc, v, elemType);
+    }
+    ctx.target.clusterBarrier(b, loc);
     return success();
   }
 

@@ -3,19 +3,6 @@
 // In a program of several CTAs each CTA lowers its own tile: an op that
 // would move elements between the CTAs of the cluster is a located error,
 // found before anything is converted.
-#split0 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = [[1, 0]]}>
-#split1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = [[0, 1]]}>
-module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @across(%v: tensor<64x128xf32, #split0>, %p: tensor<64x128x!tt.ptr<f32>, #split1>) {
-    // expected-error @+1 {{op 'ttg.convert_layout' cannot be lowered to LLVM in a program of 2 CTAs (num_ctas): the conversion changes which CTA holds which elements}}
-    %c = ttg.convert_layout %v : tensor<64x128xf32, #split0> -> tensor<64x128xf32, #split1>
-    tt.store %p, %c : tensor<64x128x!tt.ptr<f32>, #split1>
-    tt.return
-  }
-}
-
-// -----
-
 #split1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = [[0, 1]]}>
 module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @split_rows(%v: tensor<64x128xf32, #split1>, %p: tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #split1}>>) {

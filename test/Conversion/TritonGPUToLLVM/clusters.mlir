@@ -84,3 +84,31 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Rows split over the CTAs to columns split over them: each CTA stores its
+// 32x128 tile in its scratch (16 KiB), a cluster barrier, then each element
+// is loaded from the scratch of the CTA holding it (mapa: a
+// shared::cluster address), and a cluster barrier before the scratch is
+// reused.
+// ALLOC: ttg.shared = 16384
+// ALLOC-NEXT: tt.func public @across
+// CHECK-LABEL: llvm.func @across
+// CHECK: llvm.store
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK: %[[REMOTE:.*]] = nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: llvm.load %[[REMOTE]] {alignment = 4 : i64} : !llvm.ptr<7> -> i32
+// CHECK: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+#split0 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = [[1, 0]]}>
+#split1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = [[0, 1]]}>
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @across(%v: tensor<64x128xi32, #split0>, %p: tensor<64x128x!tt.ptr<i32>, #split1>) {
+    %c = ttg.convert_layout %v : tensor<64x128xi32, #split0> -> tensor<64x128xi32, #split1>
+    tt.store %p, %c : tensor<64x128x!tt.ptr<i32>, #split1>
+    tt.return
+  }
+}

@@ -46,6 +46,14 @@ public:
   /// Why programs of `numCTAs` CTAs cannot run on this target; empty when
   /// they can.
   virtual std::string clusterUnsupported(unsigned numCTAs) const = 0;
+  /// A barrier for all threads of all CTAs of the cluster, ordering their
+  /// shared memory accesses (release before, acquire after).
+  virtual void clusterBarrier(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// The address of the same shared memory location in the CTA of rank
+  /// `ctaRank` of the cluster (distributed shared memory), loadable with
+  /// llvm.load.
+  virtual mlir::Value clusterSharedAddress(mlir::OpBuilder &b, mlir::Location loc,
+                                           mlir::Value sharedPtr, mlir::Value ctaRank) const = 0;
   /// Marks an llvm.func as a kernel launched with `numThreads` threads per
   /// CTA in clusters of `numCTAs` CTAs; `maxRegisters` is ttg.maxnreg when
   /// the module sets it.

@@ -124,6 +124,19 @@ public:
     return NVVM::ClusterId::create(b, loc, b.getI32Type());
   }
 
+  // barrier.cluster.arrive releases and .wait acquires by default.
+  void clusterBarrier(OpBuilder &b, Location loc) const override {
+    NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+  }
+
+  // mapa: the address space 7 (shared::cluster) pointer of that CTA's copy.
+  Value clusterSharedAddress(OpBuilder &b, Location loc, Value sharedPtr,
+                             Value ctaRank) const override {
+    return NVVM::MapaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7), sharedPtr,
+                                ctaRank);
+  }
+
   // Clusters exist from sm_90; 8 CTAs is the portable cluster size (16
   // needs an opt-in attribute Triton's launcher sets, kiln's does not).
   std::string clusterUnsupported(unsigned numCTAs) const override {
