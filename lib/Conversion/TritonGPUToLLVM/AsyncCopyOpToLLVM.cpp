@@ -92,8 +92,9 @@ struct AsyncCopyLowering : OpConversionPattern<ttg::AsyncCopyGlobalToLocalOp> {
       }
     };
     // The predicate is the same for all of a thread's copies: one branch.
-    LinearLayout global = globalLayoutOf(op.getSrc().getType());
-    if (Value owner = ownerPredicate(rewriter, loc, ctx, &global)) {
+    // Per CTA: every CTA of a cluster fills its own buffer, copies of an
+    // element in other CTAs included.
+    if (Value owner = ownerPredicate(rewriter, loc, ctx, &regs)) {
       scf::IfOp::create(rewriter, loc, owner, [&](OpBuilder &b, Location l) {
         copyAll(b);
         scf::YieldOp::create(b, l);

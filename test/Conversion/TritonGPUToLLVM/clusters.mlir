@@ -112,3 +112,25 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Both CTAs hold the whole tile (a zero block basis), as operand A of a
+// product split along N: each CTA copies it into its own buffer, so the
+// copies do not depend on the CTA's rank (once per cluster would leave one
+// CTA's buffer empty).
+// CHECK-LABEL: llvm.func @copy_to_each_cta
+// CHECK-NOT: cluster.ctarank
+// CHECK: nvvm.cp.async.shared.global
+// CHECK: llvm.return
+#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[0, 0]]}>
+#s = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16, CGALayout = [[0, 0]]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @copy_to_each_cta(%ptrs: tensor<64x32x!tt.ptr<f16>, #b> {tt.contiguity = 8 : i32, tt.divisibility = 16 : i32}) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16, #s, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %ptrs, %buf {contiguity = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #b> -> <64x32xf16, #s, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    tt.return
+  }
+}
