@@ -11,8 +11,8 @@
 //
 //   // kiln-fuzz: cuda:80 warps=8 stages=4
 //
-// (target cuda:75, 80, 86, 89 or 90; warps 1 to 16; stages 1 to 6; the
-// defaults cuda:90, 4, 3), so that one kernel is fuzzed across targets and
+// (target cuda:75, 80, 86, 89 or 90; warps 1 to 16; stages 1 to 6; ctas 1,
+// 2, 4 or 8; the defaults cuda:90, 4, 3, 1), so that one kernel is fuzzed across targets and
 // options as well as through its IR. Bad input must end in a diagnostic:
 // a stage that fails without one is a finding, as is a crash, an abort of
 // LLVM's code generator, an unverifiable result or a result that does not
@@ -57,7 +57,7 @@ namespace {
 /// of range fall back to the defaults.
 kiln::CompileOptions optionsOf(StringRef text) {
   std::string target = "cuda:90";
-  int warps = 4, stages = 3;
+  int warps = 4, stages = 3, ctas = 1;
   StringRef first = text.split('\n').first.trim();
   if (first.consume_front("// kiln-fuzz:")) {
     SmallVector<StringRef> words;
@@ -73,6 +73,9 @@ kiln::CompileOptions optionsOf(StringRef text) {
       else if (word.consume_front("stages=") && !word.getAsInteger(10, value) && value >= 1 &&
                value <= 6)
         stages = value;
+      else if (word.consume_front("ctas=") && !word.getAsInteger(10, value) && value >= 1 &&
+               value <= 8 && isPowerOf2_32(value))
+        ctas = value;
     }
   }
   Expected<kiln::Target> parsed = kiln::Target::parse(target);
@@ -81,6 +84,7 @@ kiln::CompileOptions optionsOf(StringRef text) {
   kiln::CompileOptions options = kiln::CompileOptions::forTarget(*parsed);
   options.numWarps = warps;
   options.numStages = stages;
+  options.numCtas = ctas;
   return options;
 }
 
