@@ -105,7 +105,7 @@ SmallVector<int32_t> resultCGA(tt::DotOp dot) {
 SmallVector<int64_t> resultTile(tt::DotOp dot) {
   RankedTensorType type = dot.getC().getType();
   SmallVector<int64_t> tile(type.getShape());
-  ArrayRef<int32_t> cga = resultCGA(dot);
+  SmallVector<int32_t> cga = resultCGA(dot);
   for (size_t i = 0; i < cga.size(); ++i)
     if (cga[i] != 0)
       tile[i % tile.size()] = std::max<int64_t>(1, tile[i % tile.size()] / 2);
