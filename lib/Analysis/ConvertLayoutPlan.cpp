@@ -96,10 +96,10 @@ llvm::Expected<ConversionPlan> planConversion(mlir::RankedTensorType src,
     plan.clusterTileElements = tile->getTotalOutDimSize();
     return plan;
   }
-  llvm::Expected<LinearLayout> s = ttg::toCTALinearLayout(src);
+  llvm::Expected<LinearLayout> s = layout::ctaTile(*srcAll);
   if (!s)
     return s.takeError();
-  llvm::Expected<LinearLayout> d = ttg::toCTALinearLayout(dst);
+  llvm::Expected<LinearLayout> d = layout::ctaTile(*dstAll);
   if (!d)
     return d.takeError();
   return planConversion(*s, *d, sharedElementBits(src.getElementType()));

@@ -62,15 +62,6 @@ bool sameSplit(Type a, Type b) {
   return sa && sb && *sa == *sb;
 }
 
-bool splitAlong(Type type, unsigned axis) {
-  auto bases = blockBases(type);
-  return bases && llvm::any_of(*bases, [&](const LinearLayout::Basis &b) {
-           return axis < b.size() && b[axis] != 0;
-         });
-}
-
-bool usesResult(Operation *op) { return !op->use_empty(); }
-
 } // namespace
 
 LogicalResult checkCTALocality(Operation *op, unsigned numCTAs) {
@@ -92,13 +83,13 @@ LogicalResult checkCTALocality(Operation *op, unsigned numCTAs) {
   if (isa<tt::ReduceOp, tt::ScanOp>(op)) {
     unsigned axis = isa<tt::ReduceOp>(op) ? cast<tt::ReduceOp>(op).getAxis()
                                            : cast<tt::ScanOp>(op).getAxis();
-    if (splitAlong(op->getOperand(0).getType(), axis))
+    if (ttg::isSplitOverCTAs(cast<RankedTensorType>(op->getOperand(0).getType()), axis))
       return fail("its axis is split over the CTAs; combining across the CTAs of a cluster is "
                   "not lowered yet (the ttgir stage keeps reduced axes in one CTA)");
     return success();
   }
   if (isa<tt::AtomicRMWOp, tt::AtomicCASOp, tt::AtomicLoadOp, tt::AtomicPollOp>(op) &&
-      usesResult(op)) {
+      !op->use_empty()) {
     Type type = op->getResult(0).getType();
     auto bases = blockBases(type);
     bool copies = !isa<RankedTensorType>(type) ||

@@ -103,13 +103,7 @@ SmallVector<int32_t> resultCGA(tt::DotOp dot) {
 /// The part of the result one CTA computes (all of it in a program of one
 /// CTA): what instruction shapes and warps are chosen for.
 SmallVector<int64_t> resultTile(tt::DotOp dot) {
-  RankedTensorType type = dot.getC().getType();
-  SmallVector<int64_t> tile(type.getShape());
-  SmallVector<int32_t> cga = resultCGA(dot);
-  for (size_t i = 0; i < cga.size(); ++i)
-    if (cga[i] != 0)
-      tile[i % tile.size()] = std::max<int64_t>(1, tile[i % tile.size()] / 2);
-  return tile;
+  return ctaShape(dot.getC().getType().getShape(), resultCGA(dot));
 }
 
 SmallVector<unsigned> mmaV3InstrShape(tt::DotOp dot, unsigned numWarps) {
@@ -222,10 +216,7 @@ FailureOr<NVMMASharedEncodingAttr> nvmmaEncoding(RankedTensorType type, unsigned
                                                  ArrayRef<int32_t> cga) {
   unsigned bits = bitsOf(type.getElementType());
   // Each CTA's tile is a buffer of its own.
-  SmallVector<int64_t> tile(type.getShape());
-  for (size_t i = 0; i < cga.size(); ++i)
-    if (cga[i] != 0)
-      tile[i % 2] = std::max<int64_t>(1, tile[i % 2] / 2);
+  SmallVector<int64_t> tile = ctaShape(type.getShape(), cga);
   int64_t rowBytes = tile[contiguous] * bits / 8;
   for (unsigned s : {128u, 64u, 32u})
     if (rowBytes % s == 0 && tile[1 - contiguous] >= 8)

@@ -165,6 +165,23 @@ SmallVector<int64_t> kiln::ttg::ctaShape(ArrayRef<int64_t> shape, Attribute enco
   return tile;
 }
 
+SmallVector<int64_t> kiln::ttg::ctaShape(ArrayRef<int64_t> shape, ArrayRef<int32_t> cgaLayout) {
+  SmallVector<int64_t> tile(shape);
+  for (size_t i = 0; !tile.empty() && i < cgaLayout.size(); ++i)
+    if (cgaLayout[i] != 0)
+      tile[i % tile.size()] = std::max<int64_t>(1, tile[i % tile.size()] / 2);
+  return tile;
+}
+
+bool kiln::ttg::isSplitOverCTAs(RankedTensorType type, unsigned axis) {
+  llvm::Expected<LinearLayout> ll = toLinearLayout(type);
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return false;
+  }
+  return axis < type.getRank() && layout::blockCoordinateBits(*ll)[axis] != 0;
+}
+
 llvm::Expected<LinearLayout> kiln::ttg::toCTALinearLayout(RankedTensorType type) {
   llvm::Expected<LinearLayout> ll = toLinearLayout(type);
   if (!ll)

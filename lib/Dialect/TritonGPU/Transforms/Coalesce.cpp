@@ -92,10 +92,9 @@ BlockedEncodingAttr coalescedEncoding(const AxisInfoAnalysis &axisInfo, Operatio
   ArrayRef<int32_t> cga;
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
     cga = blocked.getCgaLayout();
-  int64_t numElems = type.getNumElements();
-  for (int32_t c : cga)
-    if (c != 0)
-      numElems = std::max<int64_t>(1, numElems / 2);
+  int64_t numElems = 1;
+  for (int64_t d : ctaShape(type.getShape(), cga))
+    numElems *= d;
   perThread = std::min<int64_t>(perThread, std::max<int64_t>(numElems / (numWarps * threadsPerWarp), 1));
   // A write wider than its own alignment would leave gaps in a warp's
   // writes; a load's gaps are served by the L1 cache.

@@ -1,9 +1,6 @@
 //===- Utility.cpp - layout choices shared by the ttgir passes ------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
-#include "kiln/Layout/Queries.h"
-
-
 #include <algorithm>
 #include <numeric>
 
@@ -26,15 +23,6 @@ BlockedEncodingAttr transposeBlocked(BlockedEncodingAttr enc, ArrayRef<int32_t> 
     newOrder.push_back(inverse[d]);
   return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, newOrder,
                                   transposeCGA(enc.getCgaLayout(), order));
-}
-
-bool isSplitOverCTAs(RankedTensorType type, unsigned axis) {
-  llvm::Expected<layout::LinearLayout> ll = toLinearLayout(type);
-  if (!ll) {
-    llvm::consumeError(ll.takeError());
-    return false;
-  }
-  return axis < type.getRank() && layout::blockCoordinateBits(*ll)[axis] != 0;
 }
 
 SmallVector<int32_t> transposeCGA(ArrayRef<int32_t> cga, ArrayRef<int32_t> order) {
@@ -100,10 +88,7 @@ BlockedEncodingAttr buildBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> sha
                                          unsigned threadsPerWarp, ArrayRef<int32_t> cgaLayout) {
   unsigned rank = shape.size();
   // The threads of a CTA fill its tile: the shape less the CTA split.
-  SmallVector<int64_t> tile(shape);
-  for (size_t i = 0; rank && i + rank <= cgaLayout.size(); ++i)
-    if (cgaLayout[i] != 0)
-      tile[i % rank] = std::max<int64_t>(1, tile[i % rank] / 2);
+  SmallVector<int64_t> tile = ctaShape(shape, cgaLayout);
   SmallVector<unsigned> lanes(rank, 1), warps(rank, 1);
   unsigned lanesLeft = threadsPerWarp, warpsLeft = numWarps, threadsLeft = numWarps * threadsPerWarp;
   // Fill the dimensions fastest first with as many threads as they have

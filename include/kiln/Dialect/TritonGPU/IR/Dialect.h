@@ -55,6 +55,14 @@ llvm::Expected<layout::LinearLayout> toLinearLayout(mlir::RankedTensorType type)
 /// of a cluster (leading dimensions the encoding does not describe, a
 /// ring's buffers, are kept). `shape` itself for a single CTA.
 llvm::SmallVector<int64_t> ctaShape(llvm::ArrayRef<int64_t> shape, mlir::Attribute encoding);
+/// The same for a CGA layout given flattened (an attribute's `CGALayout`
+/// parameter, one entry per dimension of `shape` in each basis).
+llvm::SmallVector<int64_t> ctaShape(llvm::ArrayRef<int64_t> shape,
+                                    llvm::ArrayRef<int32_t> cgaLayout);
+
+/// Whether the layout of `type` splits dimension `axis` over the CTAs of a
+/// cluster (so that no CTA holds a whole row along it).
+bool isSplitOverCTAs(mlir::RankedTensorType type, unsigned axis);
 
 /// One CTA's tile of it (layout::ctaTile): what code that moves the
 /// tensor's elements inside each CTA of a cluster plans with.

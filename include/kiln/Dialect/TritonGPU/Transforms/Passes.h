@@ -41,10 +41,6 @@ BlockedEncodingAttr buildBlockedEncoding(mlir::MLIRContext *ctx, llvm::ArrayRef<
                                          unsigned threadsPerWarp,
                                          llvm::ArrayRef<int32_t> cgaLayout = {});
 
-/// Whether the layout of `type` splits dimension `axis` over the CTAs of a
-/// cluster (so that no CTA holds a whole row along it).
-bool isSplitOverCTAs(mlir::RankedTensorType type, unsigned axis);
-
 /// The CGA bases of `enc` permuted as `tt.trans` with `order` permutes the
 /// tensor (result dimension i is source dimension order[i]).
 llvm::SmallVector<int32_t> transposeCGA(llvm::ArrayRef<int32_t> cga,
