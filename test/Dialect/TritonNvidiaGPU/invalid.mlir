@@ -173,3 +173,21 @@ tt.func @named_barrier_threads() {
   ttng.named_barrier_arrive %c3, %c48 : i32, i32
   tt.return
 }
+
+// -----
+
+// A copy moves the descriptor's block or whole messages of it along the
+// innermost dimension (64 f16 a message with a 128-byte swizzle): 32
+// columns of a 128x256 block are neither.
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @copy_part_of_message(%desc: !tt.tensordesc<tensor<128x256xf16, #shared>>, %x: i32,
+                                %whole: !ttg.memdesc<128x64xf16, #shared, #smem, mutable>,
+                                %part: !ttg.memdesc<128x32xf16, #shared, #smem, mutable>) {
+    ttng.async_tma_copy_local_to_global %desc[%x, %x] %whole : !tt.tensordesc<tensor<128x256xf16, #shared>>, !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+    // expected-error @+1 {{buffer shape [128, 32] does not match the descriptor's block shape [128, 256] (nor whole TMA messages of it along the innermost dimension)}}
+    ttng.async_tma_copy_local_to_global %desc[%x, %x] %part : !tt.tensordesc<tensor<128x256xf16, #shared>>, !ttg.memdesc<128x32xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}

@@ -482,32 +482,10 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
     ScratchContext scratch{lookupThreadsPerWarp(module),
                            lookupNumWarps(module.getOperation()).value_or(4)};
     for (auto [loop, stages] : loops) {
-      int64_t others = 0;
+      int64_t others = nvidia::sharedBesideRings(loop, scratch);
       loop->getParentOfType<tt::FuncOp>().walk([&](LocalAllocOp alloc) {
         others += localAllocBytes(alloc);
       });
-      // Live beside the rings: the scratch of an op in the loop (a fused
-      // loop's epilogue conversion; not one that only feeds TMA stores,
-      // which ttgir-tma-lowering drops, their buffer written from any
-      // layout) and the buffer that pass gives the loop's TMA stores (one
-      // per block and block type).
-      int64_t loopScratch = 0;
-      llvm::SmallDenseSet<std::pair<Block *, Type>> storeBuffers;
-      loop->walk([&](Operation *op) {
-        if (auto store = dyn_cast<tt::DescriptorStoreOp>(op)) {
-          if (MemDescType type = ttng::tmaStoreBufferType(store))
-            if (storeBuffers.insert({store->getBlock(), type}).second)
-              others += ttng::bufferBytes(type);
-          return;
-        }
-        bool feedsTMAStores =
-            isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [](Operation *u) {
-              return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
-            });
-        if (!feedsTMAStores)
-          loopScratch = std::max(loopScratch, scratchBytes(op, scratch));
-      });
-      others += loopScratch;
       if (std::optional<LoopPlan> plan =
               nvidia::planLoopWithin(loop, stages, axes, limit - others))
         plans.push_back(std::move(*plan));

@@ -2,8 +2,10 @@
 #include "PipelinePlan.h"
 
 #include "kiln/Analysis/AccessWidth.h"
+#include "kiln/Analysis/Allocation.h"
 #include "kiln/Analysis/AxisInfo.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/IR/Matchers.h"
@@ -527,6 +529,69 @@ std::optional<LoopPlan> planLoopWithin(scf::ForOp loop, unsigned numStages,
     // the stages asked for again.
     excluded.insert(largest->load);
   }
+}
+
+/// Whether the registers of `type`'s layout alone select which `pieces`
+/// parts of its innermost dimension an element is in: each bit above the
+/// part's width comes from one register basis that sets nothing else.
+static bool registersSelectInnerParts(RankedTensorType type, unsigned pieces) {
+  llvm::Expected<layout::LinearLayout> ll = ttg::toLinearLayout(type);
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return false;
+  }
+  unsigned inner = type.getRank() - 1;
+  int64_t width = type.getShape()[inner] / pieces;
+  for (const layout::LinearLayout::InDim &in : ll->getInDims())
+    for (const layout::LinearLayout::Basis &b : in.bases) {
+      if (b[inner] < width)
+        continue;
+      bool alone = llvm::all_of(llvm::enumerate(b), [&](auto e) {
+        return e.index() == inner || e.value() == 0;
+      });
+      if (in.name != layout::kRegister || !alone || !llvm::isPowerOf2_32(b[inner]))
+        return false;
+    }
+  return true;
+}
+
+TMAStoreStaging tmaStoreStaging(tt::DescriptorStoreOp store) {
+  Value src = store.getSrc();
+  if (auto cvt = src.getDefiningOp<ConvertLayoutOp>())
+    src = cvt.getSrc();
+  auto type = cast<RankedTensorType>(src.getType());
+  TMAStoreStaging staging{ttng::tmaBufferType(store.getDesc().getType(), type.getShape(), true)};
+  if (!staging.buffer || type.getRank() != 2)
+    return staging;
+  auto enc = cast<NVMMASharedEncodingAttr>(staging.buffer.getEncoding());
+  int64_t bits = type.getElementTypeBitWidth();
+  int64_t span = enc.getSwizzlingByteWidth() * 8 / bits;
+  if (enc.getTransposed() || span == 0 || type.getShape()[1] < 4 * span ||
+      !registersSelectInnerParts(type, type.getShape()[1] / span))
+    return staging;
+  staging.pieces = unsigned(type.getShape()[1] / span);
+  staging.buffer = MemDescType::get({2, type.getShape()[0], span}, type.getElementType(), enc,
+                                    staging.buffer.getMemorySpace(), true);
+  return staging;
+}
+
+int64_t sharedBesideRings(scf::ForOp loop, const ScratchContext &scratch) {
+  int64_t buffers = 0, largestScratch = 0;
+  llvm::SmallDenseSet<std::pair<Block *, Type>> seen;
+  loop->walk([&](Operation *op) {
+    if (auto store = dyn_cast<tt::DescriptorStoreOp>(op)) {
+      if (MemDescType type = tmaStoreStaging(store).buffer)
+        if (seen.insert({store->getBlock(), type}).second)
+          buffers += ttng::bufferBytes(type);
+      return;
+    }
+    bool feedsTMAStores = isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [](Operation *u) {
+                            return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
+                          });
+    if (!feedsTMAStores)
+      largestScratch = std::max(largestScratch, scratchBytes(op, scratch));
+  });
+  return buffers + largestScratch;
 }
 
 } // namespace kiln::nvidia

@@ -18,6 +18,7 @@
 
 namespace kiln {
 class AxisInfoAnalysis;
+struct ScratchContext;
 } // namespace kiln
 
 namespace kiln::nvidia {
@@ -81,6 +82,27 @@ std::optional<LoopPlan> planLoop(mlir::scf::ForOp loop, unsigned numStages,
 /// synchronous (and again as many stages as fit), as long as it does not.
 std::optional<LoopPlan> planLoopWithin(mlir::scf::ForOp loop, unsigned numStages,
                                        const AxisInfoAnalysis &axes, int64_t budget);
+
+/// How a TMA store in a loop stages its tile in shared memory. A tile of
+/// four or more swizzle spans per row (a 128x256 f16 epilogue has four)
+/// goes out a span at a time through a ring of two span buffers, so that
+/// the loop keeps two spans of shared memory beside its operand rings
+/// instead of the whole tile (room for one more stage). The pieces are
+/// register slices of the value (tt.reshape, tt.trans, tt.split), so only
+/// a layout whose registers alone select the span qualifies. Otherwise
+/// one piece: the tile's own buffer.
+struct TMAStoreStaging {
+  ttg::MemDescType buffer; ///< the tile's buffer, or the ring of pieces
+  unsigned pieces = 1;
+};
+/// Null `buffer` when the store has no TMA buffer (no nvmma_shared block).
+TMAStoreStaging tmaStoreStaging(tt::DescriptorStoreOp store);
+
+/// The shared memory a loop needs beside its operand rings: the buffers
+/// of its TMA stores (one per block and buffer type, as ttgir-tma-lowering
+/// shares them) and the largest scratch of an op in it (not a conversion
+/// that only feeds TMA stores: their buffers are written from any layout).
+int64_t sharedBesideRings(mlir::scf::ForOp loop, const ScratchContext &scratch);
 
 /// The op that defines a dot's shared operand, through a transposed view.
 mlir::Operation *viewedDef(mlir::Value operand);

@@ -7,6 +7,8 @@
 // global scratch memory, as Triton 3.6 makes it.
 //
 //===----------------------------------------------------------------------===//
+#include "PipelinePlan.h"
+
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
@@ -159,36 +161,120 @@ struct StoreBuffer {
 };
 using SharedStoreBuffers = DenseMap<std::pair<Block *, Type>, StoreBuffer>;
 
+/// The `pieces` parts of the rank-2 `tile` along its innermost dimension,
+/// each with its offset there, as views that keep every element in its
+/// register: tt.reshape to [rows, 2, ..., 2, width], tt.trans moving the
+/// 2s last, then tt.split pair by pair. tmaStoreStaging chose `pieces` for
+/// a layout that allows it; failure (an internal error) otherwise.
+FailureOr<SmallVector<std::pair<Value, int64_t>>> innerParts(OpBuilder &b, Location loc,
+                                                             Operation *at, Value tile,
+                                                             unsigned pieces) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  int64_t rows = type.getShape()[0], width = type.getShape()[1] / pieces;
+  unsigned halvings = llvm::Log2_32(pieces);
+  bool ok = true;
+  // `op`'s results in the layouts the layout engine derives for the view.
+  auto inPlace = [&](Operation *op) {
+    Attribute enc =
+        ttg::viewResultEncoding(op, cast<RankedTensorType>(op->getOperand(0).getType()).getEncoding());
+    ok &= bool(enc);
+    for (Value r : op->getResults())
+      r.setType(cast<RankedTensorType>(r.getType()).cloneWithEncoding(enc));
+  };
+  SmallVector<int64_t> shape{rows};
+  shape.append(halvings, 2);
+  shape.push_back(width);
+  auto viewed = tt::ReshapeOp::create(b, loc, RankedTensorType::get(shape, type.getElementType()),
+                                      tile, /*allow_reorder=*/false, /*efficient_layout=*/false);
+  inPlace(viewed);
+  // [rows, width, 2 (halving 1), ..., 2 (halving k)]: a split takes the last.
+  SmallVector<int32_t> order{0, int32_t(halvings + 1)};
+  SmallVector<int64_t> transposed{rows, width};
+  for (unsigned h = 1; h <= halvings; ++h) {
+    order.push_back(int32_t(h));
+    transposed.push_back(2);
+  }
+  auto trans = tt::TransOp::create(b, loc, RankedTensorType::get(transposed, type.getElementType()),
+                                   viewed, order);
+  inPlace(trans);
+  SmallVector<std::pair<Value, int64_t>> parts{{trans, 0}};
+  // Halving k (the last dimension) picks width * 2^0, halving 1 the most.
+  for (unsigned h = halvings; h >= 1 && ok; --h) {
+    SmallVector<std::pair<Value, int64_t>> next;
+    for (auto [part, offset] : parts) {
+      auto partType = cast<RankedTensorType>(part.getType());
+      auto half = RankedTensorType::get(partType.getShape().drop_back(), type.getElementType());
+      auto split = tt::SplitOp::create(b, loc, half, half, part);
+      inPlace(split);
+      int64_t step = width << (halvings - h);
+      next.push_back({split.getOutLHS(), offset});
+      next.push_back({split.getOutRHS(), offset + step});
+    }
+    parts = std::move(next);
+  }
+  if (!ok)
+    return at->emitError() << "internal error: the TMA store's pieces would move data between "
+                              "threads, which tmaStoreStaging ruled out";
+  llvm::sort(parts, [](auto &x, auto &y) { return x.second < y.second; });
+  return parts;
+}
+
 /// A store of a loop (see storeLoop) gets a buffer for the whole loop, and
 /// waits before refilling it only for its copy of the previous pass that
 /// stored (the groups issued since may stay in flight): the copy out
 /// overlaps the rest of the pass (a persistent kernel's next tile). The
-/// loop waits for all of them once it is done.
+/// loop waits for all of them once it is done. A wide tile goes out in
+/// pieces (tmaStoreStaging) through a ring of two: each piece waits only
+/// until the copy two pieces back has read its buffer.
 LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, unsigned groups,
                                SharedStoreBuffers &shared) {
   Location loc = store.getLoc();
   Value src = store.getSrc();
-  FailureOr<ttg::MemDescType> type = bufferType(
-      store, store.getDesc().getType(), cast<RankedTensorType>(src.getType()).getShape(), true);
-  if (failed(type))
+  if (failed(bufferType(store, store.getDesc().getType(),
+                        cast<RankedTensorType>(src.getType()).getShape(), true)))
     return failure();
+  nvidia::TMAStoreStaging staging = nvidia::tmaStoreStaging(store);
   if (auto cvt = src.getDefiningOp<ttg::ConvertLayoutOp>())
     src = cvt.getSrc();
-  StoreBuffer &slot = shared[{store->getBlock(), *type}];
+  StoreBuffer &slot = shared[{store->getBlock(), staging.buffer}];
   unsigned alike = slot.alike;
   OpBuilder outside(loop);
   if (!slot.buffer)
-    slot.buffer = ttg::LocalAllocOp::create(outside, loc, *type, Value(), IntegerAttr());
+    slot.buffer = ttg::LocalAllocOp::create(outside, loc, staging.buffer, Value(), IntegerAttr());
   Value buffer = slot.buffer;
   OpBuilder b(store);
   // Only the thread that issued the copy waits for it: the others may
   // refill the buffer once it has. A buffer of its own was last copied
   // out `groups` groups ago, a shared one by the latest group.
-  ttng::TMAStoreWaitOp::create(b, loc, alike > 1 ? 0 : int32_t(groups - 1));
-  ttg::BarrierOp::create(b, loc, ttg::AddrSpace::Local);
-  ttg::LocalStoreOp::create(b, loc, src, buffer);
-  ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
-  ttng::AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(), store.getIndices(), buffer);
+  auto copyOut = [&](Value value, Value into, ValueRange indices, int32_t pendings) {
+    ttng::TMAStoreWaitOp::create(b, loc, pendings);
+    ttg::BarrierOp::create(b, loc, ttg::AddrSpace::Local);
+    ttg::LocalStoreOp::create(b, loc, value, into);
+    ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
+    ttng::AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(), indices, into);
+  };
+  if (staging.pieces == 1) {
+    copyOut(src, buffer, store.getIndices(), alike > 1 ? 0 : int32_t(groups - 1));
+  } else {
+    auto parts = innerParts(b, loc, store, src, staging.pieces);
+    if (failed(parts))
+      return failure();
+    auto ring = cast<ttg::MemDescType>(buffer.getType());
+    auto pieceType = ttg::MemDescType::get(ring.getShape().drop_front(), ring.getElementType(),
+                                           ring.getEncoding(), ring.getMemorySpace(), true);
+    SmallVector<Value> indices(store.getIndices());
+    Value inner = indices.back();
+    for (auto [i, part] : llvm::enumerate(*parts)) {
+      Value index = arith::ConstantIntOp::create(b, loc, int64_t(i % 2), 32);
+      Value piece = ttg::MemDescIndexOp::create(b, loc, pieceType, buffer, index);
+      indices.back() = part.second == 0
+                           ? inner
+                           : Value(arith::AddIOp::create(
+                                 b, loc, inner, arith::ConstantIntOp::create(b, loc, part.second, 32)));
+      // The latest group is the previous piece's, in the other buffer.
+      copyOut(part.first, piece, indices, 1);
+    }
+  }
   auto after = dyn_cast_or_null<ttng::TMAStoreWaitOp>(loop->getNextNode());
   if (!after || after.getPendings() != 0) {
     outside.setInsertionPointAfter(loop);
@@ -294,7 +380,7 @@ struct TMALowering : kiln::nvidia::impl::TMALoweringBase<TMALowering> {
     SharedStoreBuffers shared;
     for (Operation *op : ops)
       if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
-        if (ttg::MemDescType type = ttng::tmaStoreBufferType(store))
+        if (ttg::MemDescType type = nvidia::tmaStoreStaging(store).buffer)
           ++shared[{store->getBlock(), type}].alike;
     for (Operation *op : ops) {
       if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))

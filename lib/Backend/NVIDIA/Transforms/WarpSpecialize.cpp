@@ -21,6 +21,9 @@
 // consumers store the last one.
 //
 //===----------------------------------------------------------------------===//
+#include "PipelinePlan.h"
+
+#include "kiln/Analysis/Allocation.h"
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
@@ -49,7 +52,6 @@ namespace {
 constexpr int32_t kProducerWarps = 1;
 constexpr int32_t kProducerRegisters = 24;
 constexpr int64_t kSharedMemory = 227 * 1024; // sm_90's opt-in maximum per CTA
-constexpr int64_t kSharedReserve = 16 * 1024; // layout conversions' scratch
 
 /// A descriptor load the producer streams, and its ring.
 struct Stream {
@@ -162,13 +164,11 @@ private:
 
   /// Fewer slots when the rings would not leave room for the rest.
   void fitStages() {
-    int64_t perStage = 0, other = kSharedReserve;
+    int64_t perStage = 0;
     for (Group &g : groups)
       perStage += g.bytes;
-    loop.walk([&](tt::DescriptorStoreOp store) {
-      other += ttng::bufferBytes(ttng::tmaBufferType(store.getDesc().getType(),
-                                                     store.getSrc().getType().getShape(), true));
-    });
+    ScratchContext scratch{lookupThreadsPerWarp(loop->getParentOfType<ModuleOp>()), numWarps};
+    int64_t other = nvidia::sharedBesideRings(loop, scratch);
     while (numStages > 2 && int64_t(numStages) * perStage + other > kSharedMemory)
       --numStages;
     for (Group &g : groups)

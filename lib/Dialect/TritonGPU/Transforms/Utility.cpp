@@ -1,5 +1,6 @@
 //===- Utility.cpp - layout choices shared by the ttgir passes ------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
+#include "kiln/Layout/Queries.h"
 
 #include <algorithm>
 #include <numeric>
@@ -118,6 +119,64 @@ BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t
   SmallVector<unsigned> sizePerThread(shape.size(), 1);
   return buildBlockedEncoding(ctx, shape, sizePerThread, order, numWarps, threadsPerWarp,
                               defaultCGABases(shape, order, numCTAs, keepWhole));
+}
+
+/// `ll` without the size-2 last dimension of a tt.split's source, when
+/// one register bit alone selects it (each thread holds both halves).
+static std::optional<layout::LinearLayout> withoutPairDimension(const layout::LinearLayout &ll) {
+  using layout::LinearLayout;
+  unsigned rank = ll.getNumOutDims();
+  std::vector<LinearLayout::InDim> ins;
+  bool found = false;
+  for (const LinearLayout::InDim &in : ll.getInDims()) {
+    LinearLayout::InDim kept{in.name, {}};
+    for (const LinearLayout::Basis &b : in.bases) {
+      if (b[rank - 1] == 0) {
+        kept.bases.emplace_back(b.begin(), b.end() - 1);
+        continue;
+      }
+      bool alone = llvm::all_of(ArrayRef<int32_t>(b).drop_back(), [](int32_t c) { return !c; });
+      if (in.name != layout::kRegister || !alone || found)
+        return std::nullopt;
+      found = true;
+    }
+    ins.push_back(std::move(kept));
+  }
+  std::vector<LinearLayout::DimSize> outs;
+  SmallVector<StringRef> names = ll.getOutDimNames();
+  for (StringRef name : ArrayRef(names).drop_back())
+    outs.push_back({name.str(), ll.getOutDimSize(name)});
+  llvm::Expected<LinearLayout> out = LinearLayout::create(std::move(ins), std::move(outs), true);
+  if (!found || !out) {
+    if (!out)
+      llvm::consumeError(out.takeError());
+    return std::nullopt;
+  }
+  return std::move(*out);
+}
+
+Attribute viewResultEncoding(Operation *op, Attribute encoding) {
+  if (!isa<tt::TransOp, tt::ReshapeOp, tt::SplitOp>(op))
+    return {};
+  // A transposed blocked layout is blocked, as Triton writes it.
+  if (auto trans = dyn_cast<tt::TransOp>(op))
+    if (auto blocked = dyn_cast<BlockedEncodingAttr>(encoding))
+      return transposeBlocked(blocked, trans.getOrder());
+  auto src = cast<RankedTensorType>(op->getOperand(0).getType()).cloneWithEncoding(encoding);
+  llvm::Expected<layout::LinearLayout> ll = toLinearLayout(src);
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return {};
+  }
+  std::optional<layout::LinearLayout> out;
+  if (auto trans = dyn_cast<tt::TransOp>(op))
+    out = layout::transposeLayout(
+        *ll, SmallVector<unsigned>(trans.getOrder().begin(), trans.getOrder().end()));
+  else if (auto reshape = dyn_cast<tt::ReshapeOp>(op))
+    out = layout::reshapeLayout(*ll, reshape.getType().getShape());
+  else
+    out = withoutPairDimension(*ll);
+  return out ? Attribute(linearEncoding(op->getContext(), *out)) : Attribute();
 }
 
 } // namespace kiln::ttg

@@ -31,8 +31,9 @@ LogicalResult verifyBarrier(Operation *op, MemDescType type, StringRef what = "b
   return success();
 }
 
-/// A TMA copy moves exactly one block of the descriptor, addressed by one
-/// coordinate per dimension, to or from a buffer of the same shape.
+/// A TMA copy moves one block of the descriptor, or whole messages of it
+/// along the innermost dimension, addressed by one coordinate per
+/// dimension, to or from a buffer of that shape.
 LogicalResult verifyTMACopy(Operation *op, kiln::tt::TensorDescType desc, size_t numCoords,
                             MemDescType buffer) {
   RankedTensorType block = desc.getSignlessBlockType();
@@ -42,10 +43,11 @@ LogicalResult verifyTMACopy(Operation *op, kiln::tt::TensorDescType desc, size_t
   if (buffer.getElementType() != block.getElementType())
     return op->emitOpError() << "buffer element type " << buffer.getElementType()
                              << " does not match the descriptor's " << block.getElementType();
-  if (!kiln::ttng::holdsTMABlock(block.getShape(), buffer.getShape()))
+  if (!kiln::ttng::holdsTMABoxes(desc, buffer.getShape()))
     return op->emitOpError() << "buffer shape " << shapeString(buffer.getShape())
                              << " does not match the descriptor's block shape "
-                             << shapeString(block.getShape());
+                             << shapeString(block.getShape())
+                             << " (nor whole TMA messages of it along the innermost dimension)";
   return success();
 }
 

@@ -125,9 +125,21 @@ ttg::MemDescType tmaBufferType(tt::TensorDescType desc, ArrayRef<int64_t> shape,
                                ttg::SharedMemorySpaceAttr::get(ctx), mutableMemory);
 }
 
-ttg::MemDescType tmaStoreBufferType(tt::DescriptorStoreOp store) {
-  return tmaBufferType(store.getDesc().getType(),
-                       cast<RankedTensorType>(store.getSrc().getType()).getShape(), true);
+bool holdsTMABoxes(tt::TensorDescType desc, ArrayRef<int64_t> shape) {
+  RankedTensorType block = desc.getSignlessBlockType();
+  if (holdsTMABlock(block.getShape(), shape))
+    return true;
+  auto enc = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(block.getEncoding());
+  if (!enc || shape.empty() || !block.getElementType().isIntOrFloat())
+    return false;
+  SmallVector<int64_t> whole(block.getShape());
+  int64_t inner = shape.back();
+  if (!holdsTMABlock(ArrayRef<int64_t>(whole).drop_back(), shape.drop_back()))
+    return false;
+  // A row of one message spans the swizzle width (or the whole row).
+  int64_t bits = block.getElementType().getIntOrFloatBitWidth();
+  int64_t box = enc.getSwizzlingByteWidth() ? enc.getSwizzlingByteWidth() * 8 / bits : whole.back();
+  return inner > 0 && inner < whole.back() && whole.back() % inner == 0 && inner % box == 0;
 }
 
 int64_t bufferBytes(ttg::MemDescType type) {

@@ -151,3 +151,67 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A store in a loop of a tile four swizzle spans wide (a 128x256 f16 wgmma
+// epilogue) goes out span by span through a ring of two 128x64 buffers:
+// the pieces are register views of the accumulator (reshape, trans, split:
+// no layout conversion), each waits only for the copy two pieces back
+// (pendings 1) and is copied to its own column offset. The loop keeps 32 KB
+// of shared memory for the store instead of 64 KB.
+// CHECK-LABEL: tt.func public @wide_store_in_pieces
+// CHECK: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x128x64xf16, #[[SH:.*]], #smem, mutable>
+// CHECK: scf.for %[[I:.*]] = %{{.*}}
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.reshape %{{.*}} : tensor<128x256xf16, #mma> -> tensor<128x2x2x64xf16, #linear
+// CHECK: tt.trans %{{.*}} {order = array<i32: 0, 3, 1, 2>}
+// CHECK-COUNT-3: tt.split
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[P0:.*]] = ttg.memdesc_index %[[RING]][%{{.*}}] : !ttg.memdesc<2x128x64xf16, #[[SH]], #smem, mutable> -> !ttg.memdesc<128x64xf16
+// CHECK: ttng.async_tma_store_wait {pendings = 1 : i32}
+// CHECK: ttg.local_store %{{.*}}, %[[P0]]
+// CHECK: ttng.async_tma_copy_local_to_global %{{.*}}[%[[I]], %[[N:arg[0-9]+]]] %[[P0]]
+// CHECK: %[[C64:.*]] = arith.addi %[[N]], %c64_i32
+// CHECK: ttng.async_tma_store_wait {pendings = 1 : i32}
+// CHECK: ttng.async_tma_copy_local_to_global %{{.*}}[%[[I]], %[[C64]]]
+// CHECK: arith.addi %[[N]], %c128_i32
+// CHECK: ttng.async_tma_store_wait {pendings = 1 : i32}
+// CHECK: arith.addi %[[N]], %c192_i32
+// CHECK: ttng.async_tma_store_wait {pendings = 1 : i32}
+// CHECK: ttng.async_tma_copy_local_to_global
+// CHECK-NEXT: }
+// CHECK-NEXT: ttng.async_tma_store_wait {pendings = 0 : i32}
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wide_store_in_pieces(%c: !tt.tensordesc<tensor<128x256xf16>>, %x: tensor<128x256xf16, #mma>,
+                                       %n: i32, %k: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %k step %c1 : i32 {
+      tt.descriptor_store %c[%i, %n], %x : !tt.tensordesc<tensor<128x256xf16>>, tensor<128x256xf16, #mma>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Where lanes, not registers, pick the span (8 columns a thread, 32 lanes
+// along the row), the tile goes out whole.
+// CHECK-LABEL: tt.func public @wide_store_whole
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<128x256xf16
+// CHECK-NOT: tt.split
+// CHECK: ttng.async_tma_copy_local_to_global
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @wide_store_whole(%c: !tt.tensordesc<tensor<128x256xf16>>, %x: tensor<128x256xf16, #blocked>,
+                                   %n: i32, %k: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %k step %c1 : i32 {
+      tt.descriptor_store %c[%i, %n], %x : !tt.tensordesc<tensor<128x256xf16>>, tensor<128x256xf16, #blocked>
+    }
+    tt.return
+  }
+}

@@ -50,6 +50,11 @@ llvm::SmallVector<int32_t> transposeCGA(llvm::ArrayRef<int32_t> cga,
 /// the tensor (result dimension i is source dimension order[i]).
 BlockedEncodingAttr transposeBlocked(BlockedEncodingAttr enc, llvm::ArrayRef<int32_t> order);
 
+/// The layout in which a view op (tt.trans, tt.reshape, tt.split) yields
+/// its result from a source in `encoding` without moving an element
+/// between threads; null when there is none.
+mlir::Attribute viewResultEncoding(mlir::Operation *op, mlir::Attribute encoding);
+
 /// The type of the `ttg.memdesc_trans` view with `order` [1, 0] of a rank-2
 /// `#ttg.nvmma_shared` buffer (or of a slot of a ring of them): the same
 /// bytes, dimensions swapped, `transposed` flipped, the slot's allocation.

@@ -59,9 +59,10 @@ bool holdsTMABlock(llvm::ArrayRef<int64_t> block, llvm::ArrayRef<int64_t> shape)
 ttg::MemDescType tmaBufferType(tt::TensorDescType desc, llvm::ArrayRef<int64_t> shape,
                                bool mutableMemory);
 
-/// The (mutable) buffer a TMA store of `store`'s value goes through, null
-/// when it has none.
-ttg::MemDescType tmaStoreBufferType(tt::DescriptorStoreOp store);
+/// Whether a buffer of `shape` holds what TMA copies through `desc` move:
+/// the block (holdsTMABlock), or a part of it cut along the innermost
+/// dimension into whole messages (a wide store going out in pieces).
+bool holdsTMABoxes(tt::TensorDescType desc, llvm::ArrayRef<int64_t> shape);
 
 /// The bytes of a shared-memory buffer of `type`.
 int64_t bufferBytes(ttg::MemDescType type);
