@@ -585,9 +585,10 @@ int64_t sharedBesideRings(scf::ForOp loop, const ScratchContext &scratch) {
           buffers += ttng::bufferBytes(type);
       return;
     }
-    bool feedsTMAStores = isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [](Operation *u) {
-                            return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
-                          });
+    bool feedsTMAStores =
+        isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [](Operation *u) {
+          return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
+        });
     if (!feedsTMAStores)
       largestScratch = std::max(largestScratch, scratchBytes(op, scratch));
   });

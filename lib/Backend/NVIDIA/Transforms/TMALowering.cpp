@@ -175,8 +175,8 @@ FailureOr<SmallVector<std::pair<Value, int64_t>>> innerParts(OpBuilder &b, Locat
   bool ok = true;
   // `op`'s results in the layouts the layout engine derives for the view.
   auto inPlace = [&](Operation *op) {
-    Attribute enc =
-        ttg::viewResultEncoding(op, cast<RankedTensorType>(op->getOperand(0).getType()).getEncoding());
+    auto src = cast<RankedTensorType>(op->getOperand(0).getType());
+    Attribute enc = ttg::viewResultEncoding(op, src.getEncoding());
     ok &= bool(enc);
     for (Value r : op->getResults())
       r.setType(cast<RankedTensorType>(r.getType()).cloneWithEncoding(enc));
@@ -194,8 +194,8 @@ FailureOr<SmallVector<std::pair<Value, int64_t>>> innerParts(OpBuilder &b, Locat
     order.push_back(int32_t(h));
     transposed.push_back(2);
   }
-  auto trans = tt::TransOp::create(b, loc, RankedTensorType::get(transposed, type.getElementType()),
-                                   viewed, order);
+  auto trans = tt::TransOp::create(
+      b, loc, RankedTensorType::get(transposed, type.getElementType()), viewed, order);
   inPlace(trans);
   SmallVector<std::pair<Value, int64_t>> parts{{trans, 0}};
   // Halving k (the last dimension) picks width * 2^0, halving 1 the most.
@@ -267,10 +267,12 @@ LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, uns
     for (auto [i, part] : llvm::enumerate(*parts)) {
       Value index = arith::ConstantIntOp::create(b, loc, int64_t(i % 2), 32);
       Value piece = ttg::MemDescIndexOp::create(b, loc, pieceType, buffer, index);
-      indices.back() = part.second == 0
-                           ? inner
-                           : Value(arith::AddIOp::create(
-                                 b, loc, inner, arith::ConstantIntOp::create(b, loc, part.second, 32)));
+      if (part.second == 0) {
+        indices.back() = inner;
+      } else {
+        Value offset = arith::ConstantIntOp::create(b, loc, part.second, 32);
+        indices.back() = arith::AddIOp::create(b, loc, inner, offset);
+      }
       // The latest group is the previous piece's, in the other buffer.
       copyOut(part.first, piece, indices, 1);
     }
