@@ -6,6 +6,7 @@ cuda:90 without a GPU, and checks that the kernel Triton returns is kiln's:
     compile_check.py dot NAME [--capability 80] [--ptx FILE]
                                         a kernel of dot_kernels.py, for cuda:90 or the
                                         capability given; --ptx writes kiln's PTX to FILE
+                                        (any kind; --ttgir FILE likewise its TTGIR)
     compile_check.py gluon NAME [--ptx FILE]
                                         a Gluon kernel of gluon_kernels.py
 
@@ -134,6 +135,7 @@ def main():
     parser.add_argument("name")
     parser.add_argument("--capability", type=int, default=TARGET.arch)
     parser.add_argument("--ptx", help="write the kernel's PTX to this file")
+    parser.add_argument("--ttgir", help="write the kernel's TTGIR to this file")
     parser.add_argument("--ptxas-info", action="store_true",
                         help="print what `ptxas -v` (the ptxas this Triton release uses) says of the PTX")
     args = parser.parse_args()
@@ -143,6 +145,9 @@ def main():
     if args.ptx:
         with open(args.ptx, "w") as f:
             f.write(kernel.asm["ptx"])
+    if args.ttgir:
+        with open(args.ttgir, "w") as f:
+            f.write(kernel.asm["ttgir"])
     check(kernel, warps, args.capability, launch_warps)
     if args.ptxas_info:
         print(ptxas_info(kernel.asm["ptx"], args.capability))

@@ -81,6 +81,20 @@ def row_max_kernel(x_ptr, out_ptr, stride, n_cols, BLOCK_SIZE: tl.constexpr):
 
 
 @triton.jit
+def row_sum_loop_kernel(x_ptr, out_ptr, stride, n_cols, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # Rows longer than a block: each thread's partial sums stay in registers
+    # across the loop (the ttgir stage splits the reduction), one reduction
+    # across threads at the end.
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    acc = tl.zeros([BLOCK_M], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK_N):
+        cols = start + tl.arange(0, BLOCK_N)
+        x = tl.load(x_ptr + rows[:, None] * stride + cols[None, :], mask=cols[None, :] < n_cols, other=0.0)
+        acc += tl.sum(x, axis=1)
+    tl.store(out_ptr + rows, acc)
+
+
+@triton.jit
 def cumsum_kernel(x_ptr, out_ptr, n_cols, BLOCK_SIZE: tl.constexpr):
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK_SIZE)
@@ -103,18 +117,22 @@ class Kernel:
     -> the expected outputs, outputs(args) -> the tensors to compare, and the
     bytes one launch moves."""
 
-    def __init__(self, name, fn, signature, constexprs, num_warps=4, **bench):
+    def __init__(self, name, fn, signature, constexprs, num_warps=4, divisible=(), **bench):
         self.name = name
         self.fn = fn
         self.signature = signature
         self.constexprs = constexprs
         self.num_warps = num_warps
+        self.divisible = divisible
         self.bench = bench
 
     def source(self):
-        # Pointers 16-byte aligned, as the launcher specializes torch tensors.
+        # Pointers 16-byte aligned, as the launcher specializes torch tensors,
+        # and the integers in `divisible` multiples of 16, as it specializes
+        # the values the benchmark passes.
         attrs = {(i,): [["tt.divisibility", 16]]
-                 for i, ty in enumerate(self.signature.values()) if ty.startswith("*")}
+                 for i, (name, ty) in enumerate(self.signature.items())
+                 if ty.startswith("*") or name in self.divisible}
         return triton.compiler.ASTSource(fn=self.fn, signature=self.signature,
                                          constexprs=self.constexprs, attrs=attrs)
 
@@ -195,6 +213,18 @@ def _rowmax_launch(a):
     row_max_kernel[(x.shape[0],)](x, a["out"], x.stride(0), x.shape[1], BLOCK_SIZE=2048, num_warps=8)
 
 
+def _rowsum_inputs(torch, n_bytes):
+    cols = 8192
+    rows = n_bytes // (4 * cols)
+    return dict(x=torch.randn(rows, cols, device="cuda"), out=torch.empty(rows, device="cuda"))
+
+
+def _rowsum_launch(a):
+    x = a["x"]
+    row_sum_loop_kernel[(_cdiv(x.shape[0], 32),)](x, a["out"], x.stride(0), x.shape[1], BLOCK_M=32,
+                                                   BLOCK_N=128)
+
+
 def _cumsum_inputs(torch, n_bytes):
     cols = 1024
     rows = n_bytes // (4 * cols)
@@ -248,6 +278,13 @@ KERNELS = {
                inputs=_rowmax_inputs, launch=_rowmax_launch, outputs=lambda a: [a["out"]],
                reference=lambda torch, a: [a["x"].amax(dim=1)], bytes=lambda a: 4 * a["x"].numel(),
                tol=(0, 0)),
+        Kernel("row_sum_loop", row_sum_loop_kernel,
+               {"x_ptr": "*fp32", "out_ptr": "*fp32", "stride": "i32", "n_cols": "i32",
+                "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}, {"BLOCK_M": 32, "BLOCK_N": 128},
+               divisible=("stride", "n_cols"),
+               inputs=_rowsum_inputs, launch=_rowsum_launch, outputs=lambda a: [a["out"]],
+               reference=lambda torch, a: [a["x"].sum(dim=1)], bytes=lambda a: 4 * a["x"].numel(),
+               tol=(1e-4, 1e-3)),
         Kernel("cumsum", cumsum_kernel,
                {"x_ptr": "*i32", "out_ptr": "*i32", "n_cols": "i32", "BLOCK_SIZE": "constexpr"},
                {"BLOCK_SIZE": 1024},

@@ -46,3 +46,152 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return %r : tensor<128xf32, #blocked>
   }
 }
+
+// -----
+
+// A row sum accumulated across a loop (Triton's test_optimize_thread_locality
+// pattern): each thread adds its 16 elements of a row (4 per vector, 4
+// repeats along the row) into its own accumulator in the loop, without
+// shuffles; after the loop one reduction across the 8 lanes of a row, and
+// the loop's start value added last.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[B:.*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[S:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// CHECK-LABEL: tt.func @row_sums
+// CHECK: %[[INIT:.*]] = arith.constant dense<1.000000e+00> : tensor<32xf32, #ttg.slice<{dim = 1, parent = #[[B]]}>>
+// CHECK: %[[PART:.*]] = arith.constant dense<-0.000000e+00> : tensor<32x8xf32, #ttg.slice<{dim = 2, parent = #[[S]]}>>
+// CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} iter_args(%[[OLD:.*]] = %[[INIT]], %[[ACC:.*]] = %[[PART]])
+// CHECK:   %[[V:.*]] = tt.load
+// CHECK:   %[[R:.*]] = tt.reshape %[[V]] allow_reorder efficient_layout : tensor<32x128xf32, #[[B]]> -> tensor<32x8x16xf32, #[[S]]>
+// CHECK:   %[[L:.*]] = "tt.reduce"(%[[R]]) <{axis = 2 : i32}>
+// CHECK:     arith.addf
+// CHECK:   %[[U:.*]] = arith.addf %[[ACC]], %[[L]] : tensor<32x8xf32, #ttg.slice<{dim = 2, parent = #[[S]]}>>
+// CHECK:   scf.yield %[[OLD]], %[[U]]
+// CHECK: %[[T:.*]] = "tt.reduce"(%[[LOOP]]#1) <{axis = 1 : i32}>
+// CHECK:   arith.addf
+// CHECK: %[[C:.*]] = ttg.convert_layout %[[T]] : tensor<32xf32, #ttg.slice<{dim = 1, parent = #ttg.slice<{dim = 2, parent = #[[S]]}>}>> -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #[[B]]}>>
+// CHECK: %[[F:.*]] = arith.addf %[[INIT]], %[[C]]
+// CHECK: tt.store {{.*}}, %[[F]]
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @row_sums(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %n: i32) {
+    %one = arith.constant dense<1.000000e+00> : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ptrs = tt.splat %x : !tt.ptr<f32> -> tensor<32x128x!tt.ptr<f32>, #blocked>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %one) -> (tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) : i32 {
+      %v = tt.load %ptrs : tensor<32x128x!tt.ptr<f32>, #blocked>
+      %s = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x128xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %u = arith.addf %acc, %s : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      scf.yield %u : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    }
+    %yp = tt.splat %y : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #blocked}>>
+    tt.store %yp, %r : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #blocked}>>
+    tt.return
+  }
+}
+
+// -----
+
+// A running maximum (the accumulator second in the update, as
+// tl.maximum(tl.max(x, 1), acc) writes it): the threads' maxima start at
+// -inf; an integer minimum at the largest i32.
+#blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [2, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @running_max
+// CHECK-DAG: %[[NINF:.*]] = arith.constant dense<0xFF800000> : tensor<4xf32
+// CHECK-DAG: %[[SEVEN:.*]] = arith.constant dense<7> : tensor<4xi32
+// CHECK: arith.constant dense<0xFF800000> : tensor<4x16xf32
+// CHECK: arith.constant dense<2147483647> : tensor<4x16xi32
+// CHECK: scf.for
+// CHECK:   tt.reshape {{.*}} allow_reorder efficient_layout : tensor<4x64xf32, #{{.*}}> -> tensor<4x16x4xf32
+// CHECK:   "tt.reduce"({{.*}}) <{axis = 2 : i32}>
+// CHECK:     arith.maxnumf
+// CHECK:   arith.maxnumf %{{.*}}, %{{.*}} : tensor<4x16xf32
+// CHECK:   tt.reshape {{.*}} -> tensor<4x16x4xi32
+// CHECK:   arith.minsi
+// CHECK: "tt.reduce"({{.*}}) <{axis = 1 : i32}>
+// CHECK:   arith.minsi
+// CHECK: arith.minsi %[[SEVEN]], %
+// CHECK: "tt.reduce"({{.*}}) <{axis = 1 : i32}>
+// CHECK:   arith.maxnumf
+// CHECK: arith.maxnumf %{{.*}}, %[[NINF]] :
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @running_max(%x: tensor<4x64x!tt.ptr<f32>, #blocked>, %k: tensor<4x64x!tt.ptr<i32>, #blocked>, %n: i32) -> (tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<4xi32, #ttg.slice<{dim = 1, parent = #blocked}>>) {
+    %ninf = arith.constant dense<0xFF800000> : tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %big = arith.constant dense<7> : tensor<4xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %ninf, %low = %big) -> (tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<4xi32, #ttg.slice<{dim = 1, parent = #blocked}>>) : i32 {
+      %v = tt.load %x : tensor<4x64x!tt.ptr<f32>, #blocked>
+      %m = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.maxnumf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<4x64xf32, #blocked>) -> tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %u = arith.maxnumf %m, %acc : tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %w = tt.load %k : tensor<4x64x!tt.ptr<i32>, #blocked>
+      %l = "tt.reduce"(%w) <{axis = 1 : i32}> ({
+      ^bb0(%a: i32, %b: i32):
+        %t = arith.minsi %a, %b : i32
+        tt.reduce.return %t : i32
+      }) : (tensor<4x64xi32, #blocked>) -> tensor<4xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %v2 = arith.minsi %low, %l : tensor<4xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      scf.yield %u, %v2 : tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<4xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    }
+    tt.return %r#0, %r#1 : tensor<4xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<4xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+  }
+}
+
+// -----
+
+// Left alone: a sum folded in with another op (a maximum of sums is not a
+// sum of maxima), a reduction of computed values, one element of a row per
+// thread, a reduction along a leading axis.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#one = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @kept_reductions
+// CHECK-NOT: tt.reshape
+// CHECK: tt.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @kept_reductions(%x: tensor<32x128x!tt.ptr<f32>, #blocked>, %o: tensor<32x32x!tt.ptr<f32>, #one>, %n: i32) -> (tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #one}>>, tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>) {
+    %z = arith.constant dense<0.000000e+00> : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %z1 = arith.constant dense<0.000000e+00> : tensor<32xf32, #ttg.slice<{dim = 1, parent = #one}>>
+    %z0 = arith.constant dense<0.000000e+00> : tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r:4 = scf.for %i = %c0 to %n step %c1 iter_args(%a0 = %z, %a1 = %z, %a2 = %z1, %a3 = %z0) -> (tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #one}>>, tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>) : i32 {
+      %v = tt.load %x : tensor<32x128x!tt.ptr<f32>, #blocked>
+      %s0 = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x128xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %u0 = arith.maxnumf %a0, %s0 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %sq = arith.mulf %v, %v : tensor<32x128xf32, #blocked>
+      %s1 = "tt.reduce"(%sq) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x128xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %u1 = arith.addf %a1, %s1 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %w = tt.load %o : tensor<32x32x!tt.ptr<f32>, #one>
+      %s2 = "tt.reduce"(%w) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x32xf32, #one>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #one}>>
+      %u2 = arith.addf %a2, %s2 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #one}>>
+      %s3 = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x128xf32, #blocked>) -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+      %u3 = arith.addf %a3, %s3 : tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+      scf.yield %u0, %u1, %u2, %u3 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #one}>>, tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    }
+    tt.return %r#0, %r#1, %r#2, %r#3 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #one}>>, tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+  }
+}

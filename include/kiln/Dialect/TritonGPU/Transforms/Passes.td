@@ -74,20 +74,29 @@ def RemoveLayoutConversions : Pass<"ttgir-remove-layout-conversions", "::mlir::M
 }
 
 def OptimizeThreadLocality : Pass<"ttgir-optimize-thread-locality", "::mlir::ModuleOp"> {
-  let summary = "Layouts that keep a tt.gather within each warp";
+  let summary = "Thread-local loop reductions; warp-local gathers";
   let description = [{
-    So far the gather part of Triton 3.6's tritongpu-optimize-thread-locality:
-    every `tt.gather` of rank 2 or more on blocked operands gets a blocked
-    layout in which each warp holds whole columns along the gather axis (as
-    many lanes along the axis as it has elements, up to the warp size; the
-    other lanes and the warps along the other dimensions; the axis fastest),
-    so the gather lowers to warp shuffles without shared memory. Its
-    operands and result are converted, and the op is marked
-    `efficient_layout`, which later passes keep. Triton's reduction rewrites
-    of this pass (loop-carried reductions, reshapes that may reorder) are
-    not done yet.
+    As Triton 3.6's tritongpu-optimize-thread-locality:
+    - a `tt.reduce` along the last axis of a loaded blocked tensor whose
+      only use folds it into a value the enclosing `scf.for` carries, with
+      the reduction's own combine op, is split when a thread holds several
+      elements of each row: in the loop each thread folds its elements
+      (a `tt.reshape allow_reorder efficient_layout` to `[..., N/e, e]`
+      and a reduction along the new last axis, in registers) into a
+      carried accumulator of its own, which starts at the combine op's
+      neutral element; after the loop one reduction across the threads,
+      a conversion back to the original layout, and the loop's start
+      value folded in. Applied only where the layout engine shows the
+      registers keep their rows through the reshape;
+    - every `tt.gather` of rank 2 or more on blocked operands gets a
+      blocked layout in which each warp holds whole columns along the
+      gather axis (as many lanes along the axis as it has elements, up to
+      the warp size; the other lanes and the warps along the other
+      dimensions; the axis fastest), so the gather lowers to warp shuffles
+      without shared memory. Its operands and result are converted, and
+      the op is marked `efficient_layout`, which later passes keep.
   }];
-  let dependentDialects = ["::kiln::ttg::TritonGPUDialect"];
+  let dependentDialects = ["::kiln::ttg::TritonGPUDialect", "::mlir::arith::ArithDialect"];
 }
 
 def FuseNestedLoops : Pass<"ttgir-fuse-nested-loops", "::mlir::ModuleOp"> {
