@@ -354,6 +354,38 @@ def matmul_fp8_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bn, stride
     tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :], accumulator.to(tl.float16), mask=c_mask)
 
 
+@triton.jit
+def matmul_f16_acc_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                          BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                          GROUP_SIZE_M: tl.constexpr):
+    # C[M, N] = A[M, K] @ B[K, N] accumulated in f16 (out_dtype=tl.float16:
+    # half the accumulator registers). K is a multiple of BLOCK_SIZE_K.
+    pid_m, pid_n = grouped_tile(tl.program_id(axis=0), tl.cdiv(M, BLOCK_SIZE_M), tl.cdiv(N, BLOCK_SIZE_N),
+                                GROUP_SIZE_M)
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :]
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float16)
+    for k in range(0, K, BLOCK_SIZE_K):
+        accumulator = tl.dot(tl.load(a_ptrs), tl.load(b_ptrs), accumulator, out_dtype=tl.float16)
+        a_ptrs += BLOCK_SIZE_K
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :], accumulator, mask=c_mask)
+
+
+def matmul_f16_acc(a, b, c, config):
+    M, K = a.shape
+    N = b.shape[1]
+    assert K % config["BLOCK_SIZE_K"] == 0, f"K {K} must be a multiple of BLOCK_SIZE_K"
+    return matmul_f16_acc_kernel[matmul_grid(M, N, config)](a, b, c, M, N, K, a.stride(0), b.stride(0),
+                                                            c.stride(0), **config)
+
+
 def matmul_fp8(a, b_t, c, config):
     M, K = a.shape
     N = b_t.shape[0]
@@ -890,6 +922,21 @@ KERNELS = {
                # the f32 reference is off by up to a few percent of the output's
                # scale (64 for K = 4096); kiln is also compared with Triton.
                tol=(2e-2, 4.0)),
+        # (d') f16 operands accumulated in f16 (wgmma's f16 accumulators on
+        # sm_90, mma.sync's on sm_80); inputs scaled so that f16 sums hold.
+        Kernel("matmul_f16_acc", matmul_f16_acc_kernel,
+               {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16", "M": "i32", "N": "i32", "K": "i32",
+                "stride_am": "i32", "stride_bk": "i32", "stride_cm": "i32",
+                "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
+                "GROUP_SIZE_M": "constexpr"},
+               MATMUL_CONFIG, num_warps=8, num_stages=3, capabilities=(90, 80),
+               divisible=("M", "N", "K", "stride_am", "stride_bk", "stride_cm"),
+               inputs=lambda torch: {k: v / 8 if k != "c" else v
+                                     for k, v in _matmul_inputs(torch, torch.float16, K=1024).items()},
+               launch=lambda a: matmul_f16_acc(a["a"], a["b"], a["c"],
+                                               dict(MATMUL_CONFIG, num_warps=8, num_stages=3)),
+               outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
+               tol=(2e-2, 2e-2)),
         # (e) descriptors made in the kernel, the persistent matmul with a
         # whole and a split epilogue, and an element-wise kernel with edges
         # and a TMA reduction.

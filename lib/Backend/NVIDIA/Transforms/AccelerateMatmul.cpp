@@ -40,10 +40,10 @@ bool hasMmaTypes(tt::DotOp dot, int version, int capability) {
   Type c = dot.getC().getType().getElementType();
   if (a != b) // e4m3 x e5m2 would need a B type of its own in the lowerings
     return false;
-  if (isFp8(a))
-    return (version == 3 || capability >= 89) && c.isF32();
-  if (a.isF16()) // wgmma's f16 accumulators are not lowered yet: mma.sync
-    return c.isF32() || (version == 2 && c.isF16());
+  if (isFp8(a)) // wgmma also accumulates them in f16
+    return (version == 3 && c.isF16()) || ((version == 3 || capability >= 89) && c.isF32());
+  if (a.isF16())
+    return c.isF32() || c.isF16();
   if (a.isBF16())
     return c.isF32();
   if (a.isF32())

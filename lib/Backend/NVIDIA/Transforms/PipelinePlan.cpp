@@ -339,10 +339,14 @@ void findAdvancedOnly(LoopPlan &plan) {
 /// loop's only dot, reading only ring slots and loop invariants from
 /// shared memory, with its result feeding the next accumulator and
 /// otherwise only ops nested in later ops of the body (a fused loop's
-/// epilogue, which waits for it there).
+/// epilogue, which waits for it there). Not for f16 accumulators: wgmma
+/// writes them two to a register, the loop carries them one by one, and
+/// splitting a register the wgmma still owns makes ptxas serialise every
+/// wgmma of the loop.
 bool mayKeepOneInFlight(LoopPlan &plan, ttng::WarpGroupDotOp dot, unsigned numDots) {
   scf::ForOp loop = plan.loop;
-  if (numDots != 1 || !isa<MemDescType>(dot.getA().getType()))
+  if (numDots != 1 || !isa<MemDescType>(dot.getA().getType()) ||
+      dot.getD().getType().getElementType().isF16())
     return false;
   for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
     bool fromRing = llvm::any_of(plan.loads, [&](StreamedLoad &s) {

@@ -244,10 +244,28 @@ packRegisterA(OpBuilder &b, Location loc, Operation *op, RankedTensorType type, 
   return words;
 }
 
+/// The PTX name of a wgmma accumulator type.
+StringRef accPtxType(Type t) { return t.isF32() ? "f32" : t.isF16() ? "f16" : "s32"; }
+
+/// Whether `parts` are 16-bit floats that pair up into 32-bit registers.
+bool isHalfPairs(ArrayRef<Value> parts) {
+  return parts.size() % 2 == 0 &&
+         llvm::all_of(parts, [](Value v) { return v.getType().isF16() || v.getType().isBF16(); });
+}
+
+/// Two 16-bit values in one 32-bit register, `low` in the low half.
+Value packPair(OpBuilder &b, Location loc, Value low, Value high) {
+  Value v = LLVM::UndefOp::create(b, loc, VectorType::get(2, low.getType()));
+  v = LLVM::InsertElementOp::create(b, loc, v, low, i32Constant(b, loc, 0));
+  v = LLVM::InsertElementOp::create(b, loc, v, high, i32Constant(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+}
+
 /// wgmma as inline PTX, its accumulators tied in and out: for A in
-/// registers (`aWords`; NVVM's op takes A descriptors only), and for a
+/// registers (`aWords`; NVVM's op takes A descriptors only), for a
 /// scale-d known only at run time (`useC`, an i1; NVVM's op takes a
-/// constant), which then decides whether `d` is added to the product.
+/// constant), which then decides whether `d` is added to the product, and
+/// for f16 accumulators (two to a 32-bit register, as `d` holds them).
 Value inlineWgmma(OpBuilder &b, Location loc, Type tileType, Value d, ArrayRef<Value> aWords,
                   Value descA, Value descB, Value useC, int64_t n, int64_t k, Type elem,
                   Type accElem, bool aMnMajor, bool bMnMajor) {
@@ -258,7 +276,7 @@ Value inlineWgmma(OpBuilder &b, Location loc, Type tileType, Value d, ArrayRef<V
   std::string scale = useC ? "$" + std::to_string(2 * f + aCount + 1) : "1";
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " + scale +
                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
-                     std::to_string(k) + "." + (accElem.isF32() ? "f32" : "s32") + "." + t + "." +
+                     std::to_string(k) + "." + accPtxType(accElem).str() + "." + t + "." +
                      t + " {";
   for (unsigned i = 0; i < f; ++i)
     text += (i ? ", $" : "$") + std::to_string(i);
@@ -318,10 +336,13 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     auto aRegsType = dyn_cast<RankedTensorType>(op.getA().getType());
     Type elem = cast<ShapedType>(op.getA().getType()).getElementType();
     Type accElem = dType.getElementType();
-    if (!accElem.isF32() && !accElem.isInteger(32))
-      return fail("only f32 and i32 accumulators are lowered (got " + Twine(accElem.getIntOrFloatBitWidth()) + "-bit)");
+    bool halfAcc = accElem.isF16();
+    bool fp8 = isa<Float8E4M3FNType, Float8E5M2Type>(elem);
+    if (!accElem.isF32() && !accElem.isInteger(32) && !(halfAcc && (elem.isF16() || fp8)))
+      return fail("accumulators are f32, i32, or f16 for f16 and fp8 operands (got " +
+                  Twine(accElem.getIntOrFloatBitWidth()) + "-bit)");
     int64_t kTotal = cast<ShapedType>(op.getA().getType()).getShape()[1];
-    if (isa<Float8E4M3FNType, Float8E5M2Type>(elem) && op.getMaxNumImpreciseAcc() > 0 &&
+    if (fp8 && op.getMaxNumImpreciseAcc() > 0 &&
         op.getMaxNumImpreciseAcc() < kTotal)
       return fail("fp8 products with maxNumImpreciseAcc below K need a split accumulator, "
                   "which is not lowered yet");
@@ -422,8 +443,12 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     Value useC = adaptor.getUseC();
     if (useC && matchPattern(op.getUseC(), m_One()))
       useC = Value();
+    // f16 accumulators sit two to a register, the even fragment (column n)
+    // in the low half, the odd one (n + 1) in the high half.
+    Type i32 = rewriter.getI32Type();
     auto tileType = LLVM::LLVMStructType::getLiteral(
-        getContext(), SmallVector<Type>(fragments, accType));
+        getContext(), halfAcc ? SmallVector<Type>(fragments / 2, i32)
+                              : SmallVector<Type>(fragments, accType));
     auto shape = NVVM::MMAShapeAttr::get(getContext(), int(kInstrM), int(instrN), int(instrK));
     auto typeIn = NVVM::WGMMATypesAttr::get(getContext(), wgmmaType(elem));
     auto typeD = NVVM::WGMMATypesAttr::get(
@@ -470,12 +495,26 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
                                    rewriter.getI64IntegerAttr(bytes >> 4)));
     };
 
+    // Every tile's accumulator registers are in place before the fence
+    // (packing f16 pairs writes registers the wgmmas then read).
+    SmallVector<Value> tiles;
+    for (ArrayRef<int32_t> tileRegs : regsOf) {
+      Value d = LLVM::UndefOp::create(rewriter, loc, tileType);
+      if (halfAcc) {
+        for (int64_t i = 0; i < fragments; i += 2)
+          d = LLVM::InsertValueOp::create(
+              rewriter, loc, d, packPair(rewriter, loc, regs[tileRegs[i]], regs[tileRegs[i + 1]]),
+              i / 2);
+      } else {
+        for (auto [i, r] : llvm::enumerate(tileRegs))
+          d = LLVM::InsertValueOp::create(rewriter, loc, d, regs[r], int64_t(i));
+      }
+      tiles.push_back(d);
+    }
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (auto [tile, origin] : llvm::enumerate(origins)) {
       auto [m0, n0] = origin;
-      Value d = LLVM::UndefOp::create(rewriter, loc, tileType);
-      for (auto [i, r] : llvm::enumerate(regsOf[tile]))
-        d = LLVM::InsertValueOp::create(rewriter, loc, d, regs[r], int64_t(i));
+      Value d = tiles[tile];
       for (int64_t k0 = 0; k0 < kTotal; k0 += instrK) {
         Value descB =
             descriptor(*bOp, bWarpOff, bWarpBits, bDesc, bOp->offset(n0, k0) * bOp->bytes);
@@ -486,7 +525,7 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
           continue;
         }
         Value descA = descriptor(*a, aWarpOff, aWarpBits, aDesc, a->offset(m0, k0) * a->bytes);
-        if (scale) {
+        if (scale || halfAcc) {
           d = inlineWgmma(rewriter, loc, tileType, d, {}, descA, descB, scale, instrN, instrK,
                           elem, accElem, a->desc.mnMajor, bOp->desc.mnMajor);
           continue;
@@ -494,6 +533,17 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
         d = NVVM::WgmmaMmaAsyncOp::create(rewriter, loc, tileType, d, descA, descB, shape, typeIn,
                                           typeIn, typeD, scaleD, scaleIn, scaleIn, layoutA,
                                           layoutB, overflow);
+      }
+      if (halfAcc) {
+        auto pair = VectorType::get(2, accType);
+        for (int64_t i = 0; i < fragments; i += 2) {
+          Value v = LLVM::BitcastOp::create(
+              rewriter, loc, pair, LLVM::ExtractValueOp::create(rewriter, loc, d, i / 2));
+          for (int64_t h = 0; h < 2; ++h)
+            regs[regsOf[tile][i + h]] = LLVM::ExtractElementOp::create(
+                rewriter, loc, v, i32Constant(rewriter, loc, int32_t(h)));
+        }
+        continue;
       }
       for (auto [i, r] : llvm::enumerate(regsOf[tile]))
         regs[r] = LLVM::ExtractValueOp::create(rewriter, loc, d, int64_t(i));
@@ -511,6 +561,8 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
 /// The wait names the accumulator registers it waits for as tied inline-asm
 /// operands (as Triton does): no instruction that reads or writes them can
 /// move above the wait, and ptxas sees where the in-flight wgmmas end.
+/// 16-bit values go in pairs, one 32-bit register each, as wgmma writes f16
+/// accumulators (LLVM folds the packing into the wgmma's own registers).
 struct WarpGroupDotWaitLowering : OpConversionPattern<ttng::WarpGroupDotWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ttng::WarpGroupDotWaitOp op, OpAdaptor adaptor,
@@ -526,6 +578,11 @@ struct WarpGroupDotWaitLowering : OpConversionPattern<ttng::WarpGroupDotWaitOp> 
       }
       SmallVector<Value> parts = unpack(rewriter, loc, input);
       spans.push_back({unsigned(regs.size()), unsigned(parts.size())});
+      if (isHalfPairs(parts)) {
+        for (unsigned i = 0; i < parts.size(); i += 2)
+          regs.push_back(packPair(rewriter, loc, parts[i], parts[i + 1]));
+        continue;
+      }
       llvm::append_range(regs, parts);
     }
     if (regs.empty()) {
@@ -552,10 +609,18 @@ struct WarpGroupDotWaitLowering : OpConversionPattern<ttng::WarpGroupDotWaitOp> 
         results.push_back(input);
         continue;
       }
-      SmallVector<Value> parts;
-      for (unsigned i = 0; i < span.second; ++i)
-        parts.push_back(LLVM::ExtractValueOp::create(rewriter, loc, wait,
-                                                     int64_t(span.first + i)));
+      SmallVector<Value> parts = unpack(rewriter, loc, input);
+      bool halves = isHalfPairs(parts);
+      for (unsigned i = 0; i < span.second; ++i) {
+        Value word = LLVM::ExtractValueOp::create(rewriter, loc, wait,
+                                                  int64_t(span.first + (halves ? i / 2 : i)));
+        if (halves)
+          word = LLVM::ExtractElementOp::create(
+              rewriter, loc,
+              LLVM::BitcastOp::create(rewriter, loc, VectorType::get(2, parts[i].getType()), word),
+              i32Constant(rewriter, loc, int32_t(i % 2)));
+        parts[i] = word;
+      }
       results.push_back(pack(rewriter, loc, input.getType(), parts));
     }
     rewriter.replaceOp(op, results);

@@ -98,11 +98,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
-// wgmma's f16 accumulators are not lowered: an f16 * f16 -> f16 dot takes
-// mma.sync on sm_90 too. Mixed fp8 operands take no tensor core.
-// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0
+// f16 accumulators: wgmma for f16 (and fp8) operands on sm_90, as Triton
+// does. Mixed fp8 operands take no tensor core.
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 // CHECK-LABEL: tt.func @f16_accumulator
-// CHECK: tt.dot {{.*}} -> tensor<64x64xf16, #[[MMA]]>
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x64xf16, #[[MMA]]>
 // CHECK-LABEL: tt.func @mixed_fp8
 // CHECK: tt.dot %arg0, %arg1, %arg2 : tensor<64x64xf8E4M3FN, #{{[a-z0-9]+}}> * tensor<64x64xf8E5M2, #{{[a-z0-9]+}}> -> tensor<64x64xf32, #{{[a-z0-9]+}}>
 #l = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
