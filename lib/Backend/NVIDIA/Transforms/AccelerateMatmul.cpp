@@ -66,7 +66,7 @@ bool supportsMma(tt::DotOp dot, int version, int capability, unsigned numWarps) 
     // f32 adder tree; Triton keeps them on mma.sync. Between 32 and K they
     // need a split accumulator, which the lowering does not have yet.
     int64_t imprecise = dot.getMaxNumImpreciseAcc();
-    if (isFp8(elem) && (imprecise < 32 || imprecise < k))
+    if (isFp8(elem) && cType.getElementType().isF32() && (imprecise < 32 || imprecise < k))
       return false;
     return rank == 2 && numWarps % 4 == 0 && m % 64 == 0 && n % 8 == 0 && k >= 256 / bitsOf(elem);
   }

@@ -86,16 +86,21 @@ TypedAttr neutralElement(Operation *op) {
   Type type = op->getResult(0).getType();
   Builder b(op->getContext());
   if (auto f = dyn_cast<FloatType>(type)) {
+    // IEEE formats only: they have both infinities and NaN.
+    if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(f))
+      return {};
     const llvm::fltSemantics &sem = f.getFloatSemantics();
     auto value = [&](APFloat v) -> TypedAttr { return b.getFloatAttr(f, v); };
     if (isa<arith::AddFOp>(op))
       return value(APFloat::getZero(sem, /*Negative=*/true)); // x + -0 is x, -0 too
     if (isa<arith::MulFOp>(op))
       return value(APFloat::getOne(sem));
-    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op))
+    if (isa<arith::MaximumFOp>(op))
       return value(APFloat::getInf(sem, /*Negative=*/true));
-    if (isa<arith::MinimumFOp, arith::MinNumFOp>(op))
+    if (isa<arith::MinimumFOp>(op))
       return value(APFloat::getInf(sem, /*Negative=*/false));
+    if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op)) // these drop a NaN operand
+      return value(APFloat::getNaN(sem));
     return {};
   }
   auto i = dyn_cast<IntegerType>(type);
@@ -137,16 +142,18 @@ std::optional<LoopReduction> matchLoopReduction(tt::ReduceOp reduce) {
       !neutralElement(combine) || !loop || !reduce.getSrcs()[0].getDefiningOp<tt::LoadOp>() ||
       !reduce->hasOneUse())
     return std::nullopt;
+  // The update folds into the carried value in the loop's own block, and
+  // nothing else reads that value in the loop.
   Operation *update = *reduce->getUsers().begin();
   if (update->getName() != combine->getName() || update->getAttrs() != combine->getAttrs() ||
-      update->getNumOperands() != 2 || !update->hasOneUse() ||
-      !isa<scf::YieldOp>(*update->getUsers().begin()))
+      update->getNumOperands() != 2 || update->getBlock() != loop.getBody() ||
+      !update->hasOneUse() || *update->getUsers().begin() != loop.getBody()->getTerminator())
     return std::nullopt;
   Value acc = update->getOperand(update->getOperand(0) == reduce.getResult()[0] ? 1 : 0);
   OpOperand &yielded = *update->getUses().begin();
   auto arg = dyn_cast<BlockArgument>(acc);
   if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() == 0 ||
-      arg.getArgNumber() - 1 != yielded.getOperandNumber())
+      arg.getArgNumber() - 1 != yielded.getOperandNumber() || !arg.hasOneUse())
     return std::nullopt;
   llvm::Expected<layout::LinearLayout> ll = toLinearLayout(srcType);
   if (!ll) {

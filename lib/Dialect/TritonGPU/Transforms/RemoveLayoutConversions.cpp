@@ -56,11 +56,15 @@ bool isMmaAnchor(Operation *op) {
          isa_and_nonnull<NvidiaMmaEncodingAttr>(encodingOf(op->getResult(0)));
 }
 
-/// Ops whose layout is fixed: by memory coalescing, or a gather's chosen
-/// to stay within warps.
+/// Ops whose layout is fixed: by memory coalescing, or chosen by
+/// ttgir-optimize-thread-locality (a gather's within warps, a split
+/// reduction's view that keeps each thread's elements of a row in its
+/// registers).
 bool isAnchor(Operation *op) {
   if (auto gather = dyn_cast<tt::GatherOp>(op))
     return gather.getEfficientLayout();
+  if (auto reshape = dyn_cast<tt::ReshapeOp>(op))
+    return reshape.getEfficientLayout();
   // A poll's result keeps its pointers' (coalesced) layout, as an atomic's.
   return isa<tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp, tt::AtomicLoadOp, tt::AtomicPollOp>(
       op);

@@ -1,4 +1,5 @@
 // RUN: kiln-opt %s -split-input-file --ttgir-optimize-thread-locality | FileCheck %s
+// RUN: kiln-opt %s -split-input-file --ttgir-optimize-thread-locality --ttgir-remove-layout-conversions | FileCheck %s --check-prefix=KEPT
 
 // gather_rows of the corpus: each warp gets whole columns (32 lanes along
 // the gather axis), the four warps spread over the columns.
@@ -57,6 +58,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[B:.*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[S:.*]] = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// The split's view is an anchor for the conversion removal, which would
+// otherwise give it a layout whose last dimension spans lanes.
+// KEPT: #[[KS:[a-z0-9]+]] = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// KEPT-LABEL: tt.func @row_sums
+// KEPT: tt.reshape {{.*}} -> tensor<32x8x16xf32, #[[KS]]>
+// KEPT: "tt.reduce"({{.*}}) <{axis = 2 : i32}>
 // CHECK-LABEL: tt.func @row_sums
 // CHECK: %[[INIT:.*]] = arith.constant dense<1.000000e+00> : tensor<32xf32, #ttg.slice<{dim = 1, parent = #[[B]]}>>
 // CHECK: %[[PART:.*]] = arith.constant dense<-0.000000e+00> : tensor<32x8xf32, #ttg.slice<{dim = 2, parent = #[[S]]}>>
@@ -98,12 +105,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 
 // A running maximum (the accumulator second in the update, as
 // tl.maximum(tl.max(x, 1), acc) writes it): the threads' maxima start at
-// -inf; an integer minimum at the largest i32.
+// NaN, which maxnumf drops; an integer minimum at the largest i32.
 #blocked = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [2, 16], warpsPerCTA = [2, 1], order = [1, 0]}>
 // CHECK-LABEL: tt.func @running_max
 // CHECK-DAG: %[[NINF:.*]] = arith.constant dense<0xFF800000> : tensor<4xf32
 // CHECK-DAG: %[[SEVEN:.*]] = arith.constant dense<7> : tensor<4xi32
-// CHECK: arith.constant dense<0xFF800000> : tensor<4x16xf32
+// CHECK: arith.constant dense<0x7FC00000> : tensor<4x16xf32
 // CHECK: arith.constant dense<2147483647> : tensor<4x16xi32
 // CHECK: scf.for
 // CHECK:   tt.reshape {{.*}} allow_reorder efficient_layout : tensor<4x64xf32, #{{.*}}> -> tensor<4x16x4xf32
@@ -149,7 +156,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 2 : i32, "ttg.thr
 
 // Left alone: a sum folded in with another op (a maximum of sums is not a
 // sum of maxima), a reduction of computed values, one element of a row per
-// thread, a reduction along a leading axis.
+// thread, a reduction along a leading axis; below, a carried value the loop
+// also reads elsewhere, an update under a condition, fp8 maxima (no
+// infinity to start from).
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #one = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-LABEL: tt.func @kept_reductions
@@ -193,5 +202,78 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
       scf.yield %u0, %u1, %u2, %u3 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #one}>>, tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
     }
     tt.return %r#0, %r#1, %r#2, %r#3 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #one}>>, tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @kept_uses
+// CHECK-NOT: tt.reshape
+// CHECK: tt.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @kept_uses(%x: tensor<32x128x!tt.ptr<f32>, #blocked>, %h: tensor<32x128x!tt.ptr<f8E4M3FN>, #blocked>, %o: tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #blocked}>>, %n: i32, %c: i1) -> (tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf8E4M3FN, #ttg.slice<{dim = 1, parent = #blocked}>>) {
+    %z = arith.constant dense<0.000000e+00> : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %z8 = arith.constant dense<0.000000e+00> : tensor<32xf8E4M3FN, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%a0 = %z, %a1 = %z, %a2 = %z8) -> (tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf8E4M3FN, #ttg.slice<{dim = 1, parent = #blocked}>>) : i32 {
+      tt.store %o, %a0 : tensor<32x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %v = tt.load %x : tensor<32x128x!tt.ptr<f32>, #blocked>
+      %s0 = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x128xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %u0 = arith.addf %a0, %s0 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %w = tt.load %x : tensor<32x128x!tt.ptr<f32>, #blocked>
+      %s1 = "tt.reduce"(%w) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x128xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %u1 = scf.if %c -> (tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) {
+        %t = arith.addf %a1, %s1 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+        scf.yield %t : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      } else {
+        scf.yield %a1 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      }
+      %e = tt.load %h : tensor<32x128x!tt.ptr<f8E4M3FN>, #blocked>
+      %s2 = "tt.reduce"(%e) <{axis = 1 : i32}> ({
+      ^bb0(%a: f8E4M3FN, %b: f8E4M3FN):
+        %t = arith.maximumf %a, %b : f8E4M3FN
+        tt.reduce.return %t : f8E4M3FN
+      }) : (tensor<32x128xf8E4M3FN, #blocked>) -> tensor<32xf8E4M3FN, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %u2 = arith.maximumf %a2, %s2 : tensor<32xf8E4M3FN, #ttg.slice<{dim = 1, parent = #blocked}>>
+      scf.yield %u0, %u1, %u2 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf8E4M3FN, #ttg.slice<{dim = 1, parent = #blocked}>>
+    }
+    tt.return %r#0, %r#1, %r#2 : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>, tensor<32xf8E4M3FN, #ttg.slice<{dim = 1, parent = #blocked}>>
+  }
+}
+
+// -----
+
+// A running maximum that drops NaNs (tl.maximum's default) starts each
+// thread's maxima at NaN, which maxnumf drops, so a NaN start value and an
+// empty loop give what they gave before.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @nan_start
+// CHECK: arith.constant dense<0x7FC00000> : tensor<32x8xf32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @nan_start(%x: tensor<32x128x!tt.ptr<f32>, #blocked>, %n: i32) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>> {
+    %z = arith.constant dense<0x7FC00000> : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) : i32 {
+      %v = tt.load %x : tensor<32x128x!tt.ptr<f32>, #blocked>
+      %s = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+      ^bb0(%p: f32, %q: f32):
+        %t = arith.maxnumf %p, %q : f32
+        tt.reduce.return %t : f32
+      }) : (tensor<32x128xf32, #blocked>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %u = arith.maxnumf %a, %s : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+      scf.yield %u : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    }
+    tt.return %r : tensor<32xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
   }
 }
