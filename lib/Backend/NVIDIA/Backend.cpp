@@ -9,6 +9,7 @@
 #include "kiln/Backend/NVIDIA/Backend.h"
 
 #include "kiln/Backend/NVIDIA/NVPTX.h"
+#include "kiln/Backend/NVIDIA/RegisterBudget.h"
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Pipeline/CommonStages.h"
@@ -99,7 +100,7 @@ Error generatePTXStage(Artifact &artifact, const CompileOptions &options) {
   Expected<std::string> ptx = generatePTX(artifact.data, options, artifact.metadata);
   if (!ptx)
     return ptx.takeError();
-  artifact.data = std::move(*ptx);
+  artifact.data = chooseRegisterBudget(*ptx, artifact.metadata.shared, options);
   return Error::success();
 }
 

@@ -118,19 +118,54 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // Registers move between warp groups on sm_90: 8 default warps and a
 // producer warp launch as 12 warps at 168 registers; the producer's warp
-// group drops to 24 and the default warps rise to 240 while the op runs.
+// group drops to 24 and the default warps rise to 240. With one op they
+// stay there (nothing else runs on the workers). The plan for two CTAs per
+// SM (80 at launch, 104 for the default warps) is left for the ptx stage.
 // NV-LABEL: llvm.func @registers
 // NV-SAME: nvvm.maxnreg = 168 : i32
 // NV-SAME: nvvm.reqntid = array<i32: 384>
+// NV: "// kiln.registers for two CTAs per SM: maxnreg 168 -> 80, setmaxnreg.inc 240 -> 104"
 // NV: "bar.sync 1, 384;"
 // NV-NEXT: "setmaxnreg.inc.sync.aligned.u32 240;"
+// NV-NOT: "setmaxnreg.{{inc|dec}}.sync.aligned.u32 168;"
+// NV: "setmaxnreg.dec.sync.aligned.u32 24;"
+// NV-NOT: "setmaxnreg.{{inc|dec}}.sync.aligned.u32 168;"
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @registers() {
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 24>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(1) {
+      ttg.warp_return
+    } : () -> ()
+    tt.return
+  }
+}
+
+// -----
+
+// Two ops: after each the default warps give back to the launch count and
+// the workers take it again, so that the next op starts from it; the
+// two-CTA plan rewrites those as well.
+// NV-LABEL: llvm.func @registers_twice
+// NV: "// kiln.registers for two CTAs per SM: maxnreg 168 -> 80, setmaxnreg.inc 240 -> 104, setmaxnreg.inc 240 -> 104, setmaxnreg.inc 168 -> 80, setmaxnreg.dec 168 -> 80"
+// NV: "setmaxnreg.inc.sync.aligned.u32 240;"
 // NV: "setmaxnreg.dec.sync.aligned.u32 168;"
 // NV-NEXT: "bar.sync 1, 384;"
-// The workers' join (back to the launch count) and their warp group's drop.
+// NV: "setmaxnreg.inc.sync.aligned.u32 240;"
+// NV: "setmaxnreg.dec.sync.aligned.u32 168;"
 // NV-DAG: "setmaxnreg.dec.sync.aligned.u32 24;"
 // NV-DAG: "setmaxnreg.inc.sync.aligned.u32 168;"
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @registers() {
+  tt.func public @registers_twice() {
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 24>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(1) {
+      ttg.warp_return
+    } : () -> ()
     ttg.warp_specialize() attributes {requestedRegisters = array<i32: 24>}
     default {
       ttg.warp_yield

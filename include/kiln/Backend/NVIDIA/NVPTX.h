@@ -56,8 +56,10 @@ llvm::Expected<std::string> generateLLVMIR(mlir::ModuleOp module,
 llvm::Expected<std::string> generatePTX(llvm::StringRef llvmIR, const CompileOptions &options,
                                         KernelMetadata &metadata);
 
-/// The cubin stage's code generator: assembles `ptx` with ptxas.
-llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx, const CompileOptions &options);
+/// The cubin stage's code generator: assembles `ptx` with ptxas; `log`,
+/// when given, receives what `ptxas -v` printed (registers, spills).
+llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx, const CompileOptions &options,
+                                          std::string *log = nullptr);
 
 /// Metadata for PTX kiln did not write (e.g. Triton's): the entry name,
 /// num_warps from `.reqntid`, no scratch, and `shared` bytes of dynamic

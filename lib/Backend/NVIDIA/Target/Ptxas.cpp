@@ -129,7 +129,8 @@ Expected<Ptxas> findPtxas() {
   return std::get<Ptxas>(found);
 }
 
-Expected<std::string> assembleCubin(StringRef ptx, const CompileOptions &options) {
+Expected<std::string> assembleCubin(StringRef ptx, const CompileOptions &options,
+                                    std::string *ptxasLog) {
   Expected<Ptxas> ptxas = findPtxas();
   if (!ptxas)
     return ptxas.takeError();
@@ -184,6 +185,8 @@ Expected<std::string> assembleCubin(StringRef ptx, const CompileOptions &options
   ErrorOr<std::unique_ptr<MemoryBuffer>> cubin = MemoryBuffer::getFile(output.path);
   if (!cubin)
     return fail("ptxas wrote no cubin: " + cubin.getError().message());
+  if (ptxasLog)
+    *ptxasLog = std::move(log);
   return (*cubin)->getBuffer().str();
 }
 

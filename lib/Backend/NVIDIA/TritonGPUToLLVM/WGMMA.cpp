@@ -342,7 +342,7 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
       return fail("accumulators are f32, i32, or f16 for f16 and fp8 operands (got " +
                   Twine(accElem.getIntOrFloatBitWidth()) + "-bit)");
     int64_t kTotal = cast<ShapedType>(op.getA().getType()).getShape()[1];
-    if (fp8 && op.getMaxNumImpreciseAcc() > 0 &&
+    if (fp8 && accElem.isF32() && op.getMaxNumImpreciseAcc() > 0 &&
         op.getMaxNumImpreciseAcc() < kTotal)
       return fail("fp8 products with maxNumImpreciseAcc below K need a split accumulator, "
                   "which is not lowered yet");
@@ -452,7 +452,9 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     auto shape = NVVM::MMAShapeAttr::get(getContext(), int(kInstrM), int(instrN), int(instrK));
     auto typeIn = NVVM::WGMMATypesAttr::get(getContext(), wgmmaType(elem));
     auto typeD = NVVM::WGMMATypesAttr::get(
-        getContext(), accElem.isF32() ? NVVM::WGMMATypes::f32 : NVVM::WGMMATypes::s32);
+        getContext(), accElem.isF32()   ? NVVM::WGMMATypes::f32
+                      : accElem.isF16() ? NVVM::WGMMATypes::f16
+                                        : NVVM::WGMMATypes::s32);
     auto scaleD = NVVM::WGMMAScaleOutAttr::get(getContext(), NVVM::WGMMAScaleOut::one);
     auto scaleIn = NVVM::WGMMAScaleInAttr::get(getContext(), NVVM::WGMMAScaleIn::one);
     auto layoutA = NVVM::MMALayoutAttr::get(
@@ -643,15 +645,18 @@ struct MmaAccumulatorConstantLowering : OpConversionPattern<arith::ConstantOp> {
     auto mma = type ? dyn_cast<ttg::NvidiaMmaEncodingAttr>(type.getEncoding()) : nullptr;
     auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
     Type elem = type ? type.getElementType() : Type();
-    if (!mma || mma.getVersionMajor() != 3 || !splat || !(elem.isF32() || elem.isInteger(32)))
+    if (!mma || mma.getVersionMajor() != 3 || !splat ||
+        !(elem.isF32() || elem.isF16() || elem.isInteger(32)))
       return failure();
-    APInt bits = elem.isF32() ? splat.getSplatValue<APFloat>().bitcastToAPInt()
-                              : splat.getSplatValue<APInt>();
+    APInt bits = isa<FloatType>(elem) ? splat.getSplatValue<APFloat>().bitcastToAPInt()
+                                      : splat.getSplatValue<APInt>();
     int32_t regs = layoutOf(type).getInDimSize(layout::kRegister);
     std::string text, constraints;
+    StringRef mov = elem.isF16() ? "mov.b16 $" : "mov.b32 $";
+    StringRef out = elem.isF32() ? "=f" : elem.isF16() ? "=h" : "=r";
     for (int32_t i = 0; i < regs; ++i) {
-      text += "mov.b32 $" + std::to_string(i) + ", " + std::to_string(bits.getZExtValue()) + ";\n";
-      constraints += std::string(i ? "," : "") + (elem.isF32() ? "=f" : "=r");
+      text += mov.str() + std::to_string(i) + ", " + std::to_string(bits.getZExtValue()) + ";\n";
+      constraints += std::string(i ? "," : "") + out.str();
     }
     Location loc = op.getLoc();
     auto resultType = LLVM::LLVMStructType::getLiteral(getContext(),

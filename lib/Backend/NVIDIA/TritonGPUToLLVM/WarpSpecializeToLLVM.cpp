@@ -25,6 +25,7 @@
 #include "Patterns.h"
 
 #include "kiln/Analysis/Allocation.h"
+#include "kiln/Backend/NVIDIA/RegisterBudget.h"
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
@@ -200,24 +201,57 @@ private:
             unsigned &g = plan.groups[(unsigned(w) - numWarps) / kWarpGroup];
             g = std::max(g, unsigned(regs));
           }
-        int64_t left = int64_t(launch) * threads;
-        for (unsigned r : plan.groups)
-          left -= int64_t(r) * kWarpGroup * warpSize;
-        int64_t defaults =
-            std::min<int64_t>(kMaxRegisters, left / (int64_t(numWarps) * warpSize) / 8 * 8);
-        // Only worth it when the default warps gain, and every worker group
-        // gives back (setmaxnreg.dec may not grow).
-        if (defaults > int64_t(launch) &&
-            llvm::all_of(plan.groups, [&](unsigned r) { return r <= launch; }))
-          plan.defaults = unsigned(defaults);
+        plan.defaults = defaultRegisters(plan, launch);
       }
       if (plan.enabled())
         launchRegisters = launch;
       plans.push_back(plan);
     }
-    if (launchRegisters)
-      func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                    IntegerAttr::get(IntegerType::get(func.getContext(), 32), launchRegisters));
+    if (!launchRegisters)
+      return;
+    func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                  IntegerAttr::get(IntegerType::get(func.getContext(), 32), launchRegisters));
+    // The plan for two CTAs per SM, which the ptx stage takes when shared
+    // memory allows it and ptxas fits the kernel without spilling (a budget
+    // the lowering cannot judge).
+    unsigned launch2 = kRegisterFile / (2 * threads) / 8 * 8;
+    if (launch2 >= launchRegisters)
+      return;
+    SmallVector<std::pair<unsigned, unsigned>> grows;
+    for (const RegisterPlan &plan : plans) {
+      if (!plan.enabled())
+        continue;
+      unsigned defaults2 = defaultRegisters(plan, launch2);
+      if (!defaults2)
+        return;
+      grows.push_back({plan.defaults, defaults2});
+    }
+    OpBuilder b(func.getContext());
+    b.setInsertionPointToStart(&func.front());
+    lowering::inlinePtx(b, func.getLoc(), Type(),
+                        nvidia::twoCTAsMarker(launchRegisters, launch2, grows, restores()),
+                        "", {}, /*sideEffects=*/true);
+  }
+
+  /// Whether the registers go back to the launch count after each op. Not
+  /// with one op: the workers have nothing left to run, and the default
+  /// warps run the rest of the kernel (its epilogue) with their share.
+  bool restores() const { return ops.size() > 1; }
+
+  /// The default warps' registers when the kernel launches with `launch`
+  /// per thread and the worker groups keep `plan.groups`; 0 when that is no
+  /// gain for them, or a worker group would have to grow (setmaxnreg.dec
+  /// may not).
+  unsigned defaultRegisters(const RegisterPlan &plan, unsigned launch) const {
+    int64_t left = int64_t(launch) * totalWarps * warpSize;
+    for (unsigned r : plan.groups)
+      left -= int64_t(r) * kWarpGroup * warpSize;
+    int64_t defaults =
+        std::min<int64_t>(kMaxRegisters, left / (int64_t(numWarps) * warpSize) / 8 * 8);
+    if (defaults <= int64_t(launch) ||
+        llvm::any_of(plan.groups, [&](unsigned r) { return r > launch; }))
+      return 0;
+    return unsigned(defaults);
   }
 
   /// The partition holding `op` (its op and index), if any.
@@ -325,9 +359,10 @@ private:
     for (Block *block = defaultEntry; block != after; block = block->getNextNode())
       if (auto yield = dyn_cast<ttg::WarpYieldOp>(block->getTerminator()))
         yields.push_back(yield);
+    bool restore = realloc && restores();
     for (ttg::WarpYieldOp yield : yields) {
       b.setInsertionPoint(yield);
-      if (realloc)
+      if (restore)
         setMaxRegisters(b, yield.getLoc(), /*increase=*/false, launchRegisters);
       namedBarrier(b, yield.getLoc(), kDispatchBarrier, totalWarps * warpSize);
       LLVM::BrOp::create(b, yield.getLoc(), yield.getValues(), after);
@@ -342,7 +377,7 @@ private:
     body.push_back(join);
     b.setInsertionPointToEnd(join);
     namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
-    if (realloc)
+    if (restore)
       setMaxRegisters(b, loc, /*increase=*/true, launchRegisters);
     LLVM::BrOp::create(b, loc, ValueRange(), worker);
 
