@@ -145,18 +145,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
-// Two ops: after each the default warps give back to the launch count and
-// the workers take it again, so that the next op starts from it; the
-// two-CTA plan rewrites those as well.
+// Two ops with the same plan, one after the other: the first moves the
+// registers and the second finds them there.
 // NV-LABEL: llvm.func @registers_twice
-// NV: "// kiln.registers for two CTAs per SM: maxnreg 168 -> 80, setmaxnreg.inc 240 -> 104, setmaxnreg.inc 240 -> 104, setmaxnreg.inc 168 -> 80, setmaxnreg.dec 168 -> 80"
-// NV: "setmaxnreg.inc.sync.aligned.u32 240;"
-// NV: "setmaxnreg.dec.sync.aligned.u32 168;"
-// NV-NEXT: "bar.sync 1, 384;"
-// NV: "setmaxnreg.inc.sync.aligned.u32 240;"
-// NV: "setmaxnreg.dec.sync.aligned.u32 168;"
-// NV-DAG: "setmaxnreg.dec.sync.aligned.u32 24;"
-// NV-DAG: "setmaxnreg.inc.sync.aligned.u32 168;"
+// NV: "// kiln.registers for two CTAs per SM: maxnreg 168 -> 80, setmaxnreg.inc 240 -> 104"
+// NV-COUNT-1: "setmaxnreg.inc.sync.aligned.u32 240;"
+// NV-NOT: "setmaxnreg.{{inc|dec}}.sync.aligned.u32 {{168|240}};"
+// NV-COUNT-1: "setmaxnreg.dec.sync.aligned.u32 24;"
+// NV-NOT: setmaxnreg
+// NV-LABEL: llvm.func @registers_differ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @registers_twice() {
     ttg.warp_specialize() attributes {requestedRegisters = array<i32: 24>}
@@ -167,6 +164,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
       ttg.warp_return
     } : () -> ()
     ttg.warp_specialize() attributes {requestedRegisters = array<i32: 24>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(1) {
+      ttg.warp_return
+    } : () -> ()
+    tt.return
+  }
+}
+
+// -----
+
+// Two ops with different plans: after each the default warps give back to
+// the launch count and the workers take it again, so that the next op
+// starts from it; the two-CTA plan rewrites those as well.
+// NV: "// kiln.registers for two CTAs per SM: maxnreg 168 -> 80, setmaxnreg.inc 240 -> 104, setmaxnreg.inc 232 -> 96, setmaxnreg.inc 168 -> 80, setmaxnreg.dec 168 -> 80"
+// NV: "setmaxnreg.inc.sync.aligned.u32 240;"
+// NV: "setmaxnreg.dec.sync.aligned.u32 168;"
+// NV-NEXT: "bar.sync 1, 384;"
+// NV: "setmaxnreg.inc.sync.aligned.u32 232;"
+// NV: "setmaxnreg.dec.sync.aligned.u32 168;"
+// NV-DAG: "setmaxnreg.dec.sync.aligned.u32 24;"
+// NV-DAG: "setmaxnreg.dec.sync.aligned.u32 40;"
+// NV-DAG: "setmaxnreg.inc.sync.aligned.u32 168;"
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @registers_differ() {
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 24>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(1) {
+      ttg.warp_return
+    } : () -> ()
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 40>}
     default {
       ttg.warp_yield
     }

@@ -174,6 +174,8 @@ private:
   /// Registers per thread at launch (0: the kernel does not reallocate), and
   /// each op's plan. Reallocation needs whole warp groups everywhere.
   void planRegisters() {
+    // Ops are lowered in program order (func.walk), so ops.front() is the
+    // first of a block's.
     bool wanted = llvm::any_of(ops, [](ttg::WarpSpecializeOp op) {
       return op.getRequestedRegisters().has_value();
     });
@@ -207,6 +209,11 @@ private:
         launchRegisters = launch;
       plans.push_back(plan);
     }
+    restoring = llvm::any_of(ops, [&](ttg::WarpSpecializeOp op) {
+      return op->getBlock() != ops.front()->getBlock();
+    }) || llvm::any_of(plans, [&](const RegisterPlan &p) {
+      return p.groups != plans.front().groups || p.defaults != plans.front().defaults;
+    });
     if (!launchRegisters)
       return;
     func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
@@ -218,7 +225,7 @@ private:
     if (launch2 >= launchRegisters)
       return;
     SmallVector<std::pair<unsigned, unsigned>> grows;
-    for (const RegisterPlan &plan : plans) {
+    for (const RegisterPlan &plan : restores() ? ArrayRef(plans) : ArrayRef(plans).take_front()) {
       if (!plan.enabled())
         continue;
       unsigned defaults2 = defaultRegisters(plan, launch2);
@@ -234,9 +241,11 @@ private:
   }
 
   /// Whether the registers go back to the launch count after each op. Not
-  /// with one op: the workers have nothing left to run, and the default
-  /// warps run the rest of the kernel (its epilogue) with their share.
-  bool restores() const { return ops.size() > 1; }
+  /// when every op has the same plan and they follow one another in one
+  /// block (one op, or attention's two causal loops): the first op moves
+  /// the registers, the others find them there, and the default warps run
+  /// the rest of the kernel (its epilogue) with their share.
+  bool restores() const { return restoring; }
 
   /// The default warps' registers when the kernel launches with `launch`
   /// per thread and the worker groups keep `plan.groups`; 0 when that is no
@@ -332,7 +341,8 @@ private:
   Block *lowerOp(OpBuilder &b, ttg::WarpSpecializeOp op, int32_t state) {
     Location loc = op.getLoc();
     RegisterPlan plan = plans.empty() ? RegisterPlan() : plans[state - 1];
-    bool realloc = plan.enabled();
+    // Without restores only the first op moves registers.
+    bool realloc = plan.enabled() && (state == 1 || restores());
     int64_t captureOffset = 0;
     if (auto attr = op->getAttrOfType<IntegerAttr>(kAllocationOffsetAttr))
       captureOffset = attr.getInt();
@@ -442,6 +452,7 @@ private:
   SmallVector<ttg::WarpSpecializeOp> ops;
   SmallVector<RegisterPlan> plans;
   unsigned launchRegisters = 0;
+  bool restoring = true; // planRegisters decides
   int64_t stateOffset = 0;
   Block *worker = nullptr;
   Value warpId;
