@@ -202,8 +202,7 @@ def _dropout_reference(torch, a):
     return None
 
 
-def _rowmax_inputs(torch, n_bytes):
-    cols = 2048
+def _rows_inputs(torch, n_bytes, cols):
     rows = n_bytes // (4 * cols)
     return dict(x=torch.randn(rows, cols, device="cuda"), out=torch.empty(rows, device="cuda"))
 
@@ -211,12 +210,6 @@ def _rowmax_inputs(torch, n_bytes):
 def _rowmax_launch(a):
     x = a["x"]
     row_max_kernel[(x.shape[0],)](x, a["out"], x.stride(0), x.shape[1], BLOCK_SIZE=2048, num_warps=8)
-
-
-def _rowsum_inputs(torch, n_bytes):
-    cols = 8192
-    rows = n_bytes // (4 * cols)
-    return dict(x=torch.randn(rows, cols, device="cuda"), out=torch.empty(rows, device="cuda"))
 
 
 def _rowsum_launch(a):
@@ -275,14 +268,16 @@ KERNELS = {
         Kernel("row_max", row_max_kernel,
                {"x_ptr": "*fp32", "out_ptr": "*fp32", "stride": "i32", "n_cols": "i32",
                 "BLOCK_SIZE": "constexpr"}, {"BLOCK_SIZE": 2048}, num_warps=8,
-               inputs=_rowmax_inputs, launch=_rowmax_launch, outputs=lambda a: [a["out"]],
+               inputs=lambda torch, n: _rows_inputs(torch, n, 2048), launch=_rowmax_launch,
+               outputs=lambda a: [a["out"]],
                reference=lambda torch, a: [a["x"].amax(dim=1)], bytes=lambda a: 4 * a["x"].numel(),
                tol=(0, 0)),
         Kernel("row_sum_loop", row_sum_loop_kernel,
                {"x_ptr": "*fp32", "out_ptr": "*fp32", "stride": "i32", "n_cols": "i32",
                 "BLOCK_M": "constexpr", "BLOCK_N": "constexpr"}, {"BLOCK_M": 32, "BLOCK_N": 128},
                divisible=("stride", "n_cols"),
-               inputs=_rowsum_inputs, launch=_rowsum_launch, outputs=lambda a: [a["out"]],
+               inputs=lambda torch, n: _rows_inputs(torch, n, 8192), launch=_rowsum_launch,
+               outputs=lambda a: [a["out"]],
                reference=lambda torch, a: [a["x"].sum(dim=1)], bytes=lambda a: 4 * a["x"].numel(),
                tol=(1e-4, 1e-3)),
         Kernel("cumsum", cumsum_kernel,
