@@ -103,20 +103,32 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// With kiln.per_warp the first lane of every warp arrives (the mbarrier
-// counts warps), under the op's predicate too.
+// With kiln.warps_per_arrival = 1 the first lane of every warp arrives (the
+// mbarrier counts warps), under the op's predicate too.
 // CHECK-LABEL: llvm.func @per_warp
 // CHECK-SAME: (%[[BARW:arg0]]: !llvm.ptr<3>, %[[PW:arg1]]: i1
+// CHECK: %[[C32:.*]] = llvm.mlir.constant(32 : i32)
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
-// CHECK: %[[LANE:.*]] = llvm.urem %[[TID]], %{{.*}}
+// CHECK: %[[LANE:.*]] = llvm.urem %[[TID]], %[[C32]]
 // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[LANE]], %{{.*}}
 // CHECK: %[[WHO:.*]] = llvm.and %[[FIRST]], %[[PW]] : i1
 // CHECK: llvm.inline_asm has_side_effects "@$0 mbarrier.arrive.shared::cta.b64 _, [$1], 1;", "b,r" %[[WHO]]
+// With 4, thread 0 of every warp group.
+// CHECK-LABEL: llvm.func @per_warp_group
+// CHECK: %[[C128:.*]] = llvm.mlir.constant(128 : i32)
+// CHECK: %[[TIDG:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[RANK:.*]] = llvm.urem %[[TIDG]], %[[C128]]
+// CHECK: %[[FIRSTG:.*]] = llvm.icmp "eq" %[[RANK]], %{{.*}}
+// CHECK: llvm.inline_asm has_side_effects "@$0 mbarrier.arrive.shared::cta.b64 _, [$1], 1;", "b,r" %[[FIRSTG]]
 #bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @per_warp(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %p: i1) {
-    ttng.arrive_barrier %bar, 1, %p {kiln.per_warp} : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.arrive_barrier %bar, 1, %p {kiln.warps_per_arrival = 1 : i32} : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    tt.return
+  }
+  tt.func @per_warp_group(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
+    ttng.arrive_barrier %bar, 1 {kiln.warps_per_arrival = 4 : i32} : !ttg.memdesc<1xi64, #bar, #smem, mutable>
     tt.return
   }
 }

@@ -107,6 +107,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @arrive_every(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
+    // expected-error @+1 {{'kiln.warps_per_arrival' must be a power of two from 1 to 32 (warps per arriving thread), got 3 : i32}}
+    ttng.arrive_barrier %bar, 1 {kiln.warps_per_arrival = 3 : i32} : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @scratch_space() {
     // expected-error @+1 {{must return a pointer to global memory (address space 1), got '!tt.ptr<i8, 3>'}}

@@ -70,7 +70,22 @@ struct Group {
   /// The loop is a matmul's K loop (accumulatingDot), decided before the
   /// rewrite changes its dot.
   bool matmul = false;
+  /// Every read of the loads' blocks is a synchronous wgmma's operand
+  /// (through views), so a warp group is done with a slot when its wgmmas
+  /// are.
+  bool onlyWgmmaReads = false;
 };
+
+/// Whether every use of `memdesc`, through views, is an operand of a wgmma
+/// the lowering waits for.
+bool onlySyncWgmmaReads(Value memdesc) {
+  return llvm::all_of(memdesc.getUsers(), [](Operation *user) {
+    if (isa<MemDescIndexOp, MemDescTransOp, MemDescSubsliceOp, MemDescReinterpretOp>(user))
+      return onlySyncWgmmaReads(user->getResult(0));
+    auto dot = dyn_cast<ttng::WarpGroupDotOp>(user);
+    return dot && !dot.getIsAsync();
+  });
+}
 
 /// Whether `load` can stream: a descriptor made outside `outer`, a block
 /// with an nvmma_shared encoding, and only loops between it and `outer`.
@@ -156,8 +171,14 @@ private:
       group->bytes += ttng::bufferBytes(stream.slotType);
       group->streams.push_back(stream);
     });
-    for (Group &g : groups)
+    for (Group &g : groups) {
       g.matmul = bool(accumulatingDot(g.loop));
+      g.onlyWgmmaReads = llvm::all_of(g.streams, [](const Stream &s) {
+        return llvm::all_of(s.load->getUsers(), [](Operation *user) {
+          return isa<LocalAllocOp>(user) && onlySyncWgmmaReads(user->getResult(0));
+        });
+      });
+    }
     // A load that cannot stream would run in both partitions or neither.
     return all && !groups.empty();
   }
@@ -230,7 +251,7 @@ private:
       for (unsigned s = 0; s < numStages; ++s) {
         ttng::InitBarrierOp::create(b, loc, slotOf(b, loc, g.ready, i32(b, loc, s)), 1);
         ttng::InitBarrierOp::create(b, loc, slotOf(b, loc, g.empty, i32(b, loc, s)),
-                                    perWarpRelease(g) ? int32_t(numWarps) : 1);
+                                    emptyArrivals(g));
       }
     }
   }
@@ -334,20 +355,22 @@ private:
     release(b, g, slot, Value());
   }
 
-  /// The slot is free once every consumer warp is done with it; with one
-  /// warp group its thread 0 tells the producer. More warp groups each wait
-  /// only for their own MMAs: in a matmul's K loop (in lockstep anyway) they
-  /// meet at a CTA barrier first; elsewhere (attention, where one group may
-  /// run ahead through its softmax) every warp arrives, on an mbarrier
-  /// counting warps (the faster of the two on the H200, bench/NOTES.md).
+  /// The slot is free once every consumer warp is done with it; each warp
+  /// waits only for its own work, so the `empty` mbarrier counts arrivals.
+  /// When wgmmas are the slot's only readers (a warp group issues and waits
+  /// for them as one) each warp group's thread 0 arrives; a CTA barrier
+  /// and one arrival instead cost a matmul 17 % of its consumers' stalls on
+  /// the H200, eight per-warp arrivals more. Otherwise (a slot read into
+  /// registers) the first lane of every warp arrives.
   void release(OpBuilder &b, Group &g, Value slot, Value pred) {
-    if (numWarps > 4 && !perWarpRelease(g))
-      BarrierOp::create(b, loc, AddrSpace::All);
     auto arrive = ttng::ArriveBarrierOp::create(b, loc, slotOf(b, loc, g.empty, slot), 1, pred);
-    if (perWarpRelease(g))
-      arrive->setAttr(ttng::kPerWarpArrivalAttr, b.getUnitAttr());
+    if (emptyArrivals(g) > 1)
+      arrive->setAttr(ttng::kWarpsPerArrivalAttr, b.getI32IntegerAttr(warpsPerArrival(g)));
   }
-  bool perWarpRelease(const Group &g) const { return numWarps > 4 && !g.matmul; }
+  int32_t warpsPerArrival(const Group &g) const {
+    return g.onlyWgmmaReads ? std::min<int32_t>(4, numWarps) : 1;
+  }
+  int32_t emptyArrivals(const Group &g) const { return int32_t(numWarps) / warpsPerArrival(g); }
 
   /// The loop's one wgmma when its result is only the next step's
   /// accumulator (a matmul's K loop); null otherwise.

@@ -166,9 +166,10 @@ struct ArriveBarrierLowering : OpConversionPattern<ttng::ArriveBarrierOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value pred;
-    if (op->hasAttr(ttng::kPerWarpArrivalAttr)) {
-      Value lane = laneAndWarp(rewriter, loc, ctx).first;
-      pred = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane,
+    if (auto warps = op->getAttrOfType<IntegerAttr>(ttng::kWarpsPerArrivalAttr)) {
+      Value group = i32Constant(rewriter, loc, int32_t(warps.getInt() * ctx.warpSize));
+      Value rank = LLVM::URemOp::create(rewriter, loc, ctx.target.threadId(rewriter, loc), group);
+      pred = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, rank,
                                   i32Constant(rewriter, loc, 0));
       if (Value user = adaptor.getPred())
         pred = LLVM::AndOp::create(rewriter, loc, pred, user);

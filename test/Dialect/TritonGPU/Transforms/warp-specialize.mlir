@@ -123,13 +123,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // Eight consumer warps of a matmul (two warp groups, each waiting only for
-// its own wgmma): they meet at a CTA barrier before thread 0 frees a slot.
+// its own wgmma, the slots' only readers): thread 0 of each warp group
+// frees a slot, on an empty mbarrier counting two, with no CTA barrier.
 // CHECK-LABEL: @two_warp_groups
-// CHECK-COUNT-6: ttng.init_barrier %{{.*}}, 1
+// CHECK-COUNT-3: ttng.init_barrier %{{.*}}, 1
+// CHECK-SAME: {{$}}
+// CHECK: ttng.init_barrier %{{.*}}, 2 :
 // CHECK: default {
-// CHECK: ttg.barrier all
-// CHECK-NEXT: ttg.memdesc_index
-// CHECK-NEXT: ttng.arrive_barrier %{{.*}}, 1, %{{.*}} :
+// CHECK-NOT: ttg.barrier
+// CHECK: ttng.warp_group_dot_wait
+// CHECK-NOT: ttg.barrier
+// CHECK: ttng.arrive_barrier %{{.*}}, 1, %{{.*}} {kiln.warps_per_arrival = 4 : i32}
+// CHECK-NOT: ttg.barrier
+// CHECK: ttng.arrive_barrier %{{.*}}, 1, %{{.*}} {kiln.warps_per_arrival = 4 : i32}
 #blocked3 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 2], order = [1, 0]}>
 #mma3 = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
 #shared3 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -166,7 +172,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK: ttng.wait_barrier
 // CHECK: ttg.local_load
 // CHECK-NOT: ttg.barrier
-// CHECK: ttng.arrive_barrier %{{.*}}, 1 {kiln.per_warp}
+// CHECK: ttng.arrive_barrier %{{.*}}, 1 {kiln.warps_per_arrival = 1 : i32}
 #blocked5 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
 #shared5 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -182,6 +188,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
       scf.yield %t : tensor<64x64xf16, #blocked5>
     } {tt.warp_specialize}
     tt.return %sum : tensor<64x64xf16, #blocked5>
+  }
+}
+
+// -----
+
+// Four warps that read a slot into registers arrive one per warp too (the
+// mbarrier counts 4): thread 0 alone may arrive before the other warps
+// have read it.
+// CHECK-LABEL: @per_warp_release_one_group
+// CHECK: ttng.init_barrier %{{.*}}, 1
+// CHECK: ttng.init_barrier %{{.*}}, 4
+// CHECK: default {
+// CHECK: ttng.wait_barrier
+// CHECK: ttg.local_load
+// CHECK-NOT: ttg.barrier
+// CHECK: ttng.arrive_barrier %{{.*}}, 1 {kiln.warps_per_arrival = 1 : i32}
+#blocked7 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared7 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @per_warp_release_one_group(%x: !tt.tensordesc<tensor<64x64xf16, #shared7>>, %n: i32) -> tensor<64x64xf16, #blocked7> {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf16, #blocked7>
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %sum = scf.for %i = %c0_i32 to %n step %c1_i32 iter_args(%s = %cst) -> (tensor<64x64xf16, #blocked7>)  : i32 {
+      %row = arith.muli %i, %c64_i32 : i32
+      %l = tt.descriptor_load %x[%row, %c0_i32] : !tt.tensordesc<tensor<64x64xf16, #shared7>> -> tensor<64x64xf16, #blocked7>
+      %t = arith.addf %s, %l : tensor<64x64xf16, #blocked7>
+      scf.yield %t : tensor<64x64xf16, #blocked7>
+    } {tt.warp_specialize}
+    tt.return %sum : tensor<64x64xf16, #blocked7>
   }
 }
 

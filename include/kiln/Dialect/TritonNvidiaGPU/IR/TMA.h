@@ -17,9 +17,10 @@
 
 namespace kiln::ttng {
 
-/// The discardable attribute on ttng.arrive_barrier that makes the first
-/// lane of every warp arrive, not one thread of the CTA.
-inline constexpr llvm::StringLiteral kPerWarpArrivalAttr = "kiln.per_warp";
+/// The discardable i32 attribute on ttng.arrive_barrier that makes the
+/// first thread of every `n` warps arrive (1: every warp, 4: every warp
+/// group), not one thread of the CTA.
+inline constexpr llvm::StringLiteral kWarpsPerArrivalAttr = "kiln.warps_per_arrival";
 
 /// Bytes of a CUtensorMap, passed by value as a __grid_constant__ kernel
 /// parameter, and the alignment the parameter gets.

@@ -178,8 +178,9 @@ def TTNG_ArriveBarrierOp : TTNG_Op<"arrive_barrier"> {
     `count` (at least 1); the phase completes when it reaches zero and its
     expected bytes have arrived. Executed once per CTA (by one elected
     thread), as Triton does; does nothing when `pred` is given and false.
-    With kiln's discardable `kiln.per_warp` attribute, the first lane of
-    every warp arrives instead (the mbarrier then counts warps): warps that
+    With kiln's discardable `kiln.warps_per_arrival = n` (a power of two),
+    the first thread of every `n` warps arrives instead (1: every warp, 4:
+    every warp group; the mbarrier then counts those arrivals): warps that
     each waited for their own asynchronous work release a buffer without
     first meeting at a CTA barrier (kiln's warp-specialised consumers).
   }];
