@@ -4,14 +4,16 @@ GPU: kernels without dots, launched from PyTorch through Triton's launcher
 with the bridge off (stock Triton) and on (kiln), outputs checked against
 PyTorch's, both timed. For the device machine:
 
-    KILN_EXECUTABLE=/path/to/static/kiln python3 bench/cluster_check.py
+    KILN_EXECUTABLE=/path/to/static/kiln python3 bench/cluster_check.py [CASE ...]
 
 Each kernel splits its block over the CTAs of a cluster as Triton's default
 layouts do; what they check: tensor coordinates per CTA (program id is the
 cluster's), reductions and scans along an axis kept in one CTA, stores of
 elements several CTAs hold done once, atomics done once per element, and
 matmuls whose accumulator is split over the CTAs (each CTA loads the rows
-of A and the columns of B of its part).
+of A and the columns of B of its part), with pointer loads and through TMA
+descriptors (host and in-kernel; a TMA copy per CTA tile, a tile every CTA
+holds stored and reduced once).
 """
 import os
 import sys
@@ -100,6 +102,72 @@ def matmul_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.c
     tl.store(c + rm[:, None] * N + rn[None, :], acc)
 
 
+@triton.jit
+def tma_matmul_kernel(a, b, c, a_copy, a_sum, K, BM: tl.constexpr, BN: tl.constexpr,
+                      BK: tl.constexpr, COPY_A: tl.constexpr):
+    # Operands through TMA descriptors; each CTA of the cluster copies its
+    # tile of B and C and the whole of A. With COPY_A, A's first block also
+    # goes out to a_copy and is added into a_sum (the programs of the first
+    # column; stock Triton 3.6 fails to compile that part in a cluster).
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in tl.range(0, K, BK, num_stages=3):
+        acc = tl.dot(a.load([pm * BM, k]), b.load([k, pn * BN]), acc)
+    c.store([pm * BM, pn * BN], acc.to(tl.float16))
+    if COPY_A and pn == 0:
+        first = a.load([pm * BM, 0])
+        a_copy.store([pm * BM, 0], first)
+        a_sum.atomic_add([pm * BM, 0], first)
+
+
+@triton.jit
+def tma_matmul_in_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr):
+    # The same product with descriptors made in the kernel.
+    a = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
+    b = tl.make_tensor_descriptor(b_ptr, [K, N], [N, 1], [BK, BN])
+    c = tl.make_tensor_descriptor(c_ptr, [M, N], [N, 1], [BM, BN])
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in tl.range(0, K, BK, num_stages=3):
+        acc = tl.dot(a.load([pm * BM, k]), b.load([k, pn * BN]), acc)
+    c.store([pm * BM, pn * BN], acc.to(tl.float16))
+
+
+def make_tma_matmul(bm, bn, bk, in_kernel=False, copy_a=False):
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    def case(num_ctas):
+        m, n, k = 4096, 4096, 2048
+        a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+        b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        grid = (m // bm, n // bn)
+        if in_kernel:
+            triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                                          device="cuda"))
+            launch = lambda: tma_matmul_in_kernel[grid](a, b, c, m, n, k, BM=bm, BN=bn, BK=bk,
+                                                        num_ctas=num_ctas, num_warps=4)
+            return launch, [c], lambda: [(a.float() @ b.float()).half()], (1e-2, 1e-1), 2 * m * n * k
+        a_copy = torch.empty(m, bk, device="cuda", dtype=torch.float16)
+        a_sum = torch.empty(m, bk, device="cuda", dtype=torch.float16)
+        descs = [TensorDescriptor.from_tensor(a, [bm, bk]), TensorDescriptor.from_tensor(b, [bk, bn]),
+                 TensorDescriptor.from_tensor(c, [bm, bn]), TensorDescriptor.from_tensor(a_copy, [bm, bk]),
+                 TensorDescriptor.from_tensor(a_sum, [bm, bk])]
+
+        def launch():
+            a_sum.fill_(1.0)
+            tma_matmul_kernel[grid](*descs, k, BM=bm, BN=bn, BK=bk, COPY_A=copy_a, num_ctas=num_ctas,
+                                    num_warps=4)
+        if not copy_a:
+            return launch, [c], lambda: [(a.float() @ b.float()).half()], (1e-2, 1e-1), 2 * m * n * k
+        reference = lambda: [(a.float() @ b.float()).half(), a[:, :bk], a[:, :bk] + 1]
+        return launch, [c, a_copy, a_sum], reference, (1e-2, 1e-1), 2 * m * n * k
+    return case
+
+
 def make_matmul(bm, bn, bk):
     def case(num_ctas):
         m, n, k = 2048, 2048, 1024
@@ -179,7 +247,11 @@ def case_program_ids(num_ctas):
 CASES = [("add", case_add), ("row_stats", case_row_stats), ("col_sum", case_col_sum),
          ("softmax", case_softmax), ("cumsum", case_cumsum), ("histogram_atomics", case_histogram),
          ("program_ids", case_program_ids), ("matmul_128x128x64", make_matmul(128, 128, 64)),
-         ("matmul_128x256x64", make_matmul(128, 256, 64)), ("matmul_64x128x32", make_matmul(64, 128, 32))]
+         ("matmul_128x256x64", make_matmul(128, 256, 64)), ("matmul_64x128x32", make_matmul(64, 128, 32)),
+         ("tma_matmul_128x256x64", make_tma_matmul(128, 256, 64)),
+         ("tma_matmul_128x128x64", make_tma_matmul(128, 128, 64)),
+         ("tma_matmul_in_kernel_128x256x64", make_tma_matmul(128, 256, 64, in_kernel=True)),
+         ("tma_matmul_copy_a", make_tma_matmul(128, 256, 64, copy_a=True))]
 
 
 def run(name, make, num_ctas):
@@ -219,9 +291,12 @@ def run(name, make, num_ctas):
 def main():
     print("| kernel | num_ctas | Triton ms | kiln ms | kiln/Triton | kiln GB/s (matmuls: GFLOP/s) | result |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    only = sys.argv[1:]  # case names (all when none)
     passed = total = 0
     for num_ctas in (2, 4):
         for name, make in CASES:
+            if only and name not in only:
+                continue
             total += 1
             try:
                 passed += run(name, make, num_ctas)

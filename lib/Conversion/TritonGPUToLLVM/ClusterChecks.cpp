@@ -64,7 +64,7 @@ bool sameSplit(Type a, Type b) {
 
 } // namespace
 
-LogicalResult checkCTALocality(Operation *op, unsigned numCTAs) {
+LogicalResult checkCTALocality(Operation *op, unsigned numCTAs, bool lowersCTATiles) {
   if (numCTAs == 1)
     return success();
   auto fail = [&](const Twine &why) {
@@ -150,7 +150,7 @@ LogicalResult checkCTALocality(Operation *op, unsigned numCTAs) {
   bool passesThrough = llvm::all_of(op->getResultTypes(), [&](Type t) {
     return llvm::is_contained(op->getOperandTypes(), t);
   });
-  if (buffers && !passesThrough &&
+  if (buffers && !passesThrough && !lowersCTATiles &&
       !isa<ttg::LocalAllocOp, ttg::LocalLoadOp, ttg::LocalStoreOp, ttg::LocalDeallocOp,
            ttg::MemDescIndexOp, ttg::MemDescTransOp, ttg::AsyncCopyGlobalToLocalOp>(op))
     return fail("shared-memory buffers split over the CTAs of a cluster are not lowered yet for "

@@ -297,7 +297,9 @@ struct ConvertTritonGPUToLLVM
       if (failed(checkTypes(op, warpSize,
                             ttg::lookupNumWarps(op).value_or(unsigned(numWarps.getInt())),
                             lctx.numCTAs)) ||
-          failed(lowering::checkCTALocality(op, lctx.numCTAs)) ||
+          failed(lowering::checkCTALocality(op, lctx.numCTAs,
+                                            extensionLowering(op) &&
+                                                extensionLowering(op)->lowersCTATiles(op))) ||
           failed(lowering::checkWarpSpecializeLowering(op)) ||
           failed(lowering::checkAtomicLowering(op, *target)) ||
           failed(lowering::checkAsyncLowering(op, *target)) ||

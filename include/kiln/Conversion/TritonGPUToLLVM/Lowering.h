@@ -150,7 +150,8 @@ void populateAsyncCopyPatterns(TypeConverter &converter, const Context &ctx,
 /// A located error when, in a program of `numCTAs` CTAs, `op` would have
 /// to move elements between CTAs (ClusterChecks.cpp); checked before
 /// anything is converted.
-mlir::LogicalResult checkCTALocality(mlir::Operation *op, unsigned numCTAs);
+mlir::LogicalResult checkCTALocality(mlir::Operation *op, unsigned numCTAs,
+                                     bool lowersCTATiles = false);
 
 /// A located error when an async copy cannot be lowered for the target
 /// (checked before anything is converted).

@@ -84,6 +84,10 @@ public:
   virtual void insertProxyFence(mlir::OpBuilder &b, mlir::Location loc) const {}
   /// Whether `op` is such a fence (one already there is not repeated).
   virtual bool isProxyFence(mlir::Operation *op) const { return false; }
+  /// Whether this extension's lowering of `op` handles shared-memory
+  /// buffers split over the CTAs of a cluster itself (each CTA moving its
+  /// tile), so the generic check of a program of several CTAs lets it be.
+  virtual bool lowersCTATiles(mlir::Operation *op) const { return false; }
 };
 
 /// Makes the TargetInfo of one `ttg.target` ("cuda:90"); an error says

@@ -294,7 +294,7 @@ void LoopPipeliner::run() {
   constants.setInsertionPoint(firstNew);
   // A TMA ring's mbarriers, one arrival (the expect) per phase.
   MLIRContext *ctx = loop.getContext();
-  auto barrierLayout = SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, {0});
+  auto barrierLayout = ttng::barrierEncoding(loop);
   for (StreamedLoad &streamed : plan.loads) {
     if (!streamed.isTMA())
       continue;

@@ -560,13 +560,12 @@ static bool registersSelectInnerParts(RankedTensorType type, unsigned pieces) {
 }
 
 TMAStoreStaging tmaStoreStaging(tt::DescriptorStoreOp store) {
-  Value src = store.getSrc();
-  if (auto cvt = src.getDefiningOp<ConvertLayoutOp>())
-    src = cvt.getSrc();
-  auto type = cast<RankedTensorType>(src.getType());
+  auto type = cast<RankedTensorType>(store.getSrc().getType());
   TMAStoreStaging staging{ttng::tmaBufferType(store.getDesc().getType(), type.getShape(), true)};
-  if (!staging.buffer || type.getRank() != 2)
+  // In a cluster each CTA stores its tile whole.
+  if (!staging.buffer || type.getRank() != 2 || lookupNumCTAs(store) != 1)
     return staging;
+  type = cast<RankedTensorType>(ttng::tmaStoreSource(store.getSrc(), staging.buffer).getType());
   auto enc = cast<NVMMASharedEncodingAttr>(staging.buffer.getEncoding());
   int64_t bits = type.getElementTypeBitWidth();
   int64_t span = enc.getSwizzlingByteWidth() * 8 / bits;
@@ -590,7 +589,8 @@ int64_t sharedBesideRings(scf::ForOp loop, const ScratchContext &scratch) {
       return;
     }
     bool feedsTMAStores =
-        isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [](Operation *u) {
+        isa<ConvertLayoutOp>(op) && lookupNumCTAs(op) == 1 &&
+        llvm::all_of(op->getUsers(), [](Operation *u) {
           return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
         });
     if (!feedsTMAStores)

@@ -55,7 +55,7 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   MLIRContext *ctx = b.getContext();
   Value buffer = ttg::LocalAllocOp::create(b, loc, *type, Value(), IntegerAttr());
   auto barrierType = ttg::MemDescType::get(
-      {1}, b.getI64Type(), ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, {0}),
+      {1}, b.getI64Type(), ttng::barrierEncoding(load),
       ttg::SharedMemorySpaceAttr::get(ctx), /*mutableMemory=*/true);
   Value barrier = ttg::LocalAllocOp::create(b, loc, barrierType, Value(), IntegerAttr());
   ttng::InitBarrierOp::create(b, loc, barrier, 1);
@@ -116,11 +116,8 @@ FailureOr<Value> storeBuffer(OpBuilder &b, Operation *op, tt::TensorDescType des
       bufferType(op, desc, cast<RankedTensorType>(src.getType()).getShape(), false);
   if (failed(type))
     return failure();
-  // The buffer is written from any distributed layout: a conversion in
-  // front of it would be a shared-memory round trip for nothing.
-  if (auto cvt = src.getDefiningOp<ttg::ConvertLayoutOp>())
-    src = cvt.getSrc();
-  Value buffer = ttg::LocalAllocOp::create(b, op->getLoc(), *type, src, IntegerAttr());
+  Value buffer = ttg::LocalAllocOp::create(b, op->getLoc(), *type,
+                                           ttng::tmaStoreSource(src, *type), IntegerAttr());
   ttng::FenceAsyncSharedOp::create(b, op->getLoc(), /*bCluster=*/false);
   return buffer;
 }
@@ -234,8 +231,7 @@ LogicalResult lowerStoreInLoop(tt::DescriptorStoreOp store, scf::ForOp loop, uns
                         cast<RankedTensorType>(src.getType()).getShape(), true)))
     return failure();
   nvidia::TMAStoreStaging staging = nvidia::tmaStoreStaging(store);
-  if (auto cvt = src.getDefiningOp<ttg::ConvertLayoutOp>())
-    src = cvt.getSrc();
+  src = ttng::tmaStoreSource(src, staging.buffer);
   StoreBuffer &slot = shared[{store->getBlock(), staging.buffer}];
   unsigned alike = slot.alike;
   OpBuilder outside(loop);

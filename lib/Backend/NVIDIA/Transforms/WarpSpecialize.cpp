@@ -240,7 +240,7 @@ private:
   void allocateRings() {
     OpBuilder b(loop);
     MLIRContext *ctx = loop.getContext();
-    auto barrierLayout = SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, {0});
+    auto barrierLayout = ttng::barrierEncoding(loop);
     auto barrierType = MemDescType::get({int64_t(numStages), 1}, b.getI64Type(), barrierLayout,
                                         SharedMemorySpaceAttr::get(ctx), true);
     for (Group &g : groups) {
@@ -557,7 +557,9 @@ struct WarpSpecialize : kiln::nvidia::impl::WarpSpecializeBase<WarpSpecialize> {
       if (auto attr = loop->getAttrOfType<IntegerAttr>("tt.num_stages"))
         stages = unsigned(attr.getInt());
       unsigned warps = lookupNumWarps(loop).value_or(4);
-      if (stages < 2 || warps % 4)
+      // A cluster's loops are left to the pipeliner (a producer per CTA is
+      // not built yet).
+      if (stages < 2 || warps % 4 || lookupNumCTAs(loop) != 1)
         continue;
       Specializer(loop, stages, warps).run();
     }

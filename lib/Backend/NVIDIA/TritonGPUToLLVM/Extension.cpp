@@ -56,6 +56,11 @@ public:
     registry.insert<NVVM::NVVMDialect>();
   }
 
+  // Each CTA copies its tile of a TMA block (TMAOpToLLVM.cpp).
+  bool lowersCTATiles(Operation *op) const override {
+    return isa<ttng::AsyncTMACopyGlobalToLocalOp, ttng::AsyncTMACopyLocalToGlobalOp,
+               ttng::AsyncTMAReduceOp>(op);
+  }
   bool lowers(Operation *op, const Context &ctx) const override {
     if (isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp>(op))
       return targetInfo(ctx).hasWGMMA();

@@ -14,6 +14,7 @@
 
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
+#include "kiln/Layout/Queries.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -52,13 +53,18 @@ FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType des
   if (failed(info))
     return failure();
   auto enc = cast<ttg::LayoutEncodingInterface>(buffer.getEncoding());
-  llvm::Expected<LinearLayout> shared = enc.toLinearLayout(buffer.getShape());
+  llvm::Expected<LinearLayout> whole = enc.toLinearLayout(buffer.getShape());
+  if (!whole)
+    return op->emitError() << llvm::toString(whole.takeError());
+  // Each CTA of a cluster copies its tile (ctaOrigin says where it starts).
+  llvm::Expected<LinearLayout> shared = layout::ctaTile(*whole);
   if (!shared)
     return op->emitError() << llvm::toString(shared.takeError());
   std::optional<LinearLayout> toOffset = shared->invert();
   if (!toOffset)
     return op->emitError() << "the buffer's shared layout is not a bijection; TMA needs one";
-  ArrayRef<int64_t> shape = buffer.getShape();
+  SmallVector<int64_t> tileShape = ttg::ctaShape(buffer.getShape(), buffer.getEncoding());
+  ArrayRef<int64_t> shape = tileShape;
   // A rank-reducing copy's buffer lacks the block's leading unit dimensions.
   ArrayRef<int64_t> box = ArrayRef<int64_t>(info->box).take_back(shape.size());
   SmallVector<int64_t> counts;
@@ -85,16 +91,65 @@ FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType des
   }
 }
 
+/// Where this CTA's tile of a buffer split over the CTAs of a cluster
+/// starts in the block (per buffer dimension; null where it starts at 0),
+/// and which CTAs hold a tile no other CTA of lower rank holds (null: all).
+struct CTATile {
+  SmallVector<Value> origin;
+  Value unique;
+};
+
+CTATile ctaTileOf(OpBuilder &b, Location loc, const Context &ctx, ttg::MemDescType buffer) {
+  CTATile tile;
+  tile.origin.resize(buffer.getRank());
+  auto enc = cast<ttg::LayoutEncodingInterface>(buffer.getEncoding());
+  llvm::Expected<LinearLayout> ll = enc.toLinearLayout(buffer.getShape());
+  if (!ll) { // messagesOf has reported it
+    llvm::consumeError(ll.takeError());
+    return tile;
+  }
+  if (!ll->hasInDim(layout::kBlock) || ll->getInDimSize(layout::kBlock) == 1)
+    return tile;
+  Value rank = ctx.target.blockId(b, loc);
+  const auto &bases = ll->getInDims()[ll->getInDimIndex(layout::kBlock)].bases;
+  int64_t replicated = 0;
+  for (auto [bit, basis] : llvm::enumerate(bases)) {
+    if (llvm::all_of(basis, [](int32_t c) { return c == 0; })) {
+      replicated |= int64_t(1) << bit;
+      continue;
+    }
+    Value set = LLVM::AndOp::create(b, loc, rank, i32Constant(b, loc, int64_t(1) << bit));
+    Value on = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, set, i32Constant(b, loc, 0));
+    for (unsigned d = 0; d < basis.size(); ++d) {
+      if (!basis[d])
+        continue;
+      Value term = LLVM::SelectOp::create(b, loc, on, i32Constant(b, loc, basis[d]),
+                                          i32Constant(b, loc, 0));
+      tile.origin[d] = tile.origin[d] ? Value(LLVM::XOrOp::create(b, loc, tile.origin[d], term))
+                                      : term;
+    }
+  }
+  if (replicated) {
+    Value masked = LLVM::AndOp::create(b, loc, rank, i32Constant(b, loc, replicated));
+    tile.unique =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, masked, i32Constant(b, loc, 0));
+  }
+  return tile;
+}
+
 /// The coordinates of a message in TMA's order (innermost first); `start`
-/// covers the buffer's dimensions, the innermost of the descriptor's.
+/// and the CTA's `origin` cover the buffer's dimensions, the innermost of
+/// the descriptor's.
 SmallVector<Value> tmaCoordinates(OpBuilder &b, Location loc, ValueRange coord,
-                                  ArrayRef<int64_t> start) {
+                                  ArrayRef<int64_t> start, ArrayRef<Value> origin) {
   SmallVector<Value> out;
   size_t dropped = coord.size() - start.size();
   for (int d = int(coord.size()) - 1; d >= 0; --d) {
     int64_t offset = d < int(dropped) ? 0 : start[d - dropped];
-    out.push_back(offset ? Value(LLVM::AddOp::create(b, loc, coord[d], i32Constant(b, loc, offset)))
-                         : coord[d]);
+    Value c = coord[d];
+    if (d >= int(dropped) && origin[d - dropped])
+      c = LLVM::AddOp::create(b, loc, c, origin[d - dropped]);
+    out.push_back(offset ? Value(LLVM::AddOp::create(b, loc, c, i32Constant(b, loc, offset))) : c);
   }
   return out;
 }
@@ -195,11 +250,14 @@ struct TMALoadLowering : OpConversionPattern<ttng::AsyncTMACopyGlobalToLocalOp> 
     Location loc = op.getLoc();
     Type elem = getTypeConverter()->convertType(buffer.getElementType());
     Value pred = electedAnd(rewriter, loc, ctx, adaptor.getPred());
+    CTATile tile = ctaTileOf(rewriter, loc, ctx, buffer);
     for (const Message &m : *messages) {
       Value dst = elementAddress(rewriter, loc, adaptor.getResult(), elem,
                                  i32Constant(rewriter, loc, m.offset));
       targetInfo(ctx).tmaLoad(rewriter, loc, adaptor.getDesc(), dst, adaptor.getBarrier(),
-                         tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start), pred);
+                              tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start,
+                                             tile.origin),
+                              pred);
     }
     rewriter.eraseOp(op);
     return success();
@@ -222,10 +280,16 @@ struct TMAStoreLikeLowering : OpConversionPattern<Op> {
     Location loc = op.getLoc();
     Type elem = this->getTypeConverter()->convertType(buffer.getElementType());
     Value pred = isThreadZero(rewriter, loc, ctx);
+    // A tile several CTAs hold goes out once (a reduction twice would be
+    // wrong).
+    CTATile tile = ctaTileOf(rewriter, loc, ctx, buffer);
+    if (tile.unique)
+      pred = LLVM::AndOp::create(rewriter, loc, pred, tile.unique);
     for (const Message &m : *messages) {
       Value src = elementAddress(rewriter, loc, adaptor.getSrc(), elem,
                                  i32Constant(rewriter, loc, m.offset));
-      SmallVector<Value> coords = tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start);
+      SmallVector<Value> coords =
+          tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start, tile.origin);
       if constexpr (std::is_same_v<Op, ttng::AsyncTMAReduceOp>)
         targetInfo(ctx).tmaReduce(rewriter, loc, tt::stringifyDescriptorReduceKind(op.getKind()),
                                   adaptor.getDesc(), src, coords, pred);

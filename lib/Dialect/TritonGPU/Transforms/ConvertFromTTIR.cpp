@@ -339,23 +339,6 @@ void ConvertFromTTIRPass::runOnOperation() {
   });
   if (hasLayouts)
     return fail("the module already has layouts (is it TTGIR?)");
-  // TMA in a cluster (a box per CTA, multicast) is not laid out yet.
-  if (numCTAs > 1) {
-    WalkResult tma = module.walk([&](Operation *op) {
-      auto isDesc = [](Type t) { return isa<tt::TensorDescType>(t); };
-      bool uses = llvm::any_of(op->getOperandTypes(), isDesc) ||
-                  llvm::any_of(op->getResultTypes(), isDesc);
-      if (auto func = dyn_cast<tt::FuncOp>(op))
-        uses = llvm::any_of(func.getArgumentTypes(), isDesc);
-      if (!uses)
-        return WalkResult::advance();
-      op->emitError() << "tensor descriptors (TMA) in programs of several CTAs (num-ctas = "
-                      << int(numCTAs) << ") are not supported yet";
-      return WalkResult::interrupt();
-    });
-    if (tma.wasInterrupted())
-      return signalPassFailure();
-  }
   Builder b(ctx);
   module->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
   module->setAttr("ttg.num-ctas", b.getI32IntegerAttr(numCTAs));

@@ -70,7 +70,8 @@ FailureOr<TMADescriptorInfo> getTMADescriptorInfo(Operation *op, tt::TensorDescT
   if (failed(type))
     return failure();
   info.elemType = *type;
-  info.box.assign(block.getShape().begin(), block.getShape().end());
+  // In a program of several CTAs each copies its own tile of the block.
+  info.box = ttg::ctaShape(block.getShape(), enc);
   // One message writes at most one swizzle span of each row.
   if (info.swizzleBytes)
     info.box.back() = std::min<int64_t>(info.box.back(), info.swizzleBytes * 8 / bits);
@@ -82,12 +83,13 @@ FailureOr<TMADescriptorInfo> getTMADescriptorInfo(Operation *op, tt::TensorDescT
   return info;
 }
 
-ttg::NVMMASharedEncodingAttr defaultTMAEncoding(RankedTensorType block) {
-  ArrayRef<int64_t> shape = block.getShape();
+ttg::NVMMASharedEncodingAttr defaultTMAEncoding(RankedTensorType block,
+                                                ArrayRef<int32_t> cgaLayout) {
+  SmallVector<int64_t> shape = ttg::ctaShape(block.getShape(), cgaLayout);
   unsigned bits = block.getElementType().getIntOrFloatBitWidth();
   int64_t rowBytes = shape.back() * bits / 8;
   int64_t rows = 1;
-  for (int64_t d : shape.drop_back())
+  for (int64_t d : ArrayRef<int64_t>(shape).drop_back())
     rows *= d;
   unsigned swizzle = 0;
   if (rows >= 8)
@@ -98,8 +100,7 @@ ttg::NVMMASharedEncodingAttr defaultTMAEncoding(RankedTensorType block) {
       }
   return ttg::NVMMASharedEncodingAttr::get(block.getContext(), swizzle, /*transposed=*/false,
                                            bits, /*fp4Padded=*/false,
-                                           unsigned(shape.size()),
-                                           ArrayRef<int32_t>{});
+                                           unsigned(shape.size()), cgaLayout);
 }
 
 bool holdsTMABlock(ArrayRef<int64_t> block, ArrayRef<int64_t> shape) {
@@ -117,10 +118,16 @@ ttg::MemDescType tmaBufferType(tt::TensorDescType desc, ArrayRef<int64_t> shape,
   if (!enc || !holdsTMABlock(block.getShape(), shape))
     return {};
   MLIRContext *ctx = desc.getContext();
-  if (shape.size() != size_t(block.getRank()))
+  if (shape.size() != size_t(block.getRank())) {
+    // The dropped dimensions are units: no CTA split runs along them.
+    SmallVector<int32_t> cga;
+    size_t dropped = block.getRank() - shape.size();
+    for (ArrayRef<int32_t> basis : ttg::unflattenBases(enc.getCgaLayout(), block.getRank()))
+      cga.append(basis.begin() + dropped, basis.end());
     enc = ttg::NVMMASharedEncodingAttr::get(ctx, enc.getSwizzlingByteWidth(), enc.getTransposed(),
                                             enc.getElementBitWidth(), enc.getFp4Padded(),
-                                            unsigned(shape.size()), ArrayRef<int32_t>{});
+                                            unsigned(shape.size()), cga);
+  }
   return ttg::MemDescType::get(shape, block.getElementType(), enc,
                                ttg::SharedMemorySpaceAttr::get(ctx), mutableMemory);
 }
@@ -142,9 +149,25 @@ bool holdsTMABoxes(tt::TensorDescType desc, ArrayRef<int64_t> shape) {
   return inner > 0 && inner < whole.back() && whole.back() % inner == 0 && inner % box == 0;
 }
 
+ttg::SwizzledSharedEncodingAttr barrierEncoding(Operation *at) {
+  unsigned numCTAs = ttg::lookupNumCTAs(at);
+  SmallVector<int32_t> replicated(llvm::Log2_32(numCTAs), 0);
+  return ttg::SwizzledSharedEncodingAttr::get(at->getContext(), 1, 1, 1, {0}, replicated);
+}
+
+Value tmaStoreSource(Value src, ttg::MemDescType buffer) {
+  auto cvt = src.getDefiningOp<ttg::ConvertLayoutOp>();
+  if (!cvt)
+    return src;
+  auto from = dyn_cast_or_null<ttg::LayoutEncodingInterface>(
+      cast<RankedTensorType>(cvt.getSrc().getType()).getEncoding());
+  auto to = dyn_cast_or_null<ttg::LayoutEncodingInterface>(buffer.getEncoding());
+  return from && to && from.getCGABases() == to.getCGABases() ? cvt.getSrc() : src;
+}
+
 int64_t bufferBytes(ttg::MemDescType type) {
   int64_t bits = type.getElementType().getIntOrFloatBitWidth();
-  for (int64_t d : type.getShape())
+  for (int64_t d : ttg::ctaShape(type.getShape(), type.getEncoding()))
     bits *= d;
   return bits / 8;
 }

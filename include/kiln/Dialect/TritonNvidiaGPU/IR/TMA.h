@@ -65,13 +65,28 @@ ttg::MemDescType tmaBufferType(tt::TensorDescType desc, llvm::ArrayRef<int64_t> 
 /// dimension into whole messages (a wide store going out in pieces).
 bool holdsTMABoxes(tt::TensorDescType desc, llvm::ArrayRef<int64_t> shape);
 
-/// The bytes of a shared-memory buffer of `type`.
+/// The layout of mbarriers (one i64 each, or a ring of them) made for ops
+/// at `at`: every CTA of a cluster has its own.
+ttg::SwizzledSharedEncodingAttr barrierEncoding(mlir::Operation *at);
+
+/// What a TMA store or reduction through `buffer` writes into it: the
+/// value before the convert_layout that made `src`, when there is one and
+/// it is split over the CTAs of a cluster as `buffer` is (the buffer is
+/// written from any distributed layout, so the conversion would be a
+/// shared-memory round trip for nothing); `src` otherwise.
+mlir::Value tmaStoreSource(mlir::Value src, ttg::MemDescType buffer);
+
+/// The bytes of a shared-memory buffer of `type` (of one CTA's tile, in a
+/// program of several).
 int64_t bufferBytes(ttg::MemDescType type);
 
 /// The nvmma_shared encoding Triton gives a descriptor block nothing else
-/// constrains: the widest swizzle (128, 64, 32 B) dividing the contiguous
-/// row's bytes, none for fewer than 8 rows.
-ttg::NVMMASharedEncodingAttr defaultTMAEncoding(mlir::RankedTensorType block);
+/// constrains: split over the CTAs of a cluster by `cgaLayout` (flattened
+/// block bases; empty for one CTA), with the widest swizzle (128, 64, 32 B)
+/// dividing the contiguous row's bytes of a CTA's tile, none for fewer than
+/// 8 rows.
+ttg::NVMMASharedEncodingAttr defaultTMAEncoding(mlir::RankedTensorType block,
+                                                llvm::ArrayRef<int32_t> cgaLayout = {});
 
 } // namespace kiln::ttng
 
