@@ -16,7 +16,9 @@ torch.matmul (no TF32), so a fast wrong kernel never wins. torch.matmul
 dot_kernels.py, causal and not, HEAD_DIM 64 and 128, beside
 torch's scaled_dot_product_attention on cuDNN. Block-scaled GEMM: the
 tl.dot_scaled matmul of dot_kernels.py (mxfp8 x mxfp8, mxfp4 x bf16) over
-SCALED_SHAPES, Triton and kiln only.
+SCALED_SHAPES, Triton and kiln only. Clustered GEMM: the persistent TMA
+matmul with num_ctas=2 (thread-block clusters of two CTAs) over
+CLUSTER_SHAPES, beside cuBLAS.
 
 The bridge is toggled with kiln.triton.enable()/disable(), which drop the
 kernels Triton's JIT holds in memory; one fresh TRITON_CACHE_DIR for the
@@ -35,7 +37,7 @@ Every case runs in its own try/except: an error is a FAIL row with its
 reason, never the end of the run. --budget bounds the whole run (default
 480 s); cases left when it runs out are reported as skipped. --only picks
 cases: dtypes (fp16, bf16), shapes (4096x4096x4096), families (gemm, scaled,
-attn), block-scaled formats (mxfp8, mxfp4-bf16), attention variants (d64, d128, causal, noncausal) or case names as printed.
+cluster, attn), block-scaled formats (mxfp8, mxfp4-bf16), attention variants (d64, d128, causal, noncausal) or case names as printed.
 Prints one markdown table for bench/NOTES.md.
 """
 import argparse
@@ -58,7 +60,7 @@ import triton  # noqa: E402
 import kiln  # noqa: E402
 import kiln.triton  # noqa: E402
 from dot_kernels import (attention, attention_desc, block_scaled_inputs, block_scaled_reference,  # noqa: E402
-                         matmul, matmul_block_scaled, matmul_tma_ws)
+                         matmul, matmul_block_scaled, matmul_tma_persistent, matmul_tma_ws)
 
 MB = 1 << 20
 ROTATE_BELOW = 100 * MB   # operand bytes under which two input sets are rotated
@@ -101,6 +103,16 @@ SCALED_CONFIGS = [
     _cfg(128, 128, 128, 4, 4),
 ]
 SCALED_TOL = (2e-2, 1e-3)   # bf16 output of exact products summed in f32; atol per sqrt(K)
+
+# Clustered GEMM: the persistent TMA matmul (not warp-specialised) with
+# num_ctas=2, a program a cluster of two CTAs on two SMs (so half as many
+# programs as SMs), fp16, fixed configs the same for both compilers.
+CLUSTER_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
+CLUSTER_CONFIGS = [
+    dict(_cfg(128, 256, 64, 8, 3), num_ctas=2),
+    dict(_cfg(256, 128, 64, 8, 3), num_ctas=2),
+    dict(_cfg(128, 256, 64, 4, 3), num_ctas=2),
+]
 
 ATTN_SHAPE = dict(Z=4, H=32, N_CTX=4096)
 ATTN_CASES = [(64, False), (64, True), (128, False), (128, True)]
@@ -180,7 +192,8 @@ def use(compiler):
 
 def cfg_name(c):
     blocks = "x".join(str(v) for k, v in c.items() if k.startswith("BLOCK"))
-    return f"{blocks} w{c['num_warps']} s{c['num_stages']}" + (" ws" if c.get("WARP_SPECIALIZE") else "")
+    return (f"{blocks} w{c['num_warps']} s{c['num_stages']}" + (" ws" if c.get("WARP_SPECIALIZE") else "")
+            + (f" c{c['num_ctas']}" if c.get("num_ctas", 1) > 1 else ""))
 
 
 def tune(compiler, configs, run, output, want, tol, deadline):
@@ -303,6 +316,27 @@ def run_gemm(dtype_name, shape, deadline):
     return finish(row, notes)
 
 
+def run_cluster_gemm(shape, deadline):
+    M, N, K = shape
+    row = {"case": f"cluster2-fp16-{M}x{N}x{K}", "flops": 2 * M * N * K, "vendor": "cuBLAS"}
+    sets = [(torch.randn(M, K, device="cuda", dtype=torch.float16),
+             torch.randn(K, N, device="cuda", dtype=torch.float16),
+             torch.empty(M, N, device="cuda", dtype=torch.float16))]
+    want = sets[0][0].float() @ sets[0][1].float()
+    rtol, atol = GEMM_TOL["fp16"]
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+
+    def launch(i, config):
+        a, b, c = sets[i]
+        return matmul_tma_persistent(a, b, c, config, sms // config["num_ctas"])
+    run = Runner(launch, 1)
+    notes = tune_both(row, lambda compiler: CLUSTER_CONFIGS, run, sets[0][2], want,
+                      (rtol, atol * math.sqrt(K)), deadline)
+    s0 = sets[0]
+    final_times(row, run, lambda: torch.matmul(s0[0], s0[1], out=s0[2]))
+    return finish(row, notes)
+
+
 def run_block_scaled(fmt_name, shape, deadline):
     M, N, K = shape
     formats = SCALED_FORMATS[fmt_name]
@@ -363,13 +397,15 @@ class Only:
     def __init__(self, tokens):
         self.any = bool(tokens)
         self.names, self.dtypes, self.shapes, self.dims, self.causal = set(), set(), set(), set(), set()
-        self.gemm = self.attn = self.scaled = False
+        self.gemm = self.attn = self.scaled = self.cluster = False
         for t in (tokens or []):
             t = t.lower()
             if t in ("gemm", "matmul"):
                 self.gemm = True
             elif t in ("scaled", "block-scaled"):
                 self.scaled = True
+            elif t in ("cluster", "clusters"):
+                self.cluster = True
             elif t in ("attn", "attention"):
                 self.attn = True
             elif t in ("fp16", "f16", "bf16"):
@@ -403,6 +439,13 @@ class Only:
             return True
         return self.scaled and (not self.shapes or "x".join(map(str, shape)) in self.shapes)
 
+    def cluster_case(self, shape):
+        name = f"cluster2-fp16-{'x'.join(map(str, shape))}"
+        if not self.any or name in self.names:
+            self.used.add(name)
+            return True
+        return self.cluster and (not self.shapes or "x".join(map(str, shape)) in self.shapes)
+
     def attn_case(self, head_dim, causal):
         name = f"attn-d{head_dim}" + ("-causal" if causal else "")
         if not self.any or name in self.names:
@@ -430,7 +473,7 @@ def report(rows, header):
     print("| case | vendor TFLOP/s | Triton TFLOP/s | kiln TFLOP/s | kiln/Triton | kiln/vendor | Triton/vendor "
           "| Triton config | kiln config | PASS/FAIL | note |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |")
-    ratios = {f: {"kt": [], "kv": [], "tv": []} for f in ("gemm", "scaled", "attn")}
+    ratios = {f: {"kt": [], "kv": [], "tv": []} for f in ("gemm", "scaled", "cluster", "attn")}
     for r in rows:
         tflops = {w: (r["flops"] / (r[f"{w}_ms"] * 1e-3) / 1e12 if r.get(f"{w}_ms") else None)
                   for w in ("vendor", "triton", "kiln")}
@@ -440,6 +483,7 @@ def report(rows, header):
 
         kt, kv, tv = ratio("kiln", "triton"), ratio("kiln", "vendor"), ratio("triton", "vendor")
         family = ("attn" if r["case"].startswith("attn") else
+                  "cluster" if r["case"].startswith("cluster") else
                   "scaled" if any(r["case"].startswith(f + "-") for f in SCALED_FORMATS) else "gemm")
         if r.get("status") == "PASS":
             for key, value in (("kt", kt), ("kv", kv), ("tv", tv)):
@@ -455,6 +499,7 @@ def report(rows, header):
     passed = sum(r.get("status") == "PASS" for r in rows)
     print(f"{passed} of {len(rows)} PASS")
     for family, label in (("gemm", "GEMM shapes"), ("scaled", "block-scaled GEMMs"),
+                          ("cluster", "clustered GEMMs"),
                           ("attn", "attention cases")):
         f = ratios[family]
         if f["kt"]:
@@ -501,6 +546,9 @@ def main():
         for shape in SCALED_SHAPES:
             if only.scaled_case(fmt_name, shape):
                 cases.append((f"{fmt_name}-{'x'.join(map(str, shape))}", run_block_scaled, (fmt_name, shape)))
+    for shape in CLUSTER_SHAPES:
+        if only.cluster_case(shape):
+            cases.append((f"cluster2-fp16-{'x'.join(map(str, shape))}", run_cluster_gemm, (shape,)))
     for head_dim, causal in ATTN_CASES:
         if only.attn_case(head_dim, causal):
             name = f"attn-d{head_dim}" + ("-causal" if causal else "")
