@@ -124,6 +124,15 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
     if (auto dot = dyn_cast<tt::DotOp>(op)) {
       RankedTensorType c = dot.getC().getType();
       unsigned rank = c.getRank();
+      // A result taller than wide is split along M, as Triton's plan-cta
+      // splits the larger dimension: each CTA then loads half of A and all
+      // of B, not all of the larger A.
+      uint64_t mBit = uint64_t(1) << (rank - 2), nBit = uint64_t(1) << (rank - 1);
+      if (c.getShape()[rank - 2] > c.getShape()[rank - 1] &&
+          !(wholeAxes.lookup(dot.getD()) & (mBit | nBit))) {
+        mark(dot.getD(), nBit);
+        mark(dot.getC(), nBit);
+      }
       SmallVector<unsigned> order(rank);
       std::iota(order.rbegin(), order.rend(), 0);
       SmallVector<int32_t> cga =

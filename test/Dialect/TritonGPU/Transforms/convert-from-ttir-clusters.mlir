@@ -1,6 +1,8 @@
 // RUN: kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-ctas=2" --ttgir-coalesce \
 // RUN:   --ttgir-remove-layout-conversions | FileCheck %s
 // RUN: kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-ctas=4" | FileCheck %s --check-prefix=FOUR
+// RUN: kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-ctas=2" -mlir-print-local-scope \
+// RUN:   | FileCheck %s --check-prefix=DOT
 
 // Over the CTAs of a cluster, Triton's default split: the fastest
 // dimension first, as far as it has elements, then the next; the threads
@@ -61,4 +63,29 @@ tt.func @softmax(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
   %out = tt.addptr %py, %offs : tensor<64x128x!tt.ptr<f32>>, tensor<64x128xi32>
   tt.store %out, %e : tensor<64x128x!tt.ptr<f32>>
   tt.return
+}
+
+// -----
+
+// Products through descriptors: a result wider than tall (128x256) is split
+// along N (B's columns split, A whole in each CTA), one taller than wide
+// (256x128) along M (A's rows split, B whole), as Triton's plan-cta splits
+// the larger dimension.
+// DOT-LABEL: tt.func @wide_and_tall
+// DOT: tt.descriptor_load {{.*}} -> tensor<128x64xf16, #ttg.blocked<{{.*}}CGALayout = {{\[\[}}0, 0]]}>>
+// DOT: tt.descriptor_load {{.*}} -> tensor<64x256xf16, #ttg.blocked<{{.*}}CGALayout = {{\[\[}}0, 1]]}>>
+// DOT: tt.descriptor_load {{.*}} -> tensor<256x64xf16, #ttg.blocked<{{.*}}CGALayout = {{\[\[}}1, 0]]}>>
+// DOT: tt.descriptor_load {{.*}} -> tensor<64x128xf16, #ttg.blocked<{{.*}}CGALayout = {{\[\[}}0, 0]]}>>
+tt.func @wide_and_tall(%a: !tt.tensordesc<tensor<128x64xf16>>, %b: !tt.tensordesc<tensor<64x256xf16>>,
+                       %ta: !tt.tensordesc<tensor<256x64xf16>>, %tb: !tt.tensordesc<tensor<64x128xf16>>,
+                       %i: i32) -> (tensor<128x256xf32>, tensor<256x128xf32>) {
+  %z1 = arith.constant dense<0.000000e+00> : tensor<128x256xf32>
+  %z2 = arith.constant dense<0.000000e+00> : tensor<256x128xf32>
+  %x = tt.descriptor_load %a[%i, %i] : !tt.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16>
+  %y = tt.descriptor_load %b[%i, %i] : !tt.tensordesc<tensor<64x256xf16>> -> tensor<64x256xf16>
+  %d1 = tt.dot %x, %y, %z1 : tensor<128x64xf16> * tensor<64x256xf16> -> tensor<128x256xf32>
+  %u = tt.descriptor_load %ta[%i, %i] : !tt.tensordesc<tensor<256x64xf16>> -> tensor<256x64xf16>
+  %v = tt.descriptor_load %tb[%i, %i] : !tt.tensordesc<tensor<64x128xf16>> -> tensor<64x128xf16>
+  %d2 = tt.dot %u, %v, %z2 : tensor<256x64xf16> * tensor<64x128xf16> -> tensor<256x128xf32>
+  tt.return %d1, %d2 : tensor<128x256xf32>, tensor<256x128xf32>
 }
