@@ -103,6 +103,14 @@ def matmul_kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.c
 
 
 @triton.jit
+def _tma_product(a, b, c, pm, pn, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in tl.range(0, K, BK, num_stages=3):
+        acc = tl.dot(a.load([pm * BM, k]), b.load([k, pn * BN]), acc)
+    c.store([pm * BM, pn * BN], acc.to(tl.float16))
+
+
+@triton.jit
 def tma_matmul_kernel(a, b, c, a_copy, a_sum, K, BM: tl.constexpr, BN: tl.constexpr,
                       BK: tl.constexpr, COPY_A: tl.constexpr):
     # Operands through TMA descriptors; each CTA of the cluster copies its
@@ -111,10 +119,7 @@ def tma_matmul_kernel(a, b, c, a_copy, a_sum, K, BM: tl.constexpr, BN: tl.conste
     # column; stock Triton 3.6 fails to compile that part in a cluster).
     pm = tl.program_id(0)
     pn = tl.program_id(1)
-    acc = tl.zeros((BM, BN), tl.float32)
-    for k in tl.range(0, K, BK, num_stages=3):
-        acc = tl.dot(a.load([pm * BM, k]), b.load([k, pn * BN]), acc)
-    c.store([pm * BM, pn * BN], acc.to(tl.float16))
+    _tma_product(a, b, c, pm, pn, K, BM, BN, BK)
     if COPY_A and pn == 0:
         first = a.load([pm * BM, 0])
         a_copy.store([pm * BM, 0], first)
@@ -128,12 +133,7 @@ def tma_matmul_in_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.
     a = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
     b = tl.make_tensor_descriptor(b_ptr, [K, N], [N, 1], [BK, BN])
     c = tl.make_tensor_descriptor(c_ptr, [M, N], [N, 1], [BM, BN])
-    pm = tl.program_id(0)
-    pn = tl.program_id(1)
-    acc = tl.zeros((BM, BN), tl.float32)
-    for k in tl.range(0, K, BK, num_stages=3):
-        acc = tl.dot(a.load([pm * BM, k]), b.load([k, pn * BN]), acc)
-    c.store([pm * BM, pn * BN], acc.to(tl.float16))
+    _tma_product(a, b, c, tl.program_id(0), tl.program_id(1), K, BM, BN, BK)
 
 
 def make_tma_matmul(bm, bn, bk, in_kernel=False, copy_a=False):

@@ -173,7 +173,7 @@ DenseMap<Value, SmallVector<int32_t>> clusterSplits(ModuleOp module) {
       load.getResult().setType(split);
       continue;
     }
-    // A store or reduction: its source is operand 1 after the indices.
+    // A store or reduction: its source converts to the split.
     OpOperand &src = isa<tt::DescriptorStoreOp>(op) ? cast<tt::DescriptorStoreOp>(op).getSrcMutable()
                                                     : cast<tt::DescriptorReduceOp>(op).getSrcMutable();
     src.set(ttg::ConvertLayoutOp::create(b, op->getLoc(), split, src.get()));

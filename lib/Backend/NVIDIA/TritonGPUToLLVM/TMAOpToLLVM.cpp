@@ -56,7 +56,7 @@ FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType des
   llvm::Expected<LinearLayout> whole = enc.toLinearLayout(buffer.getShape());
   if (!whole)
     return op->emitError() << llvm::toString(whole.takeError());
-  // Each CTA of a cluster copies its tile (ctaOrigin says where it starts).
+  // Each CTA of a cluster copies its tile (ctaTileOf says where it starts).
   llvm::Expected<LinearLayout> shared = layout::ctaTile(*whole);
   if (!shared)
     return op->emitError() << llvm::toString(shared.takeError());

@@ -113,13 +113,6 @@ LogicalResult WarpGroupDotWaitOp::inferReturnTypes(
 LogicalResult InitBarrierOp::verify() {
   if (getCountAttr().getInt() < 1)
     return emitOpError() << "count must be at least 1, got " << getCountAttr().getInt();
-  if (Attribute warps = (*this)->getAttr(kWarpsPerArrivalAttr)) {
-    auto n = dyn_cast<IntegerAttr>(warps);
-    if (!n || n.getInt() < 1 || n.getInt() > 32 || !llvm::isPowerOf2_64(n.getInt()))
-      return emitOpError() << "'" << kWarpsPerArrivalAttr
-                           << "' must be a power of two from 1 to 32 (warps per arriving thread), got "
-                           << warps;
-  }
   return verifyBarrier(*this, getAlloc().getType());
 }
 
