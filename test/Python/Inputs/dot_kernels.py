@@ -615,7 +615,7 @@ class Kernel:
     specialised kernel launches with launch_warps: its partitions' warps too."""
 
     def __init__(self, name, fn, signature, constexprs, num_warps=4, num_stages=3, divisible=(),
-                 capabilities=(90,), launch_warps=None, **bench):
+                 capabilities=(90,), launch_warps=None, num_ctas=1, **bench):
         self.name = name
         self.fn = fn
         self.signature = signature
@@ -623,6 +623,7 @@ class Kernel:
         self.num_warps = num_warps
         self.launch_warps = launch_warps or num_warps
         self.num_stages = num_stages
+        self.num_ctas = num_ctas
         self.divisible = divisible
         self.capabilities = capabilities
         self.bench = bench
@@ -640,7 +641,7 @@ class Kernel:
                                          constexprs=self.constexprs, attrs=attrs)
 
     def options(self):
-        return {"num_warps": self.num_warps, "num_stages": self.num_stages}
+        return {"num_warps": self.num_warps, "num_stages": self.num_stages, "num_ctas": self.num_ctas}
 
 
 def _matmul_signature(dtype):
@@ -758,19 +759,23 @@ def _matmul_entry(name, dtype, torch_dtype, capabilities, acc_f16=False):
                   outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops, tol=tol)
 
 
-def _tma_entry(name, warp_specialize):
+def _tma_entry(name, warp_specialize, num_ctas=1):
+    # A program of num_ctas CTAs (a cluster) takes as many SMs.
     return Kernel(name, matmul_tma_persistent_kernel,
                   {"a_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_K"),
                    "b_desc": _desc("fp16", "BLOCK_SIZE_K", "BLOCK_SIZE_N"),
                    "c_desc": _desc("fp16", "BLOCK_SIZE_M", "BLOCK_SIZE_N"), "M": "i32", "N": "i32", "K": "i32",
                    "BLOCK_SIZE_M": "constexpr", "BLOCK_SIZE_N": "constexpr", "BLOCK_SIZE_K": "constexpr",
                    "GROUP_SIZE_M": "constexpr", "NUM_SMS": "constexpr", "WARP_SPECIALIZE": "constexpr"},
-                  dict(TMA_CONFIG, NUM_SMS=TMA_NUM_SMS, WARP_SPECIALIZE=warp_specialize), num_warps=8,
+                  dict(TMA_CONFIG, NUM_SMS=TMA_NUM_SMS // num_ctas, WARP_SPECIALIZE=warp_specialize),
+                  num_warps=8,
                   num_stages=3, launch_warps=12 if warp_specialize else None, divisible=("M", "N", "K"),
-                  inputs=_tma_inputs,
+                  num_ctas=num_ctas, inputs=_tma_inputs,
                   launch=lambda a: matmul_tma_persistent(a["a"], a["b"], a["c"],
-                                                         dict(TMA_CONFIG, num_warps=8, num_stages=3),
-                                                         a["num_sms"], warp_specialize=warp_specialize),
+                                                         dict(TMA_CONFIG, num_warps=8, num_stages=3,
+                                                              num_ctas=num_ctas),
+                                                         a["num_sms"] // num_ctas,
+                                                         warp_specialize=warp_specialize),
                   outputs=lambda a: [a["c"]], reference=_matmul_reference, flops=_matmul_flops,
                   tol=(1e-2, 1e-2 * 64))
 
@@ -875,6 +880,9 @@ KERNELS = {
         # (b') the same with warp specialisation: a TMA producer warp and 8
         # consumer warps, whose registers grow as the producer's shrink.
         _tma_entry("matmul_tma_persistent_ws", True),
+        # (b'') as (b), each program a cluster of two CTAs: each copies its
+        # tile of the operands and the result through TMA.
+        _tma_entry("matmul_tma_persistent_cluster2", False, num_ctas=2),
         # (c) HEAD_DIM 64 and 128, causal or not.
         _attn_entry(64, False),
         _attn_entry(64, True),
