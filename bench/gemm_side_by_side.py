@@ -297,10 +297,10 @@ gemm_kernel = matmul
 attn_ws = False
 
 
-def run_gemm(dtype_name, shape, deadline):
+def run_gemm(dtype_name, shape, deadline, kernel=None, configs=None, prefix=""):
     M, N, K = shape
     dtype = DTYPES[dtype_name]
-    row = {"case": f"{dtype_name}-{M}x{N}x{K}", "flops": 2 * M * N * K, "vendor": "cuBLAS"}
+    row = {"case": f"{prefix}{dtype_name}-{M}x{N}x{K}", "flops": 2 * M * N * K, "vendor": "cuBLAS"}
     operand_bytes = (M * K + K * N) * torch.finfo(dtype).bits // 8
     n_sets = 2 if operand_bytes < ROTATE_BELOW else 1
     sets = [(torch.randn(M, K, device="cuda", dtype=dtype), torch.randn(K, N, device="cuda", dtype=dtype),
@@ -309,32 +309,19 @@ def run_gemm(dtype_name, shape, deadline):
     rtol, atol = GEMM_TOL[dtype_name]
     tol = (rtol, atol * math.sqrt(K))
 
-    run = Runner(lambda i, config: gemm_kernel(sets[i][0], sets[i][1], sets[i][2], config), n_sets)
-    notes = tune_both(row, lambda compiler: CONFIGS, run, sets[0][2], want, tol, deadline)
+    kernel = kernel or gemm_kernel
+    run = Runner(lambda i, config: kernel(sets[i][0], sets[i][1], sets[i][2], config), n_sets)
+    notes = tune_both(row, lambda compiler: configs or CONFIGS, run, sets[0][2], want, tol, deadline)
     s0 = sets[0]
     final_times(row, run, lambda: torch.matmul(s0[0], s0[1], out=s0[2]))
     return finish(row, notes)
 
 
 def run_cluster_gemm(shape, deadline):
-    M, N, K = shape
-    row = {"case": f"cluster2-fp16-{M}x{N}x{K}", "flops": 2 * M * N * K, "vendor": "cuBLAS"}
-    sets = [(torch.randn(M, K, device="cuda", dtype=torch.float16),
-             torch.randn(K, N, device="cuda", dtype=torch.float16),
-             torch.empty(M, N, device="cuda", dtype=torch.float16))]
-    want = sets[0][0].float() @ sets[0][1].float()
-    rtol, atol = GEMM_TOL["fp16"]
+    # A program of num_ctas CTAs takes as many SMs.
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-
-    def launch(i, config):
-        a, b, c = sets[i]
-        return matmul_tma_persistent(a, b, c, config, sms // config["num_ctas"])
-    run = Runner(launch, 1)
-    notes = tune_both(row, lambda compiler: CLUSTER_CONFIGS, run, sets[0][2], want,
-                      (rtol, atol * math.sqrt(K)), deadline)
-    s0 = sets[0]
-    final_times(row, run, lambda: torch.matmul(s0[0], s0[1], out=s0[2]))
-    return finish(row, notes)
+    kernel = lambda a, b, c, config: matmul_tma_persistent(a, b, c, config, sms // config["num_ctas"])
+    return run_gemm("fp16", shape, deadline, kernel, CLUSTER_CONFIGS, prefix="cluster2-")
 
 
 def run_block_scaled(fmt_name, shape, deadline):

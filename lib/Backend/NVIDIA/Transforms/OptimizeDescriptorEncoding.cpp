@@ -86,11 +86,9 @@ SmallVector<int32_t> blockCGA(RankedTensorType tensor, unsigned blockRank) {
   SmallVector<int32_t> flat;
   if (!enc)
     return flat;
-  for (const SmallVector<int32_t> &basis : enc.getCGABases()) {
-    flat.append(blockRank - basis.size(), 0);
+  for (const SmallVector<int32_t> &basis : enc.getCGABases())
     flat.append(basis.begin(), basis.end());
-  }
-  return flat;
+  return ttg::rerankBases(flat, tensor.getRank(), blockRank);
 }
 
 /// The tensor a descriptor op copies, or null for other ops.
@@ -117,9 +115,7 @@ unsigned loopDepth(Operation *op) {
 RankedTensorType withSplit(Operation *at, RankedTensorType tensor, ArrayRef<int32_t> cga,
                            unsigned blockRank) {
   unsigned rank = tensor.getRank();
-  SmallVector<int32_t> own;
-  for (ArrayRef<int32_t> basis : ttg::unflattenBases(cga, blockRank))
-    own.append(basis.end() - rank, basis.end());
+  SmallVector<int32_t> own = ttg::rerankBases(cga, blockRank, rank);
   SmallVector<unsigned> size(rank, 1), order;
   for (unsigned d = rank; d-- > 0;)
     order.push_back(d);
@@ -133,16 +129,27 @@ RankedTensorType withSplit(Operation *at, RankedTensorType tensor, ArrayRef<int3
   return tensor.cloneWithEncoding(enc);
 }
 
+/// The CTA split of each class of descriptor values (by its root).
+struct ClusterSplits {
+  DescriptorClasses classes;
+  DenseMap<Value, SmallVector<int32_t>> byRoot;
+  ArrayRef<int32_t> of(Value v) {
+    auto it = byRoot.find(classes.find(v));
+    return it == byRoot.end() ? ArrayRef<int32_t>() : ArrayRef<int32_t>(it->second);
+  }
+};
+
 /// In a program of several CTAs, each descriptor's block is split over them
 /// as the tensors copied through it are, so that each CTA copies its tile.
 /// When copies through one descriptor split differently, the split of the
 /// most deeply nested one (a loop's, not an epilogue's) wins and the
 /// others convert their tensors to it.
-DenseMap<Value, SmallVector<int32_t>> clusterSplits(ModuleOp module) {
-  DenseMap<Value, SmallVector<int32_t>> splits;
+ClusterSplits clusterSplits(ModuleOp module) {
+  ClusterSplits result;
   if (ttg::lookupNumCTAs(module) == 1)
-    return splits;
-  DescriptorClasses classes = classesOf(module);
+    return result;
+  result.classes = classesOf(module);
+  DescriptorClasses &classes = result.classes;
   DenseMap<Value, Operation *> chosen;
   SmallVector<Operation *> copies;
   module.walk([&](Operation *op) {
@@ -156,11 +163,11 @@ DenseMap<Value, SmallVector<int32_t>> clusterSplits(ModuleOp module) {
   });
   for (auto &[root, op] : chosen) {
     auto desc = cast<tt::TensorDescType>(op->getOperand(0).getType());
-    splits[root] = blockCGA(copiedTensor(op), desc.getBlockType().getRank());
+    result.byRoot[root] = blockCGA(copiedTensor(op), desc.getBlockType().getRank());
   }
   for (Operation *op : copies) {
     unsigned blockRank = cast<tt::TensorDescType>(op->getOperand(0).getType()).getBlockType().getRank();
-    ArrayRef<int32_t> cga = splits[classes.find(op->getOperand(0))];
+    ArrayRef<int32_t> cga = result.of(op->getOperand(0));
     RankedTensorType tensor = copiedTensor(op);
     if (blockCGA(tensor, blockRank) == cga)
       continue;
@@ -178,14 +185,7 @@ DenseMap<Value, SmallVector<int32_t>> clusterSplits(ModuleOp module) {
                                                     : cast<tt::DescriptorReduceOp>(op).getSrcMutable();
     src.set(ttg::ConvertLayoutOp::create(b, op->getLoc(), split, src.get()));
   }
-  // Every member of a class gets its root's split.
-  DenseMap<Value, SmallVector<int32_t>> all;
-  for (auto &[member, unused] : classes.parent)
-    if (auto it = splits.find(classes.find(member)); it != splits.end())
-      all[member] = it->second;
-  for (auto &[root, cga] : splits)
-    all.try_emplace(root, cga);
-  return all;
+  return result;
 }
 
 /// The descriptor type with its default TMA encoding, or null when `type`
@@ -206,11 +206,9 @@ Type withEncoding(Type type, ArrayRef<int32_t> cga) {
 struct OptimizeDescriptorEncoding
     : kiln::nvidia::impl::OptimizeDescriptorEncodingBase<OptimizeDescriptorEncoding> {
   void runOnOperation() override {
-    DenseMap<Value, SmallVector<int32_t>> splits = clusterSplits(getOperation());
+    ClusterSplits splits = clusterSplits(getOperation());
     auto retype = [&](Value v) {
-      auto it = splits.find(v);
-      if (Type t = withEncoding(v.getType(), it == splits.end() ? ArrayRef<int32_t>()
-                                                                 : ArrayRef<int32_t>(it->second)))
+      if (Type t = withEncoding(v.getType(), splits.of(v)))
         v.setType(t);
     };
     getOperation().walk([&](Operation *op) {

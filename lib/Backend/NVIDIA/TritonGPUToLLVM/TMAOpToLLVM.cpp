@@ -47,8 +47,14 @@ struct Message {
   int64_t offset;
 };
 
-FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType desc,
-                                           ttg::MemDescType buffer) {
+/// A copy's messages, and the block bases of its buffer's layout (for each
+/// bit of the CTA rank, where that CTA's tile moves; empty for one CTA).
+struct Messages {
+  SmallVector<Message> list;
+  std::vector<LinearLayout::Basis> blockBases;
+};
+
+FailureOr<Messages> messagesOf(Operation *op, tt::TensorDescType desc, ttg::MemDescType buffer) {
   FailureOr<ttng::TMADescriptorInfo> info = ttng::getTMADescriptorInfo(op, desc);
   if (failed(info))
     return failure();
@@ -56,6 +62,9 @@ FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType des
   llvm::Expected<LinearLayout> whole = enc.toLinearLayout(buffer.getShape());
   if (!whole)
     return op->emitError() << llvm::toString(whole.takeError());
+  Messages out;
+  if (whole->hasInDim(layout::kBlock))
+    out.blockBases = whole->getInDims()[whole->getInDimIndex(layout::kBlock)].bases;
   // Each CTA of a cluster copies its tile (ctaTileOf says where it starts).
   llvm::Expected<LinearLayout> shared = layout::ctaTile(*whole);
   if (!shared)
@@ -71,7 +80,6 @@ FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType des
   for (auto [dim, b] : llvm::zip(shape, box))
     counts.push_back(dim / b);
   SmallVector<StringRef> dims = toOffset->getInDimNames();
-  SmallVector<Message> out;
   SmallVector<int64_t> index(shape.size(), 0);
   for (;;) {
     Message m;
@@ -81,7 +89,7 @@ FailureOr<SmallVector<Message>> messagesOf(Operation *op, tt::TensorDescType des
       coords.push_back({dims[d], int32_t(m.start[d])});
     }
     m.offset = component(toOffset->apply(coords), layout::kOffset);
-    out.push_back(std::move(m));
+    out.list.push_back(std::move(m));
     // Next box, innermost dimension fastest.
     int d = int(shape.size()) - 1;
     while (d >= 0 && ++index[d] == counts[d])
@@ -99,26 +107,21 @@ struct CTATile {
   Value unique;
 };
 
-CTATile ctaTileOf(OpBuilder &b, Location loc, const Context &ctx, ttg::MemDescType buffer) {
+CTATile ctaTileOf(OpBuilder &b, Location loc, const Context &ctx, const Messages &copy,
+                  unsigned rank) {
   CTATile tile;
-  tile.origin.resize(buffer.getRank());
-  auto enc = cast<ttg::LayoutEncodingInterface>(buffer.getEncoding());
-  llvm::Expected<LinearLayout> ll = enc.toLinearLayout(buffer.getShape());
-  if (!ll) { // messagesOf has reported it
-    llvm::consumeError(ll.takeError());
+  tile.origin.resize(rank);
+  if (copy.blockBases.empty())
     return tile;
-  }
-  if (!ll->hasInDim(layout::kBlock) || ll->getInDimSize(layout::kBlock) == 1)
-    return tile;
-  Value rank = ctx.target.blockId(b, loc);
-  const auto &bases = ll->getInDims()[ll->getInDimIndex(layout::kBlock)].bases;
+  Value ctaRank = ctx.target.blockId(b, loc);
+  const auto &bases = copy.blockBases;
   int64_t replicated = 0;
   for (auto [bit, basis] : llvm::enumerate(bases)) {
     if (llvm::all_of(basis, [](int32_t c) { return c == 0; })) {
       replicated |= int64_t(1) << bit;
       continue;
     }
-    Value set = LLVM::AndOp::create(b, loc, rank, i32Constant(b, loc, int64_t(1) << bit));
+    Value set = LLVM::AndOp::create(b, loc, ctaRank, i32Constant(b, loc, int64_t(1) << bit));
     Value on = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, set, i32Constant(b, loc, 0));
     for (unsigned d = 0; d < basis.size(); ++d) {
       if (!basis[d])
@@ -130,7 +133,7 @@ CTATile ctaTileOf(OpBuilder &b, Location loc, const Context &ctx, ttg::MemDescTy
     }
   }
   if (replicated) {
-    Value masked = LLVM::AndOp::create(b, loc, rank, i32Constant(b, loc, replicated));
+    Value masked = LLVM::AndOp::create(b, loc, ctaRank, i32Constant(b, loc, replicated));
     tile.unique =
         LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, masked, i32Constant(b, loc, 0));
   }
@@ -244,14 +247,14 @@ struct TMALoadLowering : OpConversionPattern<ttng::AsyncTMACopyGlobalToLocalOp> 
   LogicalResult matchAndRewrite(ttng::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     ttg::MemDescType buffer = op.getResult().getType();
-    FailureOr<SmallVector<Message>> messages = messagesOf(op, op.getDesc().getType(), buffer);
+    FailureOr<Messages> messages = messagesOf(op, op.getDesc().getType(), buffer);
     if (failed(messages))
       return failure();
     Location loc = op.getLoc();
     Type elem = getTypeConverter()->convertType(buffer.getElementType());
     Value pred = electedAnd(rewriter, loc, ctx, adaptor.getPred());
-    CTATile tile = ctaTileOf(rewriter, loc, ctx, buffer);
-    for (const Message &m : *messages) {
+    CTATile tile = ctaTileOf(rewriter, loc, ctx, *messages, buffer.getRank());
+    for (const Message &m : messages->list) {
       Value dst = elementAddress(rewriter, loc, adaptor.getResult(), elem,
                                  i32Constant(rewriter, loc, m.offset));
       targetInfo(ctx).tmaLoad(rewriter, loc, adaptor.getDesc(), dst, adaptor.getBarrier(),
@@ -274,7 +277,7 @@ struct TMAStoreLikeLowering : OpConversionPattern<Op> {
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     ttg::MemDescType buffer = op.getSrc().getType();
-    FailureOr<SmallVector<Message>> messages = messagesOf(op, op.getDesc().getType(), buffer);
+    FailureOr<Messages> messages = messagesOf(op, op.getDesc().getType(), buffer);
     if (failed(messages))
       return failure();
     Location loc = op.getLoc();
@@ -282,10 +285,10 @@ struct TMAStoreLikeLowering : OpConversionPattern<Op> {
     Value pred = isThreadZero(rewriter, loc, ctx);
     // A tile several CTAs hold goes out once (a reduction twice would be
     // wrong).
-    CTATile tile = ctaTileOf(rewriter, loc, ctx, buffer);
+    CTATile tile = ctaTileOf(rewriter, loc, ctx, *messages, buffer.getRank());
     if (tile.unique)
       pred = LLVM::AndOp::create(rewriter, loc, pred, tile.unique);
-    for (const Message &m : *messages) {
+    for (const Message &m : messages->list) {
       Value src = elementAddress(rewriter, loc, adaptor.getSrc(), elem,
                                  i32Constant(rewriter, loc, m.offset));
       SmallVector<Value> coords =

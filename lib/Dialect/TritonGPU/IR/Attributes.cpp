@@ -40,6 +40,16 @@ SmallVector<SmallVector<int32_t>> kiln::ttg::unflattenBases(ArrayRef<int32_t> fl
   return bases;
 }
 
+SmallVector<int32_t> kiln::ttg::rerankBases(ArrayRef<int32_t> flat, unsigned from, unsigned to) {
+  SmallVector<int32_t> out;
+  for (ArrayRef<int32_t> basis : unflattenBases(flat, from)) {
+    if (to > from)
+      out.append(to - from, 0);
+    out.append(basis.end() - std::min(from, to), basis.end());
+  }
+  return out;
+}
+
 
 using namespace kiln::ttg::parsing;
 

@@ -118,16 +118,11 @@ ttg::MemDescType tmaBufferType(tt::TensorDescType desc, ArrayRef<int64_t> shape,
   if (!enc || !holdsTMABlock(block.getShape(), shape))
     return {};
   MLIRContext *ctx = desc.getContext();
-  if (shape.size() != size_t(block.getRank())) {
-    // The dropped dimensions are units: no CTA split runs along them.
-    SmallVector<int32_t> cga;
-    size_t dropped = block.getRank() - shape.size();
-    for (ArrayRef<int32_t> basis : ttg::unflattenBases(enc.getCgaLayout(), block.getRank()))
-      cga.append(basis.begin() + dropped, basis.end());
-    enc = ttg::NVMMASharedEncodingAttr::get(ctx, enc.getSwizzlingByteWidth(), enc.getTransposed(),
-                                            enc.getElementBitWidth(), enc.getFp4Padded(),
-                                            unsigned(shape.size()), cga);
-  }
+  if (shape.size() != size_t(block.getRank()))
+    enc = ttg::NVMMASharedEncodingAttr::get(
+        ctx, enc.getSwizzlingByteWidth(), enc.getTransposed(), enc.getElementBitWidth(),
+        enc.getFp4Padded(), unsigned(shape.size()),
+        ttg::rerankBases(enc.getCgaLayout(), block.getRank(), shape.size()));
   return ttg::MemDescType::get(shape, block.getElementType(), enc,
                                ttg::SharedMemorySpaceAttr::get(ctx), mutableMemory);
 }

@@ -35,6 +35,10 @@ struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
 /// Bases stored flattened (`rank` entries each), one vector per basis.
 llvm::SmallVector<llvm::SmallVector<int32_t>> unflattenBases(llvm::ArrayRef<int32_t> flat,
                                                              unsigned rank);
+/// Flattened bases of rank `from` as bases of rank `to`: leading zero
+/// entries added, or leading entries dropped (a rank-reducing view, whose
+/// dropped dimensions are units that nothing splits).
+llvm::SmallVector<int32_t> rerankBases(llvm::ArrayRef<int32_t> flat, unsigned from, unsigned to);
 
 /// The number of warps the layouts at `op` must use: those of the enclosing
 /// ttg.warp_specialize partition, else `ttg.num-warps` of the nearest
