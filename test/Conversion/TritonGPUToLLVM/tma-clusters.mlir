@@ -48,3 +48,67 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A multicast copy of a block both CTAs hold: its two 64x64 messages are
+// shared, the first sent by the CTA whose replicated rank bit is 0, the
+// second by the other, each to both CTAs (mask 0b11 shifted by the rank's
+// other bits, here none).
+// CHECK-LABEL: llvm.func @load_multicast
+// CHECK: %[[INDEX:.*]] = llvm.or %{{.*}}, %{{.*}} : i32
+// CHECK: %[[BASE:.*]] = llvm.and %{{.*}}, %{{.*}} : i32
+// CHECK: %[[WIDE:.*]] = llvm.shl %{{.*}}, %[[BASE]] : i32
+// CHECK: %[[MASK:.*]] = llvm.trunc %[[WIDE]] : i32 to i16
+// CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[INDEX]], %{{.*}} : i32
+// CHECK: %[[SEND0:.*]] = llvm.and %{{.*}}, %[[FIRST]]
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%arg2, %arg1] multicast_mask = %[[MASK]] predicate = %[[SEND0]]
+// CHECK: %[[SECOND:.*]] = llvm.icmp "eq" %[[INDEX]], %{{.*}} : i32
+// CHECK: %[[SEND1:.*]] = llvm.and %{{.*}}, %[[SECOND]]
+// CHECK: %[[ROW64:.*]] = llvm.add %arg1, %{{.*}} : i32
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[%arg2, %[[ROW64]]] multicast_mask = %[[MASK]] predicate = %[[SEND1]]
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: llvm.return
+#whole2 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = [[0, 0]]}>
+#bar2 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], CGALayout = [[0]]}>
+#smem2 = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @load_multicast(%d: !tt.tensordesc<tensor<128x64xf16, #whole2>>, %x: i32, %y: i32) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #whole2, #smem2, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar2, #smem2, mutable>
+    %true = arith.constant true
+    ttng.async_tma_copy_global_to_local %d[%x, %y] %buf, %bar, %true {multicast} : !tt.tensordesc<tensor<128x64xf16, #whole2>>, !ttg.memdesc<1xi64, #bar2, #smem2, mutable> -> !ttg.memdesc<128x64xf16, #whole2, #smem2, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+// An arrival on another CTA's mbarrier: mapa of the CTA's own address,
+// then a cluster-scope release arrive on the shared::cluster address; the
+// cluster's barrier and the fence of mbarrier inits.
+// CHECK-LABEL: llvm.func @remote_arrive
+// CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank
+// CHECK: %[[PEER:.*]] = llvm.xor %[[RANK]]
+// CHECK: %[[REMOTE:.*]] = nvvm.mapa %{{.*}}, %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
+// CHECK: %[[ADDR:.*]] = llvm.ptrtoint %[[REMOTE]] : !llvm.ptr<7> to i32
+// CHECK: "@$0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$1], 2;", "b,r" %{{.*}}, %[[ADDR]]
+// CHECK: "fence.mbarrier_init.release.cluster;"
+// CHECK: nvvm.cluster.arrive.relaxed
+// CHECK: nvvm.cluster.wait
+#bar3 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], CGALayout = [[0]]}>
+#smem3 = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @remote_arrive() {
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar3, #smem3, mutable>
+    %one = arith.constant 1 : i32
+    %rank = ttng.cluster_cta_rank : i32
+    %peer = arith.xori %rank, %one : i32
+    %remote = ttng.map_to_remote_buffer %bar, %peer : !ttg.memdesc<1xi64, #bar3, #smem3, mutable> -> !ttg.memdesc<1xi64, #bar3, #ttng.shared_cluster_memory, mutable>
+    ttng.arrive_barrier %remote, 2 : !ttg.memdesc<1xi64, #bar3, #ttng.shared_cluster_memory, mutable>
+    ttng.fence_mbarrier_init_release_cluster
+    ttng.cluster_arrive {relaxed = true}
+    ttng.cluster_wait
+    tt.return
+  }
+}

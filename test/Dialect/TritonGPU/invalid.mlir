@@ -189,7 +189,7 @@ tt.func @distributed_memdesc(%m: !ttg.memdesc<16xf16, #blocked, #smem>) {
 // -----
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-// expected-error @+1 {{memdesc memory space must be #ttg.shared_memory, got 3 : i32}}
+// expected-error @+1 {{memdesc memory space must be #ttg.shared_memory (or a back end's shared memory space), got 3 : i32}}
 tt.func @bad_memory_space(%m: !ttg.memdesc<16xf16, #shared, 3 : i32>) {
   tt.return
 }

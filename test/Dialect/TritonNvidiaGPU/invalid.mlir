@@ -203,3 +203,40 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @cluster_wait_one_cta() {
+    // expected-error @+1 {{'ttng.cluster_wait' op requires ttg.num-ctas > 1 (a thread-block cluster)}}
+    ttng.cluster_wait
+    tt.return
+  }
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], CGALayout = [[0]]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @remote_wait(%bar: !ttg.memdesc<1xi64, #shared, #smem, mutable>, %rank: i32, %phase: i32) {
+    %remote = ttng.map_to_remote_buffer %bar, %rank : !ttg.memdesc<1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #ttng.shared_cluster_memory, mutable>
+    // expected-error @+1 {{'ttng.wait_barrier' op barrier must be in the CTA's own shared memory}}
+    ttng.wait_barrier %remote, %phase : !ttg.memdesc<1xi64, #shared, #ttng.shared_cluster_memory, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], CGALayout = [[0]]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @remote_of_other_shape(%bar: !ttg.memdesc<2xi64, #shared, #smem, mutable>, %rank: i32) {
+    // expected-error @+1 {{'ttng.map_to_remote_buffer' op result}}
+    %remote = ttng.map_to_remote_buffer %bar, %rank : !ttg.memdesc<2xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #ttng.shared_cluster_memory, mutable>
+    tt.return
+  }
+}

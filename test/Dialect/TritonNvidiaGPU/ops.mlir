@@ -135,3 +135,28 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Thread-block clusters: another CTA's mbarrier, the cluster's barrier and
+// the fence of mbarrier inits, as Triton prints them.
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], CGALayout = [[0]]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  // CHECK-LABEL: tt.func @cluster
+  tt.func @cluster(%bar: !ttg.memdesc<1xi64, #shared, #smem, mutable>) {
+    // CHECK: ttng.fence_mbarrier_init_release_cluster
+    ttng.fence_mbarrier_init_release_cluster
+    // CHECK: ttng.cluster_arrive {relaxed = true}
+    ttng.cluster_arrive {relaxed = true}
+    // CHECK: ttng.cluster_wait
+    ttng.cluster_wait
+    // CHECK: %[[R:.*]] = ttng.cluster_cta_rank : i32
+    %rank = ttng.cluster_cta_rank : i32
+    // CHECK: %[[V:.*]] = ttng.map_to_remote_buffer %{{.*}}, %[[R]] : !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable> -> !ttg.memdesc<1xi64, #{{.*}}, #ttng.shared_cluster_memory, mutable>
+    %remote = ttng.map_to_remote_buffer %bar, %rank : !ttg.memdesc<1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #ttng.shared_cluster_memory, mutable>
+    // CHECK: ttng.arrive_barrier %[[V]], 1 : !ttg.memdesc<1xi64, #{{.*}}, #ttng.shared_cluster_memory, mutable>
+    ttng.arrive_barrier %remote, 1 : !ttg.memdesc<1xi64, #shared, #ttng.shared_cluster_memory, mutable>
+    tt.return
+  }
+}

@@ -70,15 +70,27 @@ public:
   /// Arrives `count` times on `bar` (mbarrier.arrive with a count, sm_90).
   virtual void mbarrierArrive(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                               unsigned count, mlir::Value pred) const = 0;
+  /// Arrives `count` times on the mbarrier at `bar`, a shared::cluster
+  /// (`!llvm.ptr<7>`) address in any CTA of the cluster, releasing this
+  /// thread's accesses at cluster scope.
+  virtual void mbarrierArriveCluster(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                                     unsigned count, mlir::Value pred) const = 0;
+  /// Makes this thread's earlier mbarrier inits visible to the cluster.
+  virtual void fenceMbarrierInitCluster(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// The two halves of a cluster barrier (every thread of every CTA).
+  virtual void clusterArrive(mlir::OpBuilder &b, mlir::Location loc, bool relaxed) const = 0;
+  virtual void clusterWait(mlir::OpBuilder &b, mlir::Location loc) const = 0;
   /// Blocks until the phase of parity `phase` (i32, 0 or 1) of `bar` completes.
   virtual void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                             mlir::Value phase) const = 0;
   /// One TMA message between the box at `coords` (i32, innermost dimension
   /// first, as TMA numbers them) of the tensor map and shared memory; a load
   /// completes bytes on `bar`, a store joins the thread's open bulk group.
+  /// A load with an i16 `ctaMask` writes the box, and completes its bytes,
+  /// at the same offsets in every CTA of the cluster the mask names.
   virtual void tmaLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
                        mlir::Value dst, mlir::Value bar, llvm::ArrayRef<mlir::Value> coords,
-                       mlir::Value pred) const = 0;
+                       mlir::Value pred, mlir::Value ctaMask = {}) const = 0;
   virtual void tmaStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
                         mlir::Value src, llvm::ArrayRef<mlir::Value> coords,
                         mlir::Value pred) const = 0;

@@ -17,6 +17,14 @@
 //                then copy iteration i+S-1 into slot (i+S-1) mod S
 //   epilogue: wait for every copy (the last S-1 are predicated off), free.
 //
+// In a cluster, a slot every CTA of a group holds the same tile of (B when
+// the product is split along M) is filled by a multicast copy the group
+// shares, so a CTA writes into its peers' slots: each CTA then frees a slot
+// by arriving on the `empty` mbarrier of every CTA of its group, and waits
+// on its own before filling it again (parity of the round before; the
+// first round passes on the fresh barrier). The barriers' inits are made
+// visible to the cluster before any copy.
+//
 //===----------------------------------------------------------------------===//
 #include "PipelinePlan.h"
 
@@ -90,20 +98,78 @@ private:
   /// completed the phase of parity `phase`).
   void cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Value phase);
   /// Slot `slot` of a ring of mbarriers.
-  Value barrierSlot(StreamedLoad &streamed, Value slot);
+  Value barrierSlot(Value ring, Value slot);
+  Value barrierSlot(StreamedLoad &streamed, Value slot) {
+    return barrierSlot(streamed.barriers, slot);
+  }
+  /// Multicast copies: the ring of empty mbarriers and the cluster sync
+  /// after the inits (see the file comment); the ranks of the CTAs a slot
+  /// is shared with.
+  void initEmptyBarriers(int64_t sharedBits);
+  /// At a fill of `slot` enabled by `pred`: frees it in every CTA of the
+  /// group (where `notFirst`: the loop's first iteration freed nothing) and
+  /// waits until all of them have freed it.
+  void acquireSlot(Value slot, Value parity, Value pred, Value notFirst);
 
   LoopPlan &plan;
   scf::ForOp loop;
   Location loc;
   OpBuilder builder, constants;
   DenseMap<std::pair<Type, int64_t>, Value> constantCache;
+  Value emptyBarriers;
+  SmallVector<Value> peers;
+  int32_t warpsPerArrival = 1;
 };
 
-Value LoopPipeliner::barrierSlot(StreamedLoad &streamed, Value slot) {
-  auto ring = cast<MemDescType>(streamed.barriers.getType());
-  auto type = MemDescType::get(ring.getShape().drop_front(), ring.getElementType(),
-                               ring.getEncoding(), ring.getMemorySpace(), true);
-  return MemDescIndexOp::create(builder, loc, type, streamed.barriers, slot);
+Value LoopPipeliner::barrierSlot(Value ring, Value slot) {
+  auto type = cast<MemDescType>(ring.getType());
+  auto one = MemDescType::get(type.getShape().drop_front(), type.getElementType(),
+                              type.getEncoding(), type.getMemorySpace(), true);
+  return MemDescIndexOp::create(builder, loc, one, ring, slot);
+}
+
+void LoopPipeliner::initEmptyBarriers(int64_t sharedBits) {
+  // Slots only wgmmas read are freed per warp group (each waited for its
+  // own), others per warp.
+  bool wgmmaOnly = llvm::all_of(plan.loads, [](const StreamedLoad &s) {
+    return !s.multicast ||
+           llvm::all_of(s.users, [](Operation *user) { return isa<LocalAllocOp>(user); });
+  });
+  unsigned numWarps = lookupNumWarps(loop).value_or(4);
+  warpsPerArrival = wgmmaOnly && numWarps % 4 == 0 ? 4 : 1;
+  unsigned copies = 1u << llvm::popcount(uint64_t(sharedBits));
+  MLIRContext *ctx = loop.getContext();
+  auto type = MemDescType::get({int64_t(plan.numStages), 1}, builder.getI64Type(),
+                               ttng::barrierEncoding(loop), SharedMemorySpaceAttr::get(ctx), true);
+  emptyBarriers = LocalAllocOp::create(builder, loc, type, Value(), IntegerAttr());
+  for (unsigned s = 0; s < plan.numStages; ++s)
+    ttng::InitBarrierOp::create(builder, loc, barrierSlot(emptyBarriers, slotConstant(s)),
+                                copies * (numWarps / warpsPerArrival));
+  // The group: this CTA's rank with its shared bits set every way.
+  Value rank = ttng::ClusterCTARankOp::create(builder, loc, builder.getI32Type());
+  Value base = arith::AndIOp::create(builder, loc, rank, slotConstant(~sharedBits));
+  for (int64_t sub = sharedBits;; sub = (sub - 1) & sharedBits) {
+    peers.push_back(sub ? Value(arith::OrIOp::create(builder, loc, base, slotConstant(sub)))
+                        : base);
+    if (!sub)
+      break;
+  }
+}
+
+void LoopPipeliner::acquireSlot(Value slot, Value parity, Value pred, Value notFirst) {
+  Value empty = barrierSlot(emptyBarriers, slot);
+  Value freed = arith::AndIOp::create(builder, loc, pred, notFirst);
+  auto local = cast<MemDescType>(empty.getType());
+  auto remote = MemDescType::get(loop.getContext(), local.getShape(), local.getElementType(),
+                                 local.getEncoding(),
+                                 ttng::SharedClusterMemorySpaceAttr::get(loop.getContext()),
+                                 true, local.getAllocShape());
+  for (Value peer : peers) {
+    Value view = ttng::MapToRemoteBufferOp::create(builder, loc, remote, empty, peer);
+    auto arrive = ttng::ArriveBarrierOp::create(builder, loc, view, 1, freed);
+    arrive->setAttr(ttng::kWarpsPerArrivalAttr, builder.getI32IntegerAttr(warpsPerArrival));
+  }
+  ttng::WaitBarrierOp::create(builder, loc, empty, parity, pred, ValueRange());
 }
 
 Value LoopPipeliner::nextSlot(Value slot) {
@@ -128,7 +194,7 @@ void LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
         indices.push_back(map.lookupOrDefault(index));
       ttng::AsyncTMACopyGlobalToLocalOp::create(
           builder, loc, map.lookupOrDefault(descLoad.getDesc()), indices, barrier, buffer, pred,
-          /*multicast=*/false, descLoad.getCache(), descLoad.getEvict(), /*isVolatile=*/false);
+          streamed.multicast, descLoad.getCache(), descLoad.getEvict(), /*isVolatile=*/false);
       continue;
     }
     auto load = cast<tt::LoadOp>(streamed.load);
@@ -304,6 +370,23 @@ void LoopPipeliner::run() {
     for (unsigned s = 0; s < numStages; ++s)
       ttng::InitBarrierOp::create(builder, loc, barrierSlot(streamed, slotConstant(s)), 1);
   }
+  // In a cluster, the TMA slots whose tile several CTAs hold are shared.
+  int64_t sharedBits = 0;
+  if (lookupNumCTAs(loop) > 1)
+    for (StreamedLoad &streamed : plan.loads) {
+      if (!streamed.isTMA() || streamed.toRegisters)
+        continue;
+      int64_t bits = ttng::replicatedCTABits(
+          cast<LayoutEncodingInterface>(streamed.slotType.getEncoding()));
+      streamed.multicast = bits != 0;
+      sharedBits |= bits;
+    }
+  if (sharedBits) {
+    initEmptyBarriers(sharedBits);
+    ttng::FenceMBarrierInitReleaseClusterOp::create(builder, loc);
+    ttng::ClusterArriveOp::create(builder, loc, /*relaxed=*/false);
+    ttng::ClusterWaitOp::create(builder, loc);
+  }
 
   // Prologue: iterations 0 .. S-2. Iteration j exists iff lb < ub and
   // ub - lb > j * step, the difference taken unsigned (exact once lb < ub,
@@ -355,6 +438,10 @@ void LoopPipeliner::run() {
   // The parity of the TMA slots' phase the reads wait for.
   if (plan.hasTMA())
     inits.push_back(slotConstant(0));
+  // The parity of the empty barriers' phase a fill waits for (the first
+  // round's passes on the fresh barrier).
+  if (emptyBarriers)
+    inits.push_back(slotConstant(1));
   auto newLoop = scf::ForOp::create(builder, loc, lb, ub, step, inits);
   newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   if (isUnsigned)
@@ -366,6 +453,7 @@ void LoopPipeliner::run() {
   ValueRange newArgs = newLoop.getRegionIterArgs();
   Value fillSlot = newArgs[fillPos], readSlot = newArgs[fillPos + 1];
   Value phase = plan.hasTMA() ? newArgs[fillPos + 2] : Value();
+  Value fillParity = emptyBarriers ? newArgs[fillPos + 3] : Value();
 
   IRMapping current;
   current.map(loop.getInductionVar(), newLoop.getInductionVar());
@@ -382,6 +470,9 @@ void LoopPipeliner::run() {
     ahead.map(loop.getRegionIterArgs()[k], newArgs[advancedPos[k]]);
   Value left = arith::SubIOp::create(builder, loc, ub, iv);
   Value pred = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt, left, distance);
+  if (emptyBarriers)
+    acquireSlot(fillSlot, fillParity, pred,
+                arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, iv, lb));
   issueCopies(ahead, fillSlot, pred);
 
   SmallVector<Value> yields;
@@ -391,7 +482,8 @@ void LoopPipeliner::run() {
   for (unsigned k : plan.carried)
     if (!plan.advancedOnly.contains(k))
       yields.push_back(ahead.lookupOrDefault(yield.getOperand(k)));
-  yields.push_back(nextSlot(fillSlot));
+  Value nextFill = nextSlot(fillSlot);
+  yields.push_back(nextFill);
   Value nextRead = nextSlot(readSlot);
   yields.push_back(nextRead);
   if (phase) {
@@ -400,6 +492,12 @@ void LoopPipeliner::run() {
                                         slotConstant(0));
     Value flipped = arith::XOrIOp::create(builder, loc, phase, slotConstant(1));
     yields.push_back(arith::SelectOp::create(builder, loc, wraps, flipped, phase));
+  }
+  if (fillParity) {
+    Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, nextFill,
+                                        slotConstant(0));
+    Value flipped = arith::XOrIOp::create(builder, loc, fillParity, slotConstant(1));
+    yields.push_back(arith::SelectOp::create(builder, loc, wraps, flipped, fillParity));
   }
   scf::YieldOp::create(builder, loc, yields);
 
@@ -426,6 +524,12 @@ void LoopPipeliner::run() {
       LocalDeallocOp::create(builder, loc, streamed.barriers);
     }
     LocalDeallocOp::create(builder, loc, streamed.ring);
+  }
+  // Every arrival on these came before a wait this CTA passed.
+  if (emptyBarriers) {
+    for (unsigned s = 0; s < numStages; ++s)
+      ttng::InvalBarrierOp::create(builder, loc, barrierSlot(emptyBarriers, slotConstant(s)));
+    LocalDeallocOp::create(builder, loc, emptyBarriers);
   }
   loop.erase();
 

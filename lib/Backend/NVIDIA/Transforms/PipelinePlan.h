@@ -43,6 +43,9 @@ struct StreamedLoad {
   mlir::Value ring;
   /// TMA: one mbarrier per slot.
   mlir::Value barriers;
+  /// TMA in a cluster: the CTAs holding the same tile share its copy
+  /// (ttng.async_tma_copy_global_to_local's `multicast`).
+  bool multicast = false;
 };
 
 struct LoopPlan {

@@ -117,8 +117,14 @@ public:
       effects.push_back({expect.getAlloc(), Kind::Read});
       return true;
     }
+    // An arrival on another CTA's mbarrier touches none of this CTA's
+    // shared memory; nor do the cluster's barrier and fence.
+    if (isa<ttng::ClusterArriveOp, ttng::ClusterWaitOp, ttng::FenceMBarrierInitReleaseClusterOp>(
+            op))
+      return true;
     if (auto arrive = dyn_cast<ttng::ArriveBarrierOp>(op)) {
-      effects.push_back({arrive.getAlloc(), Kind::Read});
+      if (!ttng::isRemote(arrive.getAlloc().getType()))
+        effects.push_back({arrive.getAlloc(), Kind::Read});
       return true;
     }
     if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op)) {

@@ -105,6 +105,8 @@ FailureOr<Messages> messagesOf(Operation *op, tt::TensorDescType desc, ttg::MemD
 struct CTATile {
   SmallVector<Value> origin;
   Value unique;
+  /// The bits of the CTA rank along which the tile repeats.
+  int64_t replicated = 0;
 };
 
 CTATile ctaTileOf(OpBuilder &b, Location loc, const Context &ctx, const Messages &copy,
@@ -132,6 +134,7 @@ CTATile ctaTileOf(OpBuilder &b, Location loc, const Context &ctx, const Messages
                                       : term;
     }
   }
+  tile.replicated = replicated;
   if (replicated) {
     Value masked = LLVM::AndOp::create(b, loc, ctaRank, i32Constant(b, loc, replicated));
     tile.unique =
@@ -155,6 +158,45 @@ SmallVector<Value> tmaCoordinates(OpBuilder &b, Location loc, ValueRange coord,
     out.push_back(offset ? Value(LLVM::AddOp::create(b, loc, c, i32Constant(b, loc, offset))) : c);
   }
   return out;
+}
+
+/// How the CTAs holding one tile share its messages in a multicast copy:
+/// message k is sent by the CTA whose index among them (its rank's
+/// replicated bits, packed) is k mod their number, to all of them.
+struct Multicast {
+  Value index;   ///< i32
+  Value ctaMask; ///< i16
+  unsigned copies = 1;
+};
+
+Multicast multicastOf(OpBuilder &b, Location loc, const Context &ctx, int64_t replicated) {
+  Multicast m;
+  m.copies = 1u << llvm::popcount(uint64_t(replicated));
+  Value rank = ctx.target.blockId(b, loc);
+  m.index = i32Constant(b, loc, 0);
+  unsigned packed = 0;
+  for (unsigned bit = 0; bit < 16; ++bit) {
+    if (!(replicated >> bit & 1))
+      continue;
+    Value set = LLVM::AndOp::create(b, loc, rank, i32Constant(b, loc, int64_t(1) << bit));
+    Value moved = bit > packed ? Value(LLVM::LShrOp::create(b, loc, set,
+                                                            i32Constant(b, loc, bit - packed)))
+                               : set;
+    m.index = LLVM::OrOp::create(b, loc, m.index, moved);
+    ++packed;
+  }
+  // The group's ranks are the base (the other bits) plus every subset of
+  // the replicated ones.
+  int64_t pattern = 0;
+  for (int64_t sub = replicated;; sub = (sub - 1) & replicated) {
+    pattern |= int64_t(1) << sub;
+    if (!sub)
+      break;
+  }
+  Value base = LLVM::AndOp::create(b, loc, rank, i32Constant(b, loc, ~replicated));
+  Value mask = LLVM::ShlOp::create(b, loc, i32Constant(b, loc, pattern), base);
+  m.ctaMask = LLVM::TruncOp::create(b, loc, b.getI16Type(), mask);
+  return m;
 }
 
 struct InitBarrierLowering : OpConversionPattern<ttng::InitBarrierOp> {
@@ -234,7 +276,11 @@ struct ArriveBarrierLowering : OpConversionPattern<ttng::ArriveBarrierOp> {
     } else {
       pred = electedAnd(rewriter, loc, ctx, adaptor.getPred());
     }
-    targetInfo(ctx).mbarrierArrive(rewriter, loc, adaptor.getAlloc(), op.getCount(), pred);
+    if (ttng::isRemote(op.getAlloc().getType()))
+      targetInfo(ctx).mbarrierArriveCluster(rewriter, loc, adaptor.getAlloc(), op.getCount(),
+                                            pred);
+    else
+      targetInfo(ctx).mbarrierArrive(rewriter, loc, adaptor.getAlloc(), op.getCount(), pred);
     rewriter.eraseOp(op);
     return success();
   }
@@ -254,14 +300,71 @@ struct TMALoadLowering : OpConversionPattern<ttng::AsyncTMACopyGlobalToLocalOp> 
     Type elem = getTypeConverter()->convertType(buffer.getElementType());
     Value pred = electedAnd(rewriter, loc, ctx, adaptor.getPred());
     CTATile tile = ctaTileOf(rewriter, loc, ctx, *messages, buffer.getRank());
-    for (const Message &m : messages->list) {
+    // A tile with too few messages to share is copied by each CTA alone
+    // (each barrier still receives the tile's bytes once).
+    std::optional<Multicast> multicast;
+    if (op.getMulticast() && tile.replicated &&
+        messages->list.size() % (size_t(1) << llvm::popcount(uint64_t(tile.replicated))) == 0)
+      multicast = multicastOf(rewriter, loc, ctx, tile.replicated);
+    for (auto [k, m] : llvm::enumerate(messages->list)) {
       Value dst = elementAddress(rewriter, loc, adaptor.getResult(), elem,
                                  i32Constant(rewriter, loc, m.offset));
+      Value sends = pred, mask;
+      if (multicast) {
+        Value mine = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, multicast->index,
+                                          i32Constant(rewriter, loc, k % multicast->copies));
+        sends = LLVM::AndOp::create(rewriter, loc, pred, mine);
+        mask = multicast->ctaMask;
+      }
       targetInfo(ctx).tmaLoad(rewriter, loc, adaptor.getDesc(), dst, adaptor.getBarrier(),
                               tmaCoordinates(rewriter, loc, adaptor.getCoord(), m.start,
                                              tile.origin),
-                              pred);
+                              sends, mask);
     }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct ClusterCTARankLowering : OpConversionPattern<ttng::ClusterCTARankOp> {
+  ClusterCTARankLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::ClusterCTARankOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, ctx.target.blockId(rewriter, op.getLoc()));
+    return success();
+  }
+  const Context &ctx;
+};
+
+struct MapToRemoteBufferLowering : OpConversionPattern<ttng::MapToRemoteBufferOp> {
+  MapToRemoteBufferLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::MapToRemoteBufferOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, ctx.target.clusterSharedAddress(rewriter, op.getLoc(),
+                                                           adaptor.getSrc(),
+                                                           adaptor.getCtaRank()));
+    return success();
+  }
+  const Context &ctx;
+};
+
+/// The cluster's barrier and the fence of mbarrier inits: every thread.
+template <typename Op>
+struct ClusterSyncLowering : OpConversionPattern<Op> {
+  ClusterSyncLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern<Op>(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if constexpr (std::is_same_v<Op, ttng::ClusterArriveOp>)
+      targetInfo(ctx).clusterArrive(rewriter, loc, op.getRelaxed());
+    else if constexpr (std::is_same_v<Op, ttng::ClusterWaitOp>)
+      targetInfo(ctx).clusterWait(rewriter, loc);
+    else
+      targetInfo(ctx).fenceMbarrierInitCluster(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -364,7 +467,9 @@ bool isTMAOp(Operation *op) {
   return isa<ttng::InitBarrierOp, ttng::InvalBarrierOp, ttng::BarrierExpectOp,
              ttng::WaitBarrierOp, ttng::AsyncTMACopyGlobalToLocalOp,
              ttng::AsyncTMACopyLocalToGlobalOp, ttng::AsyncTMAReduceOp, ttng::TMAStoreWaitOp,
-             ttng::ArriveBarrierOp>(op);
+             ttng::ArriveBarrierOp, ttng::ClusterCTARankOp, ttng::MapToRemoteBufferOp,
+             ttng::ClusterArriveOp, ttng::ClusterWaitOp,
+             ttng::FenceMBarrierInitReleaseClusterOp>(op);
 }
 
 LogicalResult checkTMALowering(Operation *op, const Context &ctx) {
@@ -374,8 +479,6 @@ LogicalResult checkTMALowering(Operation *op, const Context &ctx) {
     return op->emitError() << "op '" << op->getName()
                            << "' needs mbarriers and TMA (cuda:90 or later)";
   if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
-    if (load.getMulticast())
-      return op->emitError() << "multicast TMA copies (num_ctas > 1) cannot be lowered yet";
     return checkBuffer(op, load.getDesc().getType(), load.getResult().getType());
   }
   if (auto store = dyn_cast<ttng::AsyncTMACopyLocalToGlobalOp>(op))
@@ -396,8 +499,17 @@ void populateTMAPatterns(lowering::TypeConverter &converter, const Context &ctx,
   patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
                WaitBarrierLowering, ArriveBarrierLowering, TMALoadLowering,
                TMAStoreLikeLowering<ttng::AsyncTMACopyLocalToGlobalOp>,
-               TMAStoreLikeLowering<ttng::AsyncTMAReduceOp>, TMAStoreWaitLowering>(
-      converter, ctx);
+               TMAStoreLikeLowering<ttng::AsyncTMAReduceOp>, TMAStoreWaitLowering,
+               ClusterCTARankLowering, MapToRemoteBufferLowering,
+               ClusterSyncLowering<ttng::ClusterArriveOp>, ClusterSyncLowering<ttng::ClusterWaitOp>,
+               ClusterSyncLowering<ttng::FenceMBarrierInitReleaseClusterOp>>(converter, ctx);
+  // Another CTA's shared memory is addressed through the shared::cluster
+  // window (mapa's result).
+  converter.addConversion([](ttg::MemDescType type) -> std::optional<Type> {
+    if (!ttng::isRemote(type))
+      return std::nullopt;
+    return LLVM::LLVMPointerType::get(type.getContext(), 7);
+  });
 }
 
 } // namespace kiln::nvidia

@@ -723,6 +723,30 @@ private:
         {pred, addr}, /*sideEffects=*/true);
   }
 
+  void mbarrierArriveCluster(OpBuilder &b, Location loc, Value bar, unsigned count,
+                             Value pred) const override {
+    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), bar);
+    ptx(b, loc, Type(),
+        "@$0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$1], " +
+            std::to_string(count) + ";",
+        "b,r", {pred, addr}, /*sideEffects=*/true);
+  }
+
+  void fenceMbarrierInitCluster(OpBuilder &b, Location loc) const override {
+    ptx(b, loc, Type(), "fence.mbarrier_init.release.cluster;", "", {}, /*sideEffects=*/true);
+  }
+
+  void clusterArrive(OpBuilder &b, Location loc, bool relaxed) const override {
+    if (relaxed)
+      NVVM::ClusterArriveRelaxedOp::create(b, loc, UnitAttr());
+    else
+      NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+  }
+
+  void clusterWait(OpBuilder &b, Location loc) const override {
+    NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+  }
+
   // NVVM's op loops on try_wait until the phase completes; the suspend
   // hint (ns) is the one CUDA's own barrier wait uses.
   void mbarrierWait(OpBuilder &b, Location loc, Value bar, Value phase) const override {
@@ -732,12 +756,12 @@ private:
   // The destination is the CTA's buffer as a shared::cluster address, the
   // form the instruction names (a CTA's own window is part of its cluster's).
   void tmaLoad(OpBuilder &b, Location loc, Value desc, Value dst, Value bar,
-               ArrayRef<Value> coords, Value pred) const override {
+               ArrayRef<Value> coords, Value pred, Value ctaMask) const override {
     Value clusterDst =
         LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7), dst);
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         b, loc, clusterDst, desc, coords, bar, /*im2colOffsets=*/ValueRange(),
-        /*multicastMask=*/Value(), /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+        ctaMask, /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), pred);
   }
 

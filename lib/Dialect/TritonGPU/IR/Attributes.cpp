@@ -359,6 +359,8 @@ Attribute SharedMemorySpaceAttr::parse(AsmParser &parser, Type) {
 
 void SharedMemorySpaceAttr::print(AsmPrinter &) const {}
 
+bool SharedMemorySpaceAttr::isCTALocal() const { return true; }
+
 //===----------------------------------------------------------------------===//
 // #ttg.nvidia_mma
 //===----------------------------------------------------------------------===//

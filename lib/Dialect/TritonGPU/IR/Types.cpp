@@ -87,8 +87,9 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (shared.getRank() > shape.size())
     return emitError() << "the memdesc encoding has rank " << shared.getRank()
                        << " but the memdesc only " << shape.size();
-  if (!isa_and_nonnull<SharedMemorySpaceAttr>(memorySpace))
-    return emitError() << "memdesc memory space must be #ttg.shared_memory, got "
+  if (!isa_and_nonnull<MemorySpaceInterface>(memorySpace))
+    return emitError() << "memdesc memory space must be #ttg.shared_memory (or a back end's "
+                          "shared memory space), got "
                        << memorySpace;
   // The view lies in the trailing dimensions of its allocation.
   if (allocShape.size() < shape.size())

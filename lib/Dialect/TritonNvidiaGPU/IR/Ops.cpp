@@ -31,6 +31,20 @@ LogicalResult verifyBarrier(Operation *op, MemDescType type, StringRef what = "b
   return success();
 }
 
+/// Only arrivals go to another CTA's mbarrier.
+LogicalResult verifyLocalBarrier(Operation *op, MemDescType type, StringRef what = "barrier") {
+  if (isRemote(type))
+    return op->emitOpError() << what << " must be in the CTA's own shared memory, got " << type;
+  return verifyBarrier(op, type, what);
+}
+
+/// Cluster ops need a program of several CTAs.
+LogicalResult verifyInCluster(Operation *op) {
+  if (kiln::ttg::lookupNumCTAs(op) < 2)
+    return op->emitOpError() << "requires ttg.num-ctas > 1 (a thread-block cluster)";
+  return success();
+}
+
 /// A TMA copy moves one block of the descriptor, or whole messages of it
 /// along the innermost dimension, addressed by one coordinate per
 /// dimension, to or from a buffer of that shape.
@@ -113,25 +127,44 @@ LogicalResult WarpGroupDotWaitOp::inferReturnTypes(
 LogicalResult InitBarrierOp::verify() {
   if (getCountAttr().getInt() < 1)
     return emitOpError() << "count must be at least 1, got " << getCountAttr().getInt();
-  return verifyBarrier(*this, getAlloc().getType());
+  return verifyLocalBarrier(*this, getAlloc().getType());
 }
 
-LogicalResult InvalBarrierOp::verify() { return verifyBarrier(*this, getAlloc().getType()); }
+LogicalResult InvalBarrierOp::verify() { return verifyLocalBarrier(*this, getAlloc().getType()); }
 
 LogicalResult BarrierExpectOp::verify() {
   if (getSizeAttr().getInt() < 0)
     return emitOpError() << "size must not be negative, got " << getSizeAttr().getInt();
-  return verifyBarrier(*this, getAlloc().getType());
+  return verifyLocalBarrier(*this, getAlloc().getType());
 }
 
-LogicalResult WaitBarrierOp::verify() { return verifyBarrier(*this, getAlloc().getType()); }
+LogicalResult WaitBarrierOp::verify() { return verifyLocalBarrier(*this, getAlloc().getType()); }
+
+LogicalResult MapToRemoteBufferOp::verify() {
+  MemDescType src = getSrc().getType(), result = getResult().getType();
+  if (isRemote(src))
+    return emitOpError() << "maps a buffer of the CTA's own shared memory, got " << src;
+  if (!isRemote(result))
+    return emitOpError() << "result must be in #ttng.shared_cluster_memory, got " << result;
+  if (src.getShape() != result.getShape() || src.getElementType() != result.getElementType() ||
+      src.getEncoding() != result.getEncoding() ||
+      src.getMutableMemory() != result.getMutableMemory() ||
+      src.getAllocShape() != result.getAllocShape())
+    return emitOpError() << "result " << result << " must be " << src
+                         << " in another memory space";
+  return verifyInCluster(*this);
+}
+
+LogicalResult FenceMBarrierInitReleaseClusterOp::verify() { return verifyInCluster(*this); }
+LogicalResult ClusterArriveOp::verify() { return verifyInCluster(*this); }
+LogicalResult ClusterWaitOp::verify() { return verifyInCluster(*this); }
 
 //===----------------------------------------------------------------------===//
 // TMA copies
 //===----------------------------------------------------------------------===//
 
 LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
-  if (failed(verifyBarrier(*this, getBarrier().getType())))
+  if (failed(verifyLocalBarrier(*this, getBarrier().getType())))
     return failure();
   MemDescType result = getResult().getType();
   if (!result.getMutableMemory())

@@ -40,6 +40,28 @@ FailureOr<int> elementType(Operation *op, Type elem, bool fp4Padded) {
   }
 }
 
+/// Halves the box's outer dimensions (outermost first) until a CTA's tile
+/// of `tile` takes a multiple of `copies` messages, keeping each message at
+/// least one swizzle atom (8 rows of the span); as far as it goes.
+void splitForMulticast(TMADescriptorInfo &info, ArrayRef<int64_t> tile, unsigned bits,
+                       int64_t copies) {
+  int64_t messages = 1;
+  for (auto [t, b] : llvm::zip(tile, info.box))
+    messages *= t / b;
+  int64_t rowBytes = info.box.back() * bits / 8;
+  for (size_t d = 0; d + 1 < info.box.size() && messages % copies; ++d) {
+    while (messages % copies && info.box[d] % 2 == 0) {
+      int64_t rows = 1;
+      for (size_t e = 0; e + 1 < info.box.size(); ++e)
+        rows *= e == d ? info.box[e] / 2 : info.box[e];
+      if (rows * rowBytes < info.swizzleBytes * 8)
+        return;
+      info.box[d] /= 2;
+      messages *= 2;
+    }
+  }
+}
+
 } // namespace
 
 FailureOr<TMADescriptorInfo> getTMADescriptorInfo(Operation *op, tt::TensorDescType desc) {
@@ -80,7 +102,17 @@ FailureOr<TMADescriptorInfo> getTMADescriptorInfo(Operation *op, tt::TensorDescT
   if (info.box.back() * bits % 128)
     return op->emitError() << "a TMA box row must be a multiple of 16 bytes, got "
                            << info.box.back() << " x " << elem;
+  splitForMulticast(info, ttg::ctaShape(block.getShape(), enc), bits,
+                    int64_t(1) << llvm::popcount(uint64_t(replicatedCTABits(enc))));
   return info;
+}
+
+int64_t replicatedCTABits(ttg::LayoutEncodingInterface encoding) {
+  int64_t bits = 0;
+  for (auto [bit, basis] : llvm::enumerate(encoding.getCGABases()))
+    if (llvm::all_of(basis, [](int32_t c) { return c == 0; }))
+      bits |= int64_t(1) << bit;
+  return bits;
 }
 
 ttg::NVMMASharedEncodingAttr defaultTMAEncoding(RankedTensorType block,

@@ -173,7 +173,8 @@ def TTG_NVMMASharedEncodingAttr
   let genVerifyDecl = 1;
 }
 
-def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpace", "shared_memory"> {
+def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpace", "shared_memory",
+    [DeclareAttrInterfaceMethods<TTG_MemorySpaceInterface>]> {
   let summary = "the memory space of a CTA's shared memory";
   let hasCustomAssemblyFormat = 1;
 }

@@ -57,4 +57,19 @@ def TTG_SharedEncodingInterface
   }];
 }
 
+def TTG_MemorySpaceInterface : AttrInterface<"MemorySpaceInterface"> {
+  let cppNamespace = "::kiln::ttg";
+  let description = [{
+    A memory space a `!ttg.memdesc` may name: a CTA's own shared memory
+    (`#ttg.shared_memory`), or one a back end adds (NVIDIA's
+    `#ttng.shared_cluster_memory`: another CTA's shared memory in a
+    cluster).
+  }];
+  let methods = [
+    InterfaceMethod<"Whether a buffer in this space lies in the CTA's own shared memory "
+                    "(allocated, read and written by the CTA's threads).",
+                    "bool", "isCTALocal">,
+  ];
+}
+
 #endif

@@ -12,7 +12,16 @@
 
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Attrs.h.inc"
+
 #define GET_OP_CLASSES
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Ops.h.inc"
+
+namespace kiln::ttng {
+/// Whether `type` views the shared memory of another CTA of the cluster
+/// (made by ttng.map_to_remote_buffer), not the CTA's own.
+bool isRemote(ttg::MemDescType type);
+} // namespace kiln::ttng
 
 #endif

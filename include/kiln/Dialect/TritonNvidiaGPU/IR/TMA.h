@@ -39,9 +39,19 @@ struct TMADescriptorInfo {
   /// The box of one TMA message, outermost dimension first: the block,
   /// its contiguous dimension cut to the swizzle span and every dimension
   /// to 256 elements. A block larger than the box takes several messages.
+  /// A block the CTAs of a cluster hold in n copies (replicatedCTABits)
+  /// gets a multiple of n messages where the box's outer dimensions can be
+  /// halved (down to one swizzle atom, 8 rows), so that those CTAs can
+  /// share them in a multicast copy.
   llvm::SmallVector<int64_t> box;
   bool fp4Padded = false;
 };
+
+/// The bits of the CTA rank along which a buffer or block in `encoding`
+/// repeats (its CGA layout's zero bases): CTAs whose ranks differ only in
+/// them hold the same tile, which a multicast copy shares among them. 0 for
+/// one CTA.
+int64_t replicatedCTABits(ttg::LayoutEncodingInterface encoding);
 
 /// The TMA view of descriptor type `desc`, whose block must carry an
 /// nvmma_shared encoding; a located error at `op` otherwise.

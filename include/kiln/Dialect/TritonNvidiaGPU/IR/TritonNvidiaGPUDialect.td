@@ -10,9 +10,11 @@ def TritonNvidiaGPU_Dialect : Dialect {
   let description = [{
     Ops that only NVIDIA GPUs of compute capability 9.0 and later have:
     warp-group MMA (`wgmma`), mbarriers in shared memory, and TMA copies
-    through `!tt.tensordesc` descriptors. Their operands are `ttg` types
-    and layouts; the dialect defines no types or attributes of its own.
+    through `!tt.tensordesc` descriptors, thread-block clusters. Their
+    operands are `ttg` types and layouts; the dialect's one attribute is
+    the memory space of another CTA's shared memory.
   }];
+  let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::kiln::tt::TritonDialect", "::kiln::ttg::TritonGPUDialect"];
 }
 

@@ -183,6 +183,8 @@ def TTNG_ArriveBarrierOp : TTNG_Op<"arrive_barrier"> {
     every warp group; the mbarrier then counts those arrivals): warps that
     each waited for their own asynchronous work release a buffer without
     first meeting at a CTA barrier (kiln's warp-specialised consumers).
+    On a view of another CTA's mbarrier (`ttng.map_to_remote_buffer`) the
+    arrival is on that CTA's, with release semantics at cluster scope.
   }];
   let arguments = (ins
     Arg<TTG_MemDescType, "", [MemRead<TTNG_SharedMemory>, MemWrite<TTNG_SharedMemory>]>:$alloc,
@@ -195,6 +197,59 @@ def TTNG_ArriveBarrierOp : TTNG_Op<"arrive_barrier"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Thread-block clusters
+//===----------------------------------------------------------------------===//
+
+def TTNG_ClusterCTARankOp : TTNG_Op<"cluster_cta_rank", [Pure]> {
+  let summary = "the CTA's rank in its cluster (0 to ttg.num-ctas - 1)";
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TTNG_MapToRemoteBufferOp : TTNG_Op<"map_to_remote_buffer", [Pure]> {
+  let summary = "view a buffer in the shared memory of CTA `ctaRank` of the cluster";
+  let description = [{
+    The same allocation in the CTA of rank `ctaRank` (its own rank
+    included), as a memdesc in `#ttng.shared_cluster_memory`. Every CTA of
+    a cluster runs the same kernel, so the buffer lies at the same place in
+    each.
+  }];
+  let arguments = (ins TTG_MemDescType:$src, I32:$ctaRank);
+  let results = (outs TTG_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `,` $ctaRank attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_FenceMBarrierInitReleaseClusterOp : TTNG_Op<"fence_mbarrier_init_release_cluster"> {
+  let summary = "make this thread's mbarrier inits visible to the cluster";
+  let description = [{
+    `fence.mbarrier_init.release.cluster`: before other CTAs arrive on (or
+    multicast TMA copies into) this CTA's mbarriers, after a cluster barrier.
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def TTNG_ClusterArriveOp : TTNG_Op<"cluster_arrive"> {
+  let summary = "arrive at the cluster's barrier (every thread of every CTA)";
+  let description = [{
+    `barrier.cluster.arrive`, releasing this thread's memory accesses unless
+    `relaxed`; a `ttng.cluster_wait` must follow before the next arrival.
+  }];
+  let arguments = (ins BoolAttr:$relaxed);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def TTNG_ClusterWaitOp : TTNG_Op<"cluster_wait"> {
+  let summary = "wait until every thread of the cluster has arrived (acquire)";
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // TMA copies
 //===----------------------------------------------------------------------===//
 
@@ -203,7 +258,12 @@ def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local">
   let description = [{
     The copy signals `barrier` with the bytes it delivers; `result` may be
     read once a `ttng.wait_barrier` on it returns. Does nothing when `pred`
-    is false. `multicast` copies to every CTA of the cluster.
+    is false. With `multicast`, the CTAs of a cluster that hold the same
+    tile of the buffer (its layout's CGA repeats it over them) share the
+    copy: each sends part of the tile to all of them, and each one's
+    `barrier` receives the whole tile's bytes. Its issuer must know that
+    those CTAs no longer read their buffer (the pipeliner's empty
+    mbarriers do it); without copies to share it is an ordinary copy.
   }];
   let arguments = (ins
     Arg<TT_TensorDescType, "", [MemRead<TTNG_GlobalMemory>]>:$desc,
