@@ -13,7 +13,8 @@ elements several CTAs hold done once, atomics done once per element, and
 matmuls whose accumulator is split over the CTAs (each CTA loads the rows
 of A and the columns of B of its part), with pointer loads and through TMA
 descriptors (host and in-kernel; a TMA copy per CTA tile, a tile every CTA
-holds stored and reduced once).
+holds multicast to them in the pipelined loop, and stored and reduced
+once).
 """
 import os
 import sys
@@ -250,6 +251,7 @@ CASES = [("add", case_add), ("row_stats", case_row_stats), ("col_sum", case_col_
          ("matmul_128x256x64", make_matmul(128, 256, 64)), ("matmul_64x128x32", make_matmul(64, 128, 32)),
          ("tma_matmul_128x256x64", make_tma_matmul(128, 256, 64)),
          ("tma_matmul_128x128x64", make_tma_matmul(128, 128, 64)),
+         ("tma_matmul_256x128x64", make_tma_matmul(256, 128, 64)),
          ("tma_matmul_in_kernel_128x256x64", make_tma_matmul(128, 256, 64, in_kernel=True)),
          ("tma_matmul_copy_a", make_tma_matmul(128, 256, 64, copy_a=True))]
 
