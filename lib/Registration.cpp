@@ -7,6 +7,7 @@
 #include "kiln/Registration.h"
 
 #include "kiln/Backend/Registry.h"
+#include "kiln/Frontend/Passes.h"
 #include "kiln/Plugin/PluginManager.h"
 
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
@@ -45,6 +46,7 @@ void registerKilnPasses() {
   static bool registered = [] {
     mlir::registerAllPasses();
     tt::registerTritonPasses();
+    registerFrontendPasses();
     ttg::registerTritonGPUPasses();
     registerTritonGPUToLLVMPasses();
     registerBackends();

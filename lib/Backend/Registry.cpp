@@ -8,6 +8,8 @@
 
 #include "kiln/Backend/AMD/Backend.h"
 #include "kiln/Backend/NVIDIA/Backend.h"
+#include "kiln/Frontend/Passes.h"
+#include "kiln/Pipeline/CommonStages.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -42,11 +44,31 @@ void registerBackends() {
   (void)registered;
 }
 
+/// The back end's stages, with the frontend's own pass: plugin ops called
+/// from Triton kernels are expanded right after inlining, so that the
+/// ttir stage simplifies what they become.
+static Expected<std::vector<Stage>> stagesOf(const Backend &backend,
+                                             const CompileOptions &options) {
+  Expected<std::vector<Stage>> stages = backend.stages(options);
+  if (!stages)
+    return stages.takeError();
+  for (Stage &stage : *stages) {
+    if (stage.name != "ttir")
+      continue;
+    auto inlined = llvm::find_if(stage.entries,
+                                 [](const PassEntry &e) { return e.id == "ttir.inline"; });
+    auto at = inlined == stage.entries.end() ? stage.entries.begin() : std::next(inlined);
+    stage.entries.insert(at, corePass("ttir.expand-kernel-ops",
+                                      [] { return createExpandKernelOps(); }));
+  }
+  return stages;
+}
+
 Expected<std::vector<Stage>> coreStages(const CompileOptions &options) {
   Expected<const Backend *> backend = backendFor(options.target);
   if (!backend)
     return backend.takeError();
-  return (*backend)->stages(options);
+  return stagesOf(**backend, options);
 }
 
 std::vector<Target> representativeTargets() {
@@ -61,7 +83,7 @@ Expected<Pipeline> buildPipeline(const CompileOptions &options, ArrayRef<Pipelin
   Expected<const Backend *> backend = backendFor(options.target);
   if (!backend)
     return backend.takeError();
-  Expected<std::vector<Stage>> stages = (*backend)->stages(options);
+  Expected<std::vector<Stage>> stages = stagesOf(**backend, options);
   if (!stages)
     return stages.takeError();
   return applyEdits(Pipeline{(*backend)->name().str(), options, std::move(*stages)}, edits,

@@ -36,7 +36,7 @@ Error writePassTable(raw_ostream &os) {
   for (const Backend *backend : backends()) {
     for (const Target &target : backend->documentedTargets()) {
       CompileOptions options = CompileOptions::forTarget(target);
-      Expected<std::vector<Stage>> stages = backend->stages(options);
+      Expected<std::vector<Stage>> stages = coreStages(options);
       if (!stages)
         return stages.takeError();
       allTargets.push_back(target.str());

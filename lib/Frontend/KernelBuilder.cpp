@@ -55,6 +55,9 @@ KernelBuilder::KernelBuilder(MLIRContext &context, StringRef name)
   init(name);
 }
 
+KernelBuilder::KernelBuilder(tt::FuncOp function, Operation *before)
+    : ctx(function->getContext()), b(before), currentLoc(before->getLoc()), func(function) {}
+
 KernelBuilder::~KernelBuilder() = default;
 
 void KernelBuilder::init(StringRef name) {

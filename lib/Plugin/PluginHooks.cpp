@@ -116,6 +116,26 @@ Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out
       return fail("op '" + op.name + "' has no builder");
     if (loaded.ops.lookup(op.name) || !seen.insert(op.name).second)
       return fail("an op named '" + op.name + "' is already registered");
+    if (op.elementwise) {
+      // Python calls it as <plugin>.<name>(operands...).
+      StringRef name = StringRef(op.name).drop_front(record.name.size() + 1);
+      auto identifier = [](StringRef text) {
+        return !text.empty() && !isDigit(text.front()) &&
+               llvm::all_of(text, [](char c) { return isAlnum(c) || c == '_'; });
+      };
+      if (!identifier(name) || !identifier(record.name))
+        return fail("elementwise op '" + op.name + "' must be named '<plugin>.<name>' with "
+                    "Python identifiers (it is called from @triton.jit kernels)");
+      if (op.numResults != 1 || op.operands.empty())
+        return fail("elementwise op '" + op.name + "' must take operands and have one result");
+      static const StringSet<> dtypes = {"int1",  "int8",   "int16",  "int32",  "int64",
+                                         "uint8", "uint16", "uint32", "uint64", "fp16",
+                                         "bf16",  "fp32",   "fp64"};
+      if (!op.resultElement.empty() && !dtypes.contains(op.resultElement))
+        return fail("elementwise op '" + op.name + "' has result element '" + op.resultElement +
+                    "'; expected a Triton dtype name (int1, int8..int64, uint8..uint64, fp16, "
+                    "bf16, fp32, fp64) or empty");
+    }
     record.ops.push_back(op.name);
   }
   return Error::success();

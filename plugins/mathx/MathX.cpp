@@ -1,7 +1,9 @@
 //===- MathX.cpp - example plugin: new kernel-language ops ----------------===//
 //
 // Level 3 of kiln's plugin system: ops that kernel authors call by name
-// from any frontend (KernelBuilder::call("mathx.softplus", {x})). Each is a
+// from any frontend (KernelBuilder::call("mathx.softplus", {x})), and, being
+// elementwise, from `@triton.jit` kernels (`from kiln.language import
+// mathx`, then `mathx.softplus(x)`). Each is a
 // name, its operand names, a one-line signature and summary, and a builder
 // that expands it into existing arith/math/tt ops through the
 // KernelBuilder, so the rest of the compiler never learns about it:
@@ -85,6 +87,7 @@ void addOp(kiln::OpRegistry &registry, StringRef name, std::vector<std::string> 
   op.signature = signature.str();
   op.summary = summary.str();
   op.build = build;
+  op.elementwise = true;
   registry.add(std::move(op));
 }
 

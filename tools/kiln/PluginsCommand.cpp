@@ -4,7 +4,11 @@
 #include "kiln/Backend/Registry.h"
 #include "kiln/Plugin/PluginManager.h"
 
+#include "kiln/Plugin/OpRegistry.h"
+
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 using namespace llvm;
 
@@ -18,6 +22,10 @@ cl::SubCommand command("plugins",
 cl::list<std::string> plugins("plugin",
                               cl::desc("Load a plugin library (after TRITON_PLUGIN_PATHS and KILN_PLUGIN_PATHS)"),
                               cl::value_desc("path"), cl::sub(command), cl::cat(category()));
+cl::opt<bool> opsJson("ops-json",
+                      cl::desc("Print the kernel-language ops the loaded plugins declare, as "
+                               "JSON (what python/kiln/language exposes to Triton kernels)"),
+                      cl::sub(command), cl::cat(category()));
 cl::list<std::string> positional(cl::Positional, cl::desc("[check PATH]"), cl::sub(command),
                                  cl::cat(category()));
 
@@ -110,6 +118,23 @@ int run() {
   }
   if (Error error = loadPlugins(plugins))
     return reportError(std::move(error));
+  if (opsJson) {
+    json::Array ops;
+    for (const LoadedPlugin &plugin : PluginManager::get().plugins())
+      for (const std::string &name : plugin.ops) {
+        const KernelOp *op = PluginManager::get().ops().lookup(name);
+        ops.push_back(json::Object{{"name", op->name},
+                                   {"plugin", plugin.name},
+                                   {"operands", json::Array(op->operands)},
+                                   {"results", int64_t(op->numResults)},
+                                   {"signature", op->signature},
+                                   {"summary", op->summary},
+                                   {"elementwise", op->elementwise},
+                                   {"result_element", op->resultElement}});
+      }
+    outs() << formatv("{0:2}", json::Value(std::move(ops))) << "\n";
+    return 0;
+  }
   const auto &loaded = PluginManager::get().plugins();
   if (loaded.empty())
     outs() << "no plugins loaded (set TRITON_PLUGIN_PATHS or KILN_PLUGIN_PATHS, or pass --plugin)\n";

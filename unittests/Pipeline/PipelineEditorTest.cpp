@@ -56,6 +56,7 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
   ASSERT_TRUE(static_cast<bool>(pipeline)) << llvm::toString(pipeline.takeError());
   EXPECT_EQ(ids(*pipeline, "ttir"),
             (std::vector<std::string>{"ttir.inline", "b.one", "a.one", "b.two",
+                                      "ttir.expand-kernel-ops",
                                       "ttir.rewrite-tensor-pointer", "ttir.canonicalize",
                                       "ttir.combine",
                                       "ttir.reorder-broadcast", "b.cse", "ttir.licm(off)",
@@ -73,7 +74,7 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
                                       "ttgir.tma-lowering", "ttgir.symbol-dce",
                                       "ttgir.fence-insertion",
                                       "a.last"}));
-  const PassEntry &replaced = pipeline->findStage("ttir")->entries[8];
+  const PassEntry &replaced = pipeline->findStage("ttir")->entries[9];
   EXPECT_EQ(replaced.owner, "b");
   EXPECT_EQ(replaced.placement, "replace ttir.cse");
 }
@@ -85,17 +86,17 @@ TEST(PipelineEditor, ScopesSelectBackendsAndTargets) {
   p.disable("ttir.licm", EditScope::forTarget("cuda:80"));
 
   Pipeline nvidia90 = llvm::cantFail(buildPipeline(cuda90(), edits));
-  EXPECT_EQ(ids(nvidia90, "ttir")[5], "ttir.cse");
-  EXPECT_EQ(ids(nvidia90, "ttir")[6], "ttir.licm");
+  EXPECT_EQ(ids(nvidia90, "ttir")[6], "ttir.cse");
+  EXPECT_EQ(ids(nvidia90, "ttir")[7], "ttir.licm");
 
   // Targets without TMA run one more ttir pass, the descriptor rewrite.
   CompileOptions sm80 = cuda90();
   sm80.target.arch = "80";
-  EXPECT_EQ(ids(llvm::cantFail(buildPipeline(sm80, edits)), "ttir")[7], "ttir.licm(off)");
+  EXPECT_EQ(ids(llvm::cantFail(buildPipeline(sm80, edits)), "ttir")[8], "ttir.licm(off)");
 
   CompileOptions gfx = cuda90();
   gfx.target = Target{"hip", "gfx942"};
-  EXPECT_EQ(ids(llvm::cantFail(buildPipeline(gfx, edits)), "ttir")[6], "ttir.cse(off)");
+  EXPECT_EQ(ids(llvm::cantFail(buildPipeline(gfx, edits)), "ttir")[7], "ttir.cse(off)");
 }
 
 TEST(PipelineEditor, KernelPredicatesAreEvaluatedOnTheModule) {

@@ -90,6 +90,10 @@ public:
   /// Builds kernel `name` in `context`, which must outlive the module. The
   /// dialects the builder emits are loaded into it.
   KernelBuilder(mlir::MLIRContext &context, llvm::StringRef name);
+  /// Builds into `function`, an existing kernel, before `before` (a pass
+  /// expanding an op in place); the builder owns nothing and finish() is
+  /// not called.
+  KernelBuilder(tt::FuncOp function, mlir::Operation *before);
   ~KernelBuilder();
   KernelBuilder(const KernelBuilder &) = delete;
   KernelBuilder &operator=(const KernelBuilder &) = delete;

@@ -30,6 +30,15 @@ struct KernelOp {
   /// One line for listings and errors, e.g. "(x: tensor<f32>) -> tensor<f32>".
   std::string signature;
   std::string summary;
+  /// Elementwise over operands that broadcast to one shape (scalars
+  /// included), one result of that shape: such an op can be called from a
+  /// `@triton.jit` kernel (`from kiln.language import <plugin>`), which
+  /// encodes it as `tt.extern_elementwise` of library "kiln" for the ttir
+  /// stage to expand.
+  bool elementwise = false;
+  /// An elementwise op's result element type, as Triton spells dtypes
+  /// ("int1", "fp32", ...); empty: that of its operands.
+  std::string resultElement;
   /// Emits the op at the builder's insertion point; returns its results or
   /// fails after emitting a diagnostic.
   std::function<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(KernelBuilder &,

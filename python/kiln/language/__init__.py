@@ -1,0 +1,120 @@
+"""Plugin kernel-language ops in `@triton.jit` kernels.
+
+    from kiln.language import mathx
+
+    @triton.jit
+    def kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(y_ptr + offs, mathx.softplus(tl.load(x_ptr + offs)))
+
+`kiln.language.<plugin>` is made from what the loaded plugins
+(TRITON_PLUGIN_PATHS, KILN_PLUGIN_PATHS) declare, as `kiln plugins
+--ops-json` lists it: one Triton builtin per elementwise op, with the op's
+operand names, signature and summary as its docstring. Nothing is written
+per op in Python.
+
+Stock Triton's frontend cannot create a plugin's ops, so a call is encoded
+as what it can create and kiln recognises: `tt.extern_elementwise` of
+library "kiln" whose symbol is the op's name. Operands broadcast as they
+do for Triton's own elementwise functions (Python numbers take the other
+operands' element type; tensors must share one); the result has their
+shape and the op's declared element type (its operands' by default). kiln's ttir
+stage (`ttir.expand-kernel-ops`) replaces each with what the op's builder
+emits, at the call's source location. Such a kernel needs kiln's bridge
+(`kiln.triton.enable()` or KILN_TRITON=1): with stock Triton the call is an
+error at its source line. Triton's cache key covers the loaded plugins
+(kiln.triton folds their file hashes into it).
+"""
+import json
+import os
+import subprocess
+import types
+
+from .. import _driver
+
+_DECLARED = {}   # memo: (executable, plugin files and stamps) -> list of op dicts
+
+
+def _declared_ops():
+    """The ops the loaded plugins declare, memoised on the executable and the
+    plugin files (a rebuilt plugin is asked again)."""
+    from .. import triton as bridge
+    exe = bridge._State.executable or _driver.find_executable()
+    stamps = []
+    for path in [exe] + _driver.plugin_files():
+        try:
+            st = os.stat(path)
+            stamps.append((path, st.st_size, st.st_mtime_ns))
+        except OSError:
+            stamps.append((path, None))
+    memo = (tuple(stamps), _driver.plugin_paths())
+    if memo not in _DECLARED:
+        command = [exe, "plugins", "--ops-json"]
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if done.returncode != 0:
+            raise _driver.CompileError("(none)", "(any)", done.stderr.decode(errors="replace"), command,
+                                       done.returncode)
+        _DECLARED[memo] = json.loads(done.stdout.decode())
+    return _DECLARED[memo]
+
+
+def _builtin(op):
+    """A Triton builtin calling elementwise plugin op `op` (a dict of
+    `kiln plugins --ops-json`)."""
+    import triton.language as tl
+    from .. import triton as bridge
+
+    name, operands = op["name"], op["operands"]
+    result = op["result_element"]
+
+    def call(*args, _semantic=None, **kwargs):
+        if kwargs:
+            raise TypeError(f"{name}() takes its operands by position ({', '.join(operands)}), "
+                            f"not by keyword ({', '.join(kwargs)})")
+        if len(args) != len(operands):
+            raise TypeError(f"{name}() takes {len(operands)} operand(s) ({', '.join(operands)}) but "
+                            f"{len(args)} were given; signature: {op['signature']}")
+        if not bridge.is_enabled():
+            raise RuntimeError(f"{name} is an op of the kiln plugin '{op['plugin']}': compile this "
+                               "kernel with kiln's bridge (kiln.triton.enable() or KILN_TRITON=1); "
+                               "stock Triton cannot")
+        # Python numbers take the element type of the other operands, as
+        # they do in Triton's own arithmetic.
+        number = lambda a: isinstance(tl.core._unwrap_if_constexpr(a), (bool, int, float))
+        typed = [_semantic.to_tensor(a) for a in args if not number(a)]
+        tensors = [_semantic.to_tensor(a) for a in args]
+        if typed:
+            tensors = [_semantic.cast(t, typed[0].dtype) if number(a) else t
+                       for a, t in zip(args, tensors)]
+        dtypes = tuple(t.dtype for t in tensors)
+        if len(set(dtypes)) > 1:
+            raise TypeError(f"{name}() takes operands of one element type, got "
+                            f"{', '.join(str(d) for d in dtypes)}")
+        ret = getattr(tl, result) if result else dtypes[0]
+        return tl.core.extern_elementwise("kiln", "", tensors, {dtypes: (name, ret)}, True,
+                                          _semantic=_semantic)
+
+    short = name.split(".", 1)[1]
+    call.__name__ = call.__qualname__ = short
+    call.__doc__ = f"{name}{op['signature']}\n\n{op['summary']}"
+    return tl.core.builtin(call)
+
+
+def __getattr__(plugin):
+    if plugin.startswith("__"):
+        raise AttributeError(plugin)
+    ops = [op for op in _declared_ops() if op["plugin"] == plugin]
+    if not ops:
+        loaded = sorted({op["plugin"] for op in _declared_ops()})
+        # ImportError, not AttributeError: `from kiln.language import x`
+        # would replace the message with a generic one.
+        raise ImportError(
+            f"no loaded kiln plugin named '{plugin}' declares kernel ops (plugins with ops: "
+            f"{', '.join(loaded) or 'none'}; load plugins with TRITON_PLUGIN_PATHS or "
+            "KILN_PLUGIN_PATHS)")
+    module = types.ModuleType(f"{__name__}.{plugin}",
+                              f"Kernel-language ops of the kiln plugin '{plugin}'.")
+    for op in ops:
+        if op["elementwise"]:
+            setattr(module, op["name"].split(".", 1)[1], _builtin(op))
+    return module
