@@ -112,3 +112,25 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A tile of one swizzle atom (8 rows of 128 bytes) cannot be cut into a
+// message per CTA: each CTA copies it whole by itself, no multicast.
+// CHECK-LABEL: llvm.func @load_multicast_too_small
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT: multicast_mask
+// CHECK-NOT: nvvm.cp.async.bulk.tensor
+// CHECK: llvm.return
+#atom = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = [[0, 0]]}>
+#bar4 = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], CGALayout = [[0]]}>
+#smem4 = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @load_multicast_too_small(%d: !tt.tensordesc<tensor<8x64xf16, #atom>>, %x: i32, %y: i32) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<8x64xf16, #atom, #smem4, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar4, #smem4, mutable>
+    %true = arith.constant true
+    ttng.async_tma_copy_global_to_local %d[%x, %y] %buf, %bar, %true {multicast} : !tt.tensordesc<tensor<8x64xf16, #atom>>, !ttg.memdesc<1xi64, #bar4, #smem4, mutable> -> !ttg.memdesc<8x64xf16, #atom, #smem4, mutable>
+    tt.return
+  }
+}

@@ -216,4 +216,16 @@ void opsTwice(kiln::OpRegistry &registry) {
   registry.add(op);
 }
 
+void opsElementwiseBadResult(kiln::OpRegistry &registry) {
+  kiln::KernelOp op;
+  op.name = registry.ownerName().str() + ".cast";
+  op.operands = {"x"};
+  op.elementwise = true;
+  op.resultElement = "float32"; // Triton spells it fp32
+  op.build = [](kiln::KernelBuilder &, ValueRange args) -> FailureOr<SmallVector<Value>> {
+    return SmallVector<Value>(args.begin(), args.end());
+  };
+  registry.add(op);
+}
+
 } // namespace test_plugins

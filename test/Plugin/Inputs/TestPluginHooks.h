@@ -34,6 +34,7 @@ void passesClashingWithUpstream(kiln::PassRegistrar &);
 void passesWithoutPrefix(kiln::PassRegistrar &);
 void dialectsClashingWithHost(mlir::DialectRegistry &);
 void opsTwice(kiln::OpRegistry &);
+void opsElementwiseBadResult(kiln::OpRegistry &);
 } // namespace test_plugins
 
 #endif
