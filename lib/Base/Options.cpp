@@ -68,6 +68,8 @@ std::string CompileOptions::str() const {
     text += " maxnreg=" + std::to_string(*maxnreg);
   if (sched4reg)
     text += " sched4reg=on";
+  if (debug)
+    text += " debug=on";
   if (minSharedMem)
     text += " min-shared-mem=" + std::to_string(*minSharedMem);
   // Length-prefixed, so that no flag text can pose as another option.

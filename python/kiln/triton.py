@@ -213,7 +213,7 @@ def _hash_with_kiln(self):
 _PASSED_OVER = frozenset((
     "num_warps", "num_stages", "warp_size", "ir_override", "launch_cooperative_grid", "launch_pdl",
     "supported_fp8_dtypes", "deprecated_fp8_dot_operand_dtypes", "default_dot_input_precision",
-    "allowed_dot_input_precisions", "max_num_imprecise_acc_default", "debug", "backend_name",
+    "allowed_dot_input_precisions", "max_num_imprecise_acc_default", "backend_name",
     "sanitize_overflow", "arch", "extern_libs", "fpsan_homomorphic_casts"))
 
 
@@ -263,12 +263,16 @@ def _codegen_flags(options):
         flags.append(f"--maxnreg={options.maxnreg}")
     if getattr(options, "sched4reg", False):
         flags.append("--sched4reg")
+    # Triton's debug mode (TRITON_DEBUG=1, debug=True): kiln's mbarrier
+    # waits then stop a kernel that would hang, with a message.
+    if getattr(options, "debug", False):
+        flags.append("--debug")
     if getattr(options, "min_shared_mem", None) is not None:
         flags.append(f"--min-shared-mem={options.min_shared_mem}")
     flags += [f"--ptxas-option={flag}" for flag in _ptxas_flags(options)]
     flags += _State.plugin_flags
     handled = {"num_ctas", "ptx_version", "instrumentation_mode", "clc", "enable_fp_fusion",
-               "enable_reflect_ftz", "maxnreg", "sched4reg", "min_shared_mem", "ptx_options"}
+               "enable_reflect_ftz", "maxnreg", "sched4reg", "min_shared_mem", "ptx_options", "debug"}
     for field in getattr(type(options), "__dataclass_fields__", {}).values():
         if field.name in handled or field.name in _PASSED_OVER:
             continue

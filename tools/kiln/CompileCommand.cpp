@@ -73,6 +73,10 @@ cl::opt<int> maxnreg("maxnreg", cl::desc("At most this many registers per thread
 cl::opt<bool> sched4reg("sched4reg",
                         cl::desc("Schedule for register pressure in LLVM's NVPTX back end"),
                         cl::sub(command), cl::cat(category()));
+cl::opt<bool> debug("debug",
+                    cl::desc("Triton's debug mode: an mbarrier wait that does not complete "
+                             "within 10 s stops the kernel with a message naming it"),
+                    cl::sub(command), cl::cat(category()));
 cl::opt<long long> minSharedMem("min-shared-mem",
                                 cl::desc("Ask for at least this much shared memory per program"),
                                 cl::value_desc("bytes"), cl::init(-1), cl::sub(command),
@@ -127,6 +131,7 @@ Error applyCodegenOptions(CompileOptions &options) {
     options.maxnreg = maxnreg;
   }
   options.sched4reg = sched4reg;
+  options.debug = debug;
   if (minSharedMem.getNumOccurrences()) {
     if (minSharedMem < 0)
       return fail("--min-shared-mem must not be negative, got " + Twine(static_cast<long long>(minSharedMem)));

@@ -46,6 +46,10 @@ struct CompileOptions {
   std::optional<int> maxnreg;
   /// LLVM's NVPTX scheduler favours register pressure (-nvptx-sched4reg).
   bool sched4reg = false;
+  /// Triton's `debug` (TRITON_DEBUG=1): checks in the kernel. kiln's
+  /// mbarrier waits give up after kMBarrierWaitLimitNs with a message
+  /// naming the wait instead of hanging the GPU (docs/nvidia-codegen.md).
+  bool debug = false;
   /// The kernel asks for at least this much shared memory (bytes), to bound
   /// how many programs share an SM.
   std::optional<int64_t> minSharedMem;

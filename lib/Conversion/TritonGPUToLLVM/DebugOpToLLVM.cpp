@@ -23,10 +23,7 @@
 using namespace mlir;
 
 namespace kiln::lowering {
-namespace {
 
-/// A generic pointer to a private copy of `text` plus a NUL, in a module
-/// global named `<prefix><n>`.
 Value stringPointer(ConversionPatternRewriter &rewriter, Location loc, Operation *at,
                     StringRef prefix, StringRef text) {
   auto module = at->getParentOfType<ModuleOp>();
@@ -53,6 +50,23 @@ Value stringPointer(ConversionPatternRewriter &rewriter, Location loc, Operation
   }
   return LLVM::AddressOfOp::create(rewriter, loc, global);
 }
+
+std::pair<std::string, unsigned> sourceLine(Location loc) {
+  // The op's own location, behind call sites and names.
+  while (true) {
+    if (auto call = dyn_cast<CallSiteLoc>(loc))
+      loc = call.getCallee();
+    else if (auto name = dyn_cast<NameLoc>(loc))
+      loc = name.getChildLoc();
+    else
+      break;
+  }
+  if (auto flc = dyn_cast<FileLineColLoc>(loc))
+    return {flc.getFilename().str(), flc.getLine()};
+  return {"unknown", 0};
+}
+
+namespace {
 
 struct PrintLowering : OpConversionPattern<tt::PrintOp> {
   PrintLowering(TypeConverter &converter, const Context &ctx)
@@ -148,22 +162,7 @@ struct AssertLowering : OpConversionPattern<tt::AssertOp> {
       Value isFalse = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, reg, zero);
       failed = failed ? Value(LLVM::OrOp::create(rewriter, loc, failed, isFalse)) : isFalse;
     }
-    // The file and line of the op's own location, behind call sites and names.
-    Location where = loc;
-    while (true) {
-      if (auto call = dyn_cast<CallSiteLoc>(where))
-        where = call.getCallee();
-      else if (auto name = dyn_cast<NameLoc>(where))
-        where = name.getChildLoc();
-      else
-        break;
-    }
-    std::string file = "unknown";
-    unsigned line = 0;
-    if (auto flc = dyn_cast<FileLineColLoc>(where)) {
-      file = flc.getFilename().str();
-      line = flc.getLine();
-    }
+    auto [file, line] = sourceLine(loc);
     // An scf.if, not a block split: the op may sit in an scf region, which
     // must stay one block until scf is lowered.
     Value message = stringPointer(rewriter, loc, op, "assertMessage_", op.getMessage());

@@ -3,7 +3,7 @@ cuda:90 without a GPU, and checks that the kernel Triton returns is kiln's:
 
     compile_check.py tutorial NAME      a kernel of tutorial_kernels.py (ASTSource)
     compile_check.py corpus DIR         DIR/kernel.ttir, as triton.compile(path) reads it
-    compile_check.py dot NAME [--capability 80] [--ptx FILE]
+    compile_check.py dot NAME [--capability 80] [--ptx FILE] [--debug]
                                         a kernel of dot_kernels.py, for cuda:90 or the
                                         capability given; --ptx writes kiln's PTX to FILE
                                         (any kind; --ttgir FILE likewise its TTGIR)
@@ -84,7 +84,7 @@ def check(kernel, expect_warps, capability=90, launch_warps=None):
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "corpus")
 
 
-def compile_one(kind, arg, capability=90):
+def compile_one(kind, arg, capability=90, extra={}):
     """(kernel, num_warps, expected name, warps it launches with) of one
     tutorial kernel, corpus case, dot or Gluon kernel."""
     target = GPUTarget("cuda", capability, 32)
@@ -108,7 +108,7 @@ def compile_one(kind, arg, capability=90):
             from gluon_kernels import KERNELS as SPECS
         spec = SPECS[arg]
         assert capability in spec.capabilities, f"{arg} is not meant for cuda:{capability}"
-        kernel = triton.compile(spec.source(), target=target, options=spec.options())
+        kernel = triton.compile(spec.source(), target=target, options=dict(spec.options(), **extra))
         return kernel, spec.num_warps, spec.fn.__name__, spec.launch_warps
     raise SystemExit(f"unknown kind {kind!r}")
 
@@ -136,11 +136,14 @@ def main():
     parser.add_argument("--capability", type=int, default=TARGET.arch)
     parser.add_argument("--ptx", help="write the kernel's PTX to this file")
     parser.add_argument("--ttgir", help="write the kernel's TTGIR to this file")
+    parser.add_argument("--debug", action="store_true",
+                        help="compile with Triton's debug=True (dot and gluon kernels)")
     parser.add_argument("--ptxas-info", action="store_true",
                         help="print what `ptxas -v` (the ptxas this Triton release uses) says of the PTX")
     args = parser.parse_args()
     kiln.triton.enable()
-    kernel, warps, name, launch_warps = compile_one(args.kind, args.name, args.capability)
+    kernel, warps, name, launch_warps = compile_one(args.kind, args.name, args.capability,
+                                                    {"debug": True} if args.debug else {})
     assert kernel.metadata.name == name, f"kernel {kernel.metadata.name}, expected {name}"
     if args.ptx:
         with open(args.ptx, "w") as f:

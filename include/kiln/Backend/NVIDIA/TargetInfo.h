@@ -80,6 +80,10 @@ public:
   /// The two halves of a cluster barrier (every thread of every CTA).
   virtual void clusterArrive(mlir::OpBuilder &b, mlir::Location loc, bool relaxed) const = 0;
   virtual void clusterWait(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// One bounded poll (mbarrier.try_wait): whether the phase of parity
+  /// `phase` of `bar` has completed, i1.
+  virtual mlir::Value mbarrierTryWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
+                                      mlir::Value phase) const = 0;
   /// Blocks until the phase of parity `phase` (i32, 0 or 1) of `bar` completes.
   virtual void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                             mlir::Value phase) const = 0;

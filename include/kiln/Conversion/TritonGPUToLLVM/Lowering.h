@@ -97,6 +97,16 @@ registerCoordinates(mlir::OpBuilder &b, mlir::Location loc, const layout::Linear
 mlir::Value ownerPredicate(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx,
                            const layout::LinearLayout *ll);
 
+/// A generic pointer to a constant copy of `text` plus a NUL, in a global
+/// of `at`'s module named `<prefix><n>` (shared by equal texts): printf
+/// formats and assertion messages.
+mlir::Value stringPointer(mlir::ConversionPatternRewriter &rewriter, mlir::Location loc,
+                          mlir::Operation *at, llvm::StringRef prefix, llvm::StringRef text);
+
+/// The file and line of an op's location (through call sites and names),
+/// for messages a kernel prints; "unknown" and 0 when it has none.
+std::pair<std::string, unsigned> sourceLine(mlir::Location loc);
+
 /// The name of the kernel's dynamic shared-memory array, as in Triton.
 inline constexpr llvm::StringLiteral kSharedMemoryGlobal = "global_smem";
 

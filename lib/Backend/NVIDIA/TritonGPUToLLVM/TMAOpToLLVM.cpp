@@ -17,6 +17,8 @@
 #include "kiln/Layout/Queries.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <string>
@@ -34,6 +36,8 @@ Value isThreadZero(OpBuilder &b, Location loc, const Context &ctx) {
 
 namespace {
 
+/// How long a wait may take in Triton's debug mode before the kernel stops.
+constexpr int64_t kMBarrierWaitLimitNs = 10'000'000'000;
 
 Value electedAnd(OpBuilder &b, Location loc, const Context &ctx, Value pred) {
   Value first = isThreadZero(b, loc, ctx);
@@ -240,6 +244,65 @@ struct BarrierExpectLowering : OpConversionPattern<ttng::BarrierExpectOp> {
   const Context &ctx;
 };
 
+/// Triton's debug mode: a wait polls until the phase completes or
+/// kMBarrierWaitLimitNs have passed; then lane 0 of each waiting warp prints
+/// the barrier's offset, the parity and its warp, and the kernel stops
+/// through the device assertion (which names the wait's source line, the
+/// kernel, the block and the thread), instead of hanging the GPU.
+void waitOrStop(ConversionPatternRewriter &b, Location loc, const Context &ctx, Operation *op,
+                Value bar, Value phase) {
+  const NVIDIATargetInfo &target = targetInfo(ctx);
+  Value start = ctx.target.globalTimer(b, loc);
+  auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
+  OpBuilder::InsertionGuard guard(b);
+  b.createBlock(&loop.getBefore());
+  Value done = target.mbarrierTryWait(b, loc, bar, phase);
+  Value waiting = LLVM::XOrOp::create(b, loc, done, LLVM::ConstantOp::create(b, loc, b.getI1Type(),
+                                                                             b.getBoolAttr(true)));
+  Value elapsed = LLVM::SubOp::create(b, loc, ctx.target.globalTimer(b, loc), start);
+  Value late = LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::ugt, elapsed,
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(kMBarrierWaitLimitNs)));
+  auto stuck = scf::IfOp::create(b, loc, TypeRange(), LLVM::AndOp::create(b, loc, waiting, late),
+                                 /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(stuck.thenBlock()->getTerminator());
+    Value tid = ctx.target.threadId(b, loc);
+    Value warpSize = i32Constant(b, loc, ctx.warpSize);
+    Value lane0 = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                       LLVM::URemOp::create(b, loc, tid, warpSize),
+                                       i32Constant(b, loc, 0));
+    auto report = scf::IfOp::create(b, loc, TypeRange(), lane0, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard innermost(b);
+      b.setInsertionPoint(report.thenBlock()->getTerminator());
+      Value format = stringPointer(
+          b, loc, op, "mbarrierTimeout_",
+          "kiln: mbarrier wait not complete after " + std::to_string(kMBarrierWaitLimitNs / 1000000000) +
+              " s (debug mode): barrier at shared offset %u, phase parity %u, warp %u of block "
+              "(%u, %u, %u)\n");
+      Value offset = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), bar);
+      Value warp = LLVM::UDivOp::create(b, loc, tid, warpSize);
+      target.printf(b, loc, format,
+                    {offset, phase, warp, NVVM::BlockIdXOp::create(b, loc, b.getI32Type()),
+                     NVVM::BlockIdYOp::create(b, loc, b.getI32Type()),
+                     NVVM::BlockIdZOp::create(b, loc, b.getI32Type())});
+    }
+    auto [file, line] = sourceLine(op->getLoc());
+    std::string kernel = "unknown";
+    if (auto func = op->getParentOfType<FunctionOpInterface>())
+      kernel = func.getName().str();
+    ctx.target.assertFail(
+        b, loc, stringPointer(b, loc, op, "assertMessage_", "mbarrier wait timed out (kiln debug mode)"),
+        stringPointer(b, loc, op, "assertFile_", file), line,
+        stringPointer(b, loc, op, "assertFunc_", kernel));
+  }
+  scf::ConditionOp::create(b, loc, waiting, ValueRange());
+  b.createBlock(&loop.getAfter());
+  scf::YieldOp::create(b, loc);
+}
+
 struct WaitBarrierLowering : OpConversionPattern<ttng::WaitBarrierOp> {
   WaitBarrierLowering(lowering::TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
@@ -252,7 +315,10 @@ struct WaitBarrierLowering : OpConversionPattern<ttng::WaitBarrierOp> {
       auto guard = scf::IfOp::create(rewriter, loc, pred, /*withElseRegion=*/false);
       rewriter.setInsertionPoint(guard.thenBlock()->getTerminator());
     }
-    targetInfo(ctx).mbarrierWait(rewriter, loc, adaptor.getAlloc(), adaptor.getPhase());
+    if (ctx.options && ctx.options->debug)
+      waitOrStop(rewriter, loc, ctx, op, adaptor.getAlloc(), adaptor.getPhase());
+    else
+      targetInfo(ctx).mbarrierWait(rewriter, loc, adaptor.getAlloc(), adaptor.getPhase());
     rewriter.eraseOp(op);
     return success();
   }

@@ -365,14 +365,17 @@ public:
     if (!args.empty()) {
       SmallVector<Type> types(args.getTypes());
       auto st = LLVM::LLVMStructType::getLiteral(ctx, types);
-      Operation *parent = b.getInsertionBlock()->getParentOp();
-      auto func = dyn_cast<LLVM::LLVMFuncOp>(parent);
-      if (!func)
-        func = parent->getParentOfType<LLVM::LLVMFuncOp>();
+      // In the entry block of the function, or of the warp-specialised
+      // partition (a region isolated from the function's values) the
+      // printf is in.
+      Region *region = b.getInsertionBlock()->getParent();
+      while (region->getParentOp() &&
+             !region->getParentOp()->hasTrait<OpTrait::IsIsolatedFromAbove>() &&
+             region->getParentOp()->getParentRegion())
+        region = region->getParentOp()->getParentRegion();
       {
         OpBuilder::InsertionGuard guard(b);
-        if (func)
-          b.setInsertionPointToStart(&func.getBody().front());
+        b.setInsertionPointToStart(&region->front());
         buffer = LLVM::AllocaOp::create(b, loc, ptrType, st, constI32(b, loc, 1), 0);
       }
       for (auto [i, arg] : llvm::enumerate(args)) {
@@ -745,6 +748,15 @@ private:
 
   void clusterWait(OpBuilder &b, Location loc) const override {
     NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+  }
+
+  Value mbarrierTryWait(OpBuilder &b, Location loc, Value bar, Value phase) const override {
+    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), bar);
+    Value done = ptx(b, loc, b.getI32Type(),
+                     "{ .reg .pred done; mbarrier.try_wait.parity.shared::cta.b64 done, [$1], $2; "
+                     "selp.u32 $0, 1, 0, done; }",
+                     "=r,r,r", {addr, phase}, /*sideEffects=*/true);
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, done, constI32(b, loc, 0));
   }
 
   // NVVM's op loops on try_wait until the phase completes; the suspend
