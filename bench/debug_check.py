@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""kiln's debug mode on the GPU (Triton's debug=True, docs/nvidia-codegen.md
+"Debug mode"). For the device machine:
+
+    KILN_EXECUTABLE=/path/to/static/kiln python3 bench/debug_check.py cost [NAME ...]
+    KILN_EXECUTABLE=/path/to/static/kiln python3 bench/debug_check.py hang
+
+cost: kiln's kernels of test/Python/Inputs/dot_kernels.py (default: the
+TMA and warp-specialised ones, whose waits are guarded) timed with debug
+off and on, same inputs, CUDA events, medians; prints a markdown table.
+
+hang: a Gluon kernel waiting on an mbarrier phase nothing completes,
+compiled by kiln with debug on, in a child process: PASS when the launch
+fails with CUDA's device-side assertion (after the 10 s deadline, the
+child printing kiln's message) within 60 s; FAIL when the child is still
+waiting then (it is killed) or fails another way.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "test", "Python", "Inputs"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="kiln-debug-check-"))
+
+DEFAULT = ["matmul_tma_persistent", "matmul_tma_persistent_ws", "attention_ws_d64",
+           "attention_ws_d128_causal"]
+
+
+def cost(names):
+    import torch
+    import triton
+    import kiln.triton
+    from dot_kernels import KERNELS
+    from triton_side_by_side import median_ms
+
+    print("| kernel | kiln ms | kiln ms, debug | debug/plain |")
+    print("|---|---:|---:|---:|")
+    kiln.triton.enable()
+    for name in names or DEFAULT:
+        b = KERNELS[name].bench
+        args = b["inputs"](torch)
+        times = {}
+        for debug in (False, True):
+            triton.knobs.runtime.debug = debug
+            b["launch"](args)
+            torch.cuda.synchronize()
+            times[debug] = median_ms([lambda: b["launch"](args)])
+        triton.knobs.runtime.debug = False
+        print(f"| {name} | {times[False]:.4f} | {times[True]:.4f} | "
+              f"{times[True] / times[False]:.3f} |", flush=True)
+
+
+CHILD = r'''
+import sys, torch, triton
+import kiln.triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import mbarrier
+
+@gluon.jit
+def never_arrives_kernel(out):
+    bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    mbarrier.init(bar, count=1)
+    mbarrier.wait(bar, phase=0)   # nothing arrives: the phase never completes
+    gl.store(out, 1)
+
+kiln.triton.enable()
+triton.knobs.runtime.debug = True
+out = torch.zeros(1, dtype=torch.int32, device="cuda")
+never_arrives_kernel[(1,)](out, num_warps=4)
+torch.cuda.synchronize()
+print("kernel returned", out.item())
+'''
+
+
+def hang():
+    began = time.perf_counter()
+    try:
+        done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True,
+                              timeout=60, env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python")))
+    except subprocess.TimeoutExpired:
+        print(f"FAIL: the kernel still waited after 60 s (killed)")
+        return 1
+    seconds = time.perf_counter() - began
+    output = done.stdout + done.stderr
+    for line in output.splitlines():
+        if "kiln: mbarrier wait" in line or "assert" in line.lower():
+            print("   ", line.strip()[:300])
+    ok = done.returncode != 0 and "device-side assert" in output and "kiln: mbarrier wait" in output
+    print(f"{'PASS' if ok else 'FAIL'}: child exited {done.returncode} after {seconds:.1f} s")
+    return 0 if ok else 1
+
+
+def main():
+    mode, names = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("cost", [])
+    if mode == "cost":
+        return cost(names)
+    if mode == "hang":
+        return hang()
+    raise SystemExit(f"unknown mode {mode!r}: cost or hang")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
