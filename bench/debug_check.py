@@ -9,8 +9,9 @@ cost: kiln's kernels of test/Python/Inputs/dot_kernels.py (default: the
 TMA and warp-specialised ones, whose waits are guarded) timed with debug
 off and on, same inputs, CUDA events, medians; prints a markdown table.
 
-hang: a Gluon kernel waiting on an mbarrier phase nothing completes,
-compiled by kiln with debug on, in a child process: PASS when the launch
+hang: a Gluon kernel waiting on an mbarrier phase nothing completes (its
+one arrival is predicated off at run time, beyond llir-check-mbarriers'
+reach), compiled by kiln with debug on, in a child process: PASS when the launch
 fails with CUDA's device-side assertion (after the 10 s deadline, the
 child printing kiln's message) within 60 s; FAIL when the child is still
 waiting then (it is killed) or fails another way.
@@ -63,16 +64,19 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import mbarrier
 
 @gluon.jit
-def never_arrives_kernel(out):
+def never_arrives_kernel(out, arrive):
     bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     mbarrier.init(bar, count=1)
-    mbarrier.wait(bar, phase=0)   # nothing arrives: the phase never completes
+    # Off at run time (arrive = 0), so kiln's static check cannot prove the
+    # hang and the debug-mode deadline has to catch it.
+    mbarrier.arrive(bar, pred=arrive != 0)
+    mbarrier.wait(bar, phase=0)
     gl.store(out, 1)
 
 kiln.triton.enable()
 triton.knobs.runtime.debug = True
 out = torch.zeros(1, dtype=torch.int32, device="cuda")
-never_arrives_kernel[(1,)](out, num_warps=4)
+never_arrives_kernel[(1,)](out, 0, num_warps=4)
 torch.cuda.synchronize()
 print("kernel returned", out.item())
 '''

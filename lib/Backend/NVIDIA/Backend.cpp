@@ -136,6 +136,8 @@ public:
     stages.push_back(ttirStage(/*lowerDescriptors=*/!hasTMA(options.target)));
     stages.push_back(ttgirStage(options.target));
     std::vector<PassEntry> llir = llirPasses();
+    llir.insert(llir.begin(),
+                corePass("llir.check-mbarriers", [] { return createCheckMBarriers(); }));
     llir.push_back(corePass("llir.lower-warp-specialize", [] { return createLowerWarpSpecialize(); }));
     stages.push_back(codegenStage("llir", Artifact::Kind::Text, /*isMLIR=*/true,
                                   generateLLVMIRStage, std::move(llir)));

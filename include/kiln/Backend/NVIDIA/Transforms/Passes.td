@@ -206,6 +206,23 @@ def LowerWarpSpecialize : Pass<"llir-lower-warp-specialize", "::mlir::ModuleOp">
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
 }
 
+def CheckMBarriers : Pass<"llir-check-mbarriers", "::mlir::ModuleOp"> {
+  let summary = "Reject mbarrier waits that provably never complete";
+  let description = [{
+    Follows each mbarrier a block initialises through the straight-line
+    code after its `ttng.init_barrier` (arrivals, expect-tx bytes, the
+    bytes of TMA copies signalling it) and rejects a `ttng.wait_barrier`
+    on a constant phase parity whose phase cannot have completed by then:
+    every warp of the CTA runs the same code, and arrivals after a wait
+    cannot happen before its first warp passes it, so such a wait hangs
+    the GPU. Gives up on a barrier (no error) where anything else could
+    signal it: a region or call between, a predicate that is not constant,
+    another use of the buffer, a program of several CTAs, warp
+    specialisation. Runs first in the llir stage, so Gluon's TTGIR is
+    checked too.
+  }];
+}
+
 def WarpSpecialize : Pass<"ttgir-warp-specialize", "::mlir::ModuleOp"> {
   let summary = "Split tt.warp_specialize loops into a TMA producer warp and consumer warps";
   let description = [{
