@@ -163,7 +163,8 @@ struct CheckMBarriersPass : kiln::nvidia::impl::CheckMBarriersBase<CheckMBarrier
       if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op)) {
         State *s = lookup(wait.getAlloc());
         APInt parity;
-        if (!s || !alwaysTrue(wait.getPred()) || !matchPattern(wait.getPhase(), m_ConstantInt(&parity)))
+        if (!s || !alwaysTrue(wait.getPred()) ||
+            !matchPattern(wait.getPhase(), m_ConstantInt(&parity)))
           continue;
         if ((s->completed & 1) != (parity.getZExtValue() & 1))
           continue; // that phase has completed

@@ -486,19 +486,17 @@ void LoopPipeliner::run() {
   yields.push_back(nextFill);
   Value nextRead = nextSlot(readSlot);
   yields.push_back(nextRead);
-  if (phase) {
-    // A new round of the ring starts when the read slot wraps to 0.
-    Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, nextRead,
+  // A new round of the ring starts when a slot counter wraps to 0.
+  auto flipOnWrap = [&](Value parity, Value next) -> Value {
+    Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, next,
                                         slotConstant(0));
-    Value flipped = arith::XOrIOp::create(builder, loc, phase, slotConstant(1));
-    yields.push_back(arith::SelectOp::create(builder, loc, wraps, flipped, phase));
-  }
-  if (fillParity) {
-    Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, nextFill,
-                                        slotConstant(0));
-    Value flipped = arith::XOrIOp::create(builder, loc, fillParity, slotConstant(1));
-    yields.push_back(arith::SelectOp::create(builder, loc, wraps, flipped, fillParity));
-  }
+    Value flipped = arith::XOrIOp::create(builder, loc, parity, slotConstant(1));
+    return arith::SelectOp::create(builder, loc, wraps, flipped, parity);
+  };
+  if (phase)
+    yields.push_back(flipOnWrap(phase, nextRead));
+  if (fillParity)
+    yields.push_back(flipOnWrap(fillParity, nextFill));
   scf::YieldOp::create(builder, loc, yields);
 
   // After the loop: retire the dots left in flight before anything reads

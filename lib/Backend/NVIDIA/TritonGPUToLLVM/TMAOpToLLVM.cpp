@@ -257,8 +257,8 @@ void waitOrStop(ConversionPatternRewriter &b, Location loc, const Context &ctx, 
   OpBuilder::InsertionGuard guard(b);
   b.createBlock(&loop.getBefore());
   Value done = target.mbarrierTryWait(b, loc, bar, phase);
-  Value waiting = LLVM::XOrOp::create(b, loc, done, LLVM::ConstantOp::create(b, loc, b.getI1Type(),
-                                                                             b.getBoolAttr(true)));
+  Value yes = LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+  Value waiting = LLVM::XOrOp::create(b, loc, done, yes);
   Value elapsed = LLVM::SubOp::create(b, loc, ctx.target.globalTimer(b, loc), start);
   Value late = LLVM::ICmpOp::create(
       b, loc, LLVM::ICmpPredicate::ugt, elapsed,
@@ -277,11 +277,11 @@ void waitOrStop(ConversionPatternRewriter &b, Location loc, const Context &ctx, 
     {
       OpBuilder::InsertionGuard innermost(b);
       b.setInsertionPoint(report.thenBlock()->getTerminator());
-      Value format = stringPointer(
-          b, loc, op, "mbarrierTimeout_",
-          "kiln: mbarrier wait not complete after " + std::to_string(kMBarrierWaitLimitNs / 1000000000) +
-              " s (debug mode): barrier at shared offset %u, phase parity %u, warp %u of block "
-              "(%u, %u, %u)\n");
+      std::string text = "kiln: mbarrier wait not complete after " +
+                         std::to_string(kMBarrierWaitLimitNs / 1000000000) +
+                         " s (debug mode): barrier at shared offset %u, phase parity %u, warp %u "
+                         "of block (%u, %u, %u)\n";
+      Value format = stringPointer(b, loc, op, "mbarrierTimeout_", text);
       Value offset = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), bar);
       Value warp = LLVM::UDivOp::create(b, loc, tid, warpSize);
       target.printf(b, loc, format,
@@ -293,10 +293,10 @@ void waitOrStop(ConversionPatternRewriter &b, Location loc, const Context &ctx, 
     std::string kernel = "unknown";
     if (auto func = op->getParentOfType<FunctionOpInterface>())
       kernel = func.getName().str();
-    ctx.target.assertFail(
-        b, loc, stringPointer(b, loc, op, "assertMessage_", "mbarrier wait timed out (kiln debug mode)"),
-        stringPointer(b, loc, op, "assertFile_", file), line,
-        stringPointer(b, loc, op, "assertFunc_", kernel));
+    Value message =
+        stringPointer(b, loc, op, "assertMessage_", "mbarrier wait timed out (kiln debug mode)");
+    ctx.target.assertFail(b, loc, message, stringPointer(b, loc, op, "assertFile_", file), line,
+                          stringPointer(b, loc, op, "assertFunc_", kernel));
   }
   scf::ConditionOp::create(b, loc, waiting, ValueRange());
   b.createBlock(&loop.getAfter());
