@@ -69,6 +69,17 @@ public:
   }
 
   LogicalResult check(Operation *op, const Context &ctx) const override {
+    // Another CTA's shared memory is only arrived on (and viewed, and
+    // passed along); nothing else here lowers an access to it.
+    if (!isa<ttng::ArriveBarrierOp, ttng::MapToRemoteBufferOp, ttg::MemDescIndexOp,
+             ttg::MemDescSubsliceOp, ttg::MemDescReinterpretOp, ttg::MemDescTransOp>(op) &&
+        isa_and_nonnull<ttg::TritonGPUDialect, ttng::TritonNvidiaGPUDialect>(op->getDialect()))
+      for (Value operand : op->getOperands())
+        if (auto type = dyn_cast<ttg::MemDescType>(operand.getType());
+            type && ttng::isRemote(type))
+          return op->emitError() << "op '" << op->getName()
+                                 << "' cannot take a buffer of another CTA ("
+                                 << "#ttng.shared_cluster_memory); only ttng.arrive_barrier does";
     if (isa<ttng::FenceAsyncSharedOp>(op)) {
       std::string why = targetInfo(ctx).asyncProxyFenceUnsupported();
       if (!why.empty())
