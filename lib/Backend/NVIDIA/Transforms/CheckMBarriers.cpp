@@ -63,6 +63,24 @@ struct State {
   Operation *init;
   int64_t count, pending, bytes = 0, arrivals = 0, delivered = 0, expected = 0;
   unsigned completed = 0;
+  void arrive(int64_t n) {
+    pending -= n;
+    arrivals += n;
+    settle();
+  }
+  /// An expect-tx: one arrival raising the bytes the phase waits for.
+  void expect(int64_t n) {
+    bytes += n;
+    expected += n;
+    arrive(1);
+  }
+  void deliver(int64_t n) {
+    bytes -= n;
+    delivered += n;
+    settle();
+  }
+
+private:
   void settle() {
     while (pending == 0 && bytes == 0) {
       ++completed;
@@ -101,9 +119,8 @@ struct CheckMBarriersPass : kiln::nvidia::impl::CheckMBarriersBase<CheckMBarrier
         states.clear(); // anything may happen in there
         continue;
       }
-      std::optional<Key> k;
       if (auto init = dyn_cast<ttng::InitBarrierOp>(op)) {
-        if ((k = keyOf(init.getAlloc())))
+        if (std::optional<Key> k = keyOf(init.getAlloc()))
           states[key(*k)] = State{&op, init.getCount(), init.getCount()};
         continue;
       }
@@ -118,46 +135,33 @@ struct CheckMBarriersPass : kiln::nvidia::impl::CheckMBarriersBase<CheckMBarrier
         auto it = states.find(key(*found));
         return it == states.end() ? nullptr : &it->second;
       };
-      if (auto expect = dyn_cast<ttng::BarrierExpectOp>(op)) {
-        if (State *s = lookup(expect.getAlloc())) {
-          if (!alwaysTrue(expect.getPred())) {
-            forget(allocOf(expect.getAlloc()));
-            continue;
-          }
-          --s->pending;
-          ++s->arrivals;
-          s->bytes += expect.getSize();
-          s->expected += expect.getSize();
-          s->settle();
+      // The state an op signals, unless its predicate may be off (then the
+      // barrier is given up on).
+      auto signalled = [&](Value barrier, Value pred) -> State * {
+        State *s = lookup(barrier);
+        if (s && !alwaysTrue(pred)) {
+          forget(allocOf(barrier));
+          return nullptr;
         }
+        return s;
+      };
+      if (auto expect = dyn_cast<ttng::BarrierExpectOp>(op)) {
+        if (State *s = signalled(expect.getAlloc(), expect.getPred()))
+          s->expect(expect.getSize());
         continue;
       }
       if (auto arrive = dyn_cast<ttng::ArriveBarrierOp>(op)) {
-        if (State *s = lookup(arrive.getAlloc())) {
-          if (!alwaysTrue(arrive.getPred())) {
-            forget(allocOf(arrive.getAlloc()));
-            continue;
-          }
+        if (State *s = signalled(arrive.getAlloc(), arrive.getPred())) {
           int64_t arrivers = 1;
           if (auto per = arrive->getAttrOfType<IntegerAttr>(ttng::kWarpsPerArrivalAttr))
             arrivers = std::max<int64_t>(1, numWarps / per.getInt());
-          s->pending -= arrive.getCount() * arrivers;
-          s->arrivals += arrive.getCount() * arrivers;
-          s->settle();
+          s->arrive(arrive.getCount() * arrivers);
         }
         continue;
       }
       if (auto copy = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
-        if (State *s = lookup(copy.getBarrier())) {
-          if (!alwaysTrue(copy.getPred())) {
-            forget(allocOf(copy.getBarrier()));
-            continue;
-          }
-          int64_t bytes = ttng::bufferBytes(copy.getResult().getType());
-          s->bytes -= bytes;
-          s->delivered += bytes;
-          s->settle();
-        }
+        if (State *s = signalled(copy.getBarrier(), copy.getPred()))
+          s->deliver(ttng::bufferBytes(copy.getResult().getType()));
         continue;
       }
       if (auto wait = dyn_cast<ttng::WaitBarrierOp>(op)) {
