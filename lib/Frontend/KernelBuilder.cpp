@@ -18,12 +18,15 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
 using namespace mlir;
+namespace json = llvm::json;
 
 namespace kiln {
 
@@ -495,7 +498,47 @@ LogicalResult KernelBuilder::store(Value ptr, Value value, Value mask) {
 // Plugin ops
 //===----------------------------------------------------------------------===//
 
-FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange operands) {
+Attribute KernelBuilder::constantAttr(const json::Value &value) {
+  if (std::optional<bool> flag = value.getAsBoolean())
+    return b.getBoolAttr(*flag);
+  if (std::optional<int64_t> integer = value.getAsInteger())
+    return b.getI64IntegerAttr(*integer);
+  if (std::optional<double> number = value.getAsNumber())
+    return b.getF64FloatAttr(*number);
+  if (std::optional<StringRef> text = value.getAsString())
+    return b.getStringAttr(*text);
+  if (const json::Array *list = value.getAsArray()) {
+    SmallVector<Attribute> elements;
+    for (const json::Value &element : *list) {
+      Attribute attr = constantAttr(element);
+      if (!attr)
+        return nullptr;
+      elements.push_back(attr);
+    }
+    return b.getArrayAttr(elements);
+  }
+  return nullptr; // null and objects are not constants
+}
+
+Type KernelBuilder::dtype(StringRef name) {
+  MLIRContext *c = b.getContext();
+  return StringSwitch<Type>(name)
+      .Case("int1", b.getI1Type())
+      .Cases({"int8", "uint8"}, b.getI8Type())
+      .Cases({"int16", "uint16"}, b.getI16Type())
+      .Cases({"int32", "uint32"}, b.getI32Type())
+      .Cases({"int64", "uint64"}, b.getI64Type())
+      .Case("fp16", b.getF16Type())
+      .Case("bf16", b.getBF16Type())
+      .Case("fp32", b.getF32Type())
+      .Case("fp64", b.getF64Type())
+      .Case("fp8e4nv", Float8E4M3FNType::get(c))
+      .Case("fp8e5", Float8E5M2Type::get(c))
+      .Default(Type());
+}
+
+FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange operands,
+                                                  DictionaryAttr constants) {
   if (!usable(operands))
     return failure();
   const OpRegistry &registry = PluginManager::get().ops();
@@ -511,9 +554,33 @@ FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange o
                          ", ");
     return failure();
   }
-  if (operands.size() != op->operands.size())
-    return emitError() << "'" << op->name << "' takes " << op->operands.size() << " operand(s) ("
-                       << llvm::join(op->operands, ", ") << ") but was given " << operands.size()
+  // Constexprs arrive by name (defaults filled in here); the rest by position.
+  SmallVector<std::string> valueNames;
+  NamedAttrList complete;
+  for (const KernelOpOperand &operand : op->operands) {
+    if (operand.kind != "constexpr") {
+      valueNames.push_back(operand.name);
+      continue;
+    }
+    Attribute given = constants ? constants.get(operand.name) : Attribute();
+    if (!given && !operand.defaultJson.empty())
+      if (llvm::Expected<json::Value> parsed = json::parse(operand.defaultJson))
+        given = constantAttr(*parsed);
+      else
+        llvm::consumeError(parsed.takeError()); // the loader checked it
+    if (!given)
+      return emitError() << "'" << op->name << "' needs constexpr '" << operand.name
+                         << "'; signature: " << op->signature;
+    complete.append(operand.name, given);
+  }
+  if (constants)
+    for (NamedAttribute given : constants)
+      if (!complete.get(given.getName()))
+        return emitError() << "'" << op->name << "' has no constexpr operand '"
+                           << given.getName().getValue() << "'; signature: " << op->signature;
+  if (operands.size() != valueNames.size())
+    return emitError() << "'" << op->name << "' takes " << valueNames.size() << " operand(s) ("
+                       << llvm::join(valueNames, ", ") << ") but was given " << operands.size()
                        << "; signature: " << op->signature;
 
   // A plugin's builder may move the insertion point or the location; the
@@ -521,7 +588,8 @@ FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange o
   OpBuilder::InsertionGuard guard(b);
   Location savedLoc = currentLoc;
   unsigned before = errors;
-  FailureOr<SmallVector<Value>> results = op->build(*this, operands);
+  FailureOr<SmallVector<Value>> results =
+      op->build(*this, operands, complete.getDictionary(b.getContext()));
   currentLoc = savedLoc;
   if (failed(results) || errors != before) {
     if (errors == before)

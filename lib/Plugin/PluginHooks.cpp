@@ -7,6 +7,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
 
 using namespace llvm;
 
@@ -107,25 +108,67 @@ Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out
   if (!hook)
     return Error::success();
   hook(out.ops);
+  auto identifier = [](StringRef text) {
+    return !text.empty() && !isDigit(text.front()) &&
+           llvm::all_of(text, [](char c) { return isAlnum(c) || c == '_'; });
+  };
+  // Python reaches ops and value kinds as <plugin>.<name>.
+  auto shortName = [&](StringRef full) -> std::optional<StringRef> {
+    if (!full.starts_with(record.name + ".") || full.size() == record.name.size() + 1)
+      return std::nullopt;
+    return full.drop_front(record.name.size() + 1);
+  };
+  StringSet<> kinds;
+  for (const ValueKind &kind : out.ops.valueKinds()) {
+    std::optional<StringRef> name = shortName(kind.name);
+    if (!name || !identifier(*name))
+      return fail("value kind '" + kind.name + "' must be named '" + record.name +
+                  ".<name>', the name a Python identifier");
+    if (*name == "tensor" || *name == "constexpr" || *name == "value" ||
+        !kinds.insert(*name).second)
+      return fail("value kind '" + kind.name + "' is declared twice or takes a reserved name");
+  }
   StringSet<> seen;
   for (const KernelOp &op : out.ops.all()) {
-    if (!StringRef(op.name).starts_with(record.name + ".") ||
-        op.name.size() == record.name.size() + 1)
+    std::optional<StringRef> name = shortName(op.name);
+    if (!name)
       return fail("op name '" + op.name + "' must be '" + record.name + ".<name>'");
     if (!op.build)
       return fail("op '" + op.name + "' has no builder");
     if (loaded.ops.lookup(op.name) || !seen.insert(op.name).second)
       return fail("an op named '" + op.name + "' is already registered");
+    if (op.elementwise && op.pythonCall)
+      return fail("op '" + op.name + "' is declared both elementwise and pythonCall");
+    if ((op.elementwise || op.pythonCall) && (!identifier(*name) || !identifier(record.name)))
+      return fail("op '" + op.name + "' must be named '<plugin>.<name>' with Python "
+                  "identifiers (it is called from @triton.jit kernels)");
+    StringSet<> operandNames;
+    for (const KernelOpOperand &operand : op.operands) {
+      if (!operandNames.insert(operand.name).second)
+        return fail("op '" + op.name + "' has two operands named '" + operand.name + "'");
+      if (op.pythonCall && !identifier(operand.name))
+        return fail("op '" + op.name + "' has operand '" + operand.name +
+                    "', not a Python identifier");
+      SmallVector<StringRef> alternatives;
+      StringRef(operand.kind).split(alternatives, '|');
+      for (StringRef kind : alternatives)
+        if (kind != "tensor" && kind != "constexpr" && kind != "value" && !kinds.contains(kind))
+          return fail("op '" + op.name + "' operand '" + operand.name + "' has kind '" + kind +
+                      "'; expected tensor, constexpr, value or a value kind the plugin declares");
+      if (operand.kind != "tensor" && (op.elementwise || !op.pythonCall))
+        return fail("op '" + op.name + "' operand '" + operand.name +
+                    "' has a kind other than tensor, which only pythonCall ops take");
+      if (!operand.defaultJson.empty() && operand.kind != "constexpr")
+        return fail("op '" + op.name + "' operand '" + operand.name +
+                    "' has a default but is not a constexpr");
+      if (!operand.defaultJson.empty())
+        if (Expected<json::Value> parsed = json::parse(operand.defaultJson); !parsed) {
+          consumeError(parsed.takeError());
+          return fail("op '" + op.name + "' operand '" + operand.name + "' has default '" +
+                      operand.defaultJson + "', which is not JSON");
+        }
+    }
     if (op.elementwise) {
-      // Python calls it as <plugin>.<name>(operands...).
-      StringRef name = StringRef(op.name).drop_front(record.name.size() + 1);
-      auto identifier = [](StringRef text) {
-        return !text.empty() && !isDigit(text.front()) &&
-               llvm::all_of(text, [](char c) { return isAlnum(c) || c == '_'; });
-      };
-      if (!identifier(name) || !identifier(record.name))
-        return fail("elementwise op '" + op.name + "' must be named '<plugin>.<name>' with "
-                    "Python identifiers (it is called from @triton.jit kernels)");
       if (op.numResults != 1 || op.operands.empty())
         return fail("elementwise op '" + op.name + "' must take operands and have one result");
       static const StringSet<> dtypes = {"int1",  "int8",   "int16",  "int32",  "int64",
@@ -136,7 +179,31 @@ Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out
                     "'; expected a Triton dtype name (int1, int8..int64, uint8..uint64, fp16, "
                     "bf16, fp32, fp64) or empty");
     }
+    if (op.pythonCall) {
+      if (op.results.size() != op.numResults)
+        return fail("op '" + op.name + "' declares " + std::to_string(op.numResults) +
+                    " result(s) but describes " + std::to_string(op.results.size()));
+      for (const KernelOpResult &result : op.results)
+        if (result.kind.empty() || result.shape.empty() || result.dtype.empty() ||
+            (identifier(result.kind) && result.kind != "tensor" && !kinds.contains(result.kind)))
+          return fail("op '" + op.name + "' has a result of kind '" + result.kind +
+                      "' (shape '" + result.shape + "', dtype '" + result.dtype +
+                      "'); expected tensor, a value kind the plugin declares or an expression, "
+                      "and non-empty shape and dtype expressions");
+    }
     record.ops.push_back(op.name);
+  }
+  for (const ValueKind &kind : out.ops.valueKinds()) {
+    if (kind.indexOp.empty())
+      continue;
+    const KernelOp *index = nullptr;
+    for (const KernelOp &op : out.ops.all())
+      if (op.name == kind.indexOp)
+        index = &op;
+    if (!index || !index->pythonCall || index->operands.size() < 2 ||
+        index->operands[1].kind != "tensor")
+      return fail("value kind '" + kind.name + "' is indexed by '" + kind.indexOp +
+                  "', which must be a pythonCall op of the plugin taking the value and an index");
   }
   return Error::success();
 }

@@ -249,6 +249,8 @@ Error PluginManager::loadFile(StringRef path, bool skipTritonPlugins) {
                     std::make_move_iterator(contribution.edits.end()));
     for (const KernelOp &op : contribution.ops.all())
       ops().add(op);
+    for (const ValueKind &kind : contribution.ops.valueKinds())
+      ops().addValueKind(kind);
     for (const auto &[kind, extension] : contribution.lowering.all())
       registerLoweringExtension(kind, record.name, extension);
     // Everything mapped since dlopen began, the plugin's hooks included, is

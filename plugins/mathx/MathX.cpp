@@ -77,7 +77,7 @@ Results clamp(KernelBuilder &kb, ValueRange operands) {
 }
 
 /// One op of the registry, its fields named.
-void addOp(kiln::OpRegistry &registry, StringRef name, std::vector<std::string> operands,
+void addOp(kiln::OpRegistry &registry, StringRef name, std::vector<kiln::KernelOpOperand> operands,
            StringRef signature, StringRef summary,
            Results (*build)(KernelBuilder &, ValueRange)) {
   kiln::KernelOp op;
@@ -86,7 +86,9 @@ void addOp(kiln::OpRegistry &registry, StringRef name, std::vector<std::string> 
   op.numResults = 1;
   op.signature = signature.str();
   op.summary = summary.str();
-  op.build = build;
+  op.build = [build](KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+    return build(kb, operands);
+  };
   op.elementwise = true;
   registry.add(std::move(op));
 }

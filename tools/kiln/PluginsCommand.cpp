@@ -119,20 +119,43 @@ int run() {
   if (Error error = loadPlugins(plugins))
     return reportError(std::move(error));
   if (opsJson) {
-    json::Array ops;
-    for (const LoadedPlugin &plugin : PluginManager::get().plugins())
+    // Everything python/kiln/language needs to make a plugin's module.
+    json::Array ops, kinds;
+    const OpRegistry &registry = PluginManager::get().ops();
+    for (const LoadedPlugin &plugin : PluginManager::get().plugins()) {
       for (const std::string &name : plugin.ops) {
-        const KernelOp *op = PluginManager::get().ops().lookup(name);
+        const KernelOp *op = registry.lookup(name);
+        json::Array operands, results;
+        for (const KernelOpOperand &operand : op->operands)
+          operands.push_back(json::Object{
+              {"name", operand.name},
+              {"kind", operand.kind},
+              {"default", operand.defaultJson.empty() ? json::Value(nullptr)
+                                                      : json::Value(operand.defaultJson)}});
+        for (const KernelOpResult &result : op->results)
+          results.push_back(json::Object{
+              {"kind", result.kind}, {"shape", result.shape}, {"dtype", result.dtype}});
         ops.push_back(json::Object{{"name", op->name},
                                    {"plugin", plugin.name},
-                                   {"operands", json::Array(op->operands)},
-                                   {"results", int64_t(op->numResults)},
+                                   {"operands", std::move(operands)},
+                                   {"num_results", int64_t(op->numResults)},
+                                   {"results", std::move(results)},
                                    {"signature", op->signature},
                                    {"summary", op->summary},
                                    {"elementwise", op->elementwise},
+                                   {"python_call", op->pythonCall},
                                    {"result_element", op->resultElement}});
       }
-    outs() << formatv("{0:2}", json::Value(std::move(ops))) << "\n";
+      for (const ValueKind &kind : registry.valueKinds())
+        if (StringRef(kind.name).starts_with(plugin.name + "."))
+          kinds.push_back(json::Object{
+              {"name", kind.name},
+                                         {"plugin", plugin.name},
+                                         {"summary", kind.summary},
+                                         {"index_op", kind.indexOp}});
+    }
+    json::Object all{{"ops", std::move(ops)}, {"value_kinds", std::move(kinds)}};
+    outs() << formatv("{0:2}", json::Value(std::move(all))) << "\n";
     return 0;
   }
   const auto &loaded = PluginManager::get().plugins();

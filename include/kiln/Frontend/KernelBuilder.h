@@ -47,6 +47,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/JSON.h"
 
 #include <memory>
 
@@ -259,12 +260,22 @@ public:
   //===--- Plugin ops -----------------------------------------------------===//
 
   /// Emits the kernel-language op `opName` ("<plugin>.<op>", see
-  /// kiln::PluginManager::ops()) on `operands` through its builder, after
-  /// checking the operand count against its signature. Fails (with a
-  /// diagnostic) for an unknown name, a wrong count, or a builder that
-  /// fails or returns the wrong number of results.
-  mlir::FailureOr<llvm::SmallVector<mlir::Value>> call(llvm::StringRef opName,
-                                                       mlir::ValueRange operands);
+  /// kiln::PluginManager::ops()) through its builder: `operands` are its
+  /// tensor and plugin-value operands in order, `constants` its constexprs
+  /// by name (those left out take their declared defaults). Fails (with a
+  /// diagnostic) for an unknown name, a wrong count, a missing or unknown
+  /// constexpr, or a builder that fails or returns the wrong number of
+  /// results.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  call(llvm::StringRef opName, mlir::ValueRange operands, mlir::DictionaryAttr constants = {});
+
+  /// A constexpr as a builder sees it: a JSON bool, integer, number, string
+  /// or array of these as BoolAttr, i64 IntegerAttr, f64 FloatAttr,
+  /// StringAttr or ArrayAttr; null for anything else.
+  mlir::Attribute constantAttr(const llvm::json::Value &value);
+  /// The element type a Triton dtype name ("fp16", "int32", "fp8e4nv")
+  /// stands for; null for an unknown name.
+  mlir::Type dtype(llvm::StringRef name);
 
   //===--- Finishing ------------------------------------------------------===//
 

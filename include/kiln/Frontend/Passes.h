@@ -9,6 +9,11 @@ namespace kiln {
 /// The library name of `tt.extern_elementwise` ops that are plugin
 /// kernel-language ops (their symbol is the op's name).
 inline constexpr llvm::StringLiteral kKernelOpLibrary = "kiln";
+/// On a bodiless `tt.func` declaration: the kernel op ("<plugin>.<op>") a
+/// `tt.call` of it stands for.
+inline constexpr llvm::StringLiteral kKernelOpAttr = "kiln.kernel_op";
+/// On such a `tt.call`: its constexpr operands, a JSON object by name.
+inline constexpr llvm::StringLiteral kConstantsAttr = "kiln.constants";
 
 // createExpandKernelOps().
 #define GEN_PASS_DECL

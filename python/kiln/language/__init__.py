@@ -1,29 +1,40 @@
 """Plugin kernel-language ops in `@triton.jit` kernels.
 
-    from kiln.language import mathx
+    from kiln.language import mathx, hwx
 
     @triton.jit
     def kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
         offs = tl.arange(0, BLOCK)
-        tl.store(y_ptr + offs, mathx.softplus(tl.load(x_ptr + offs)))
+        buf = hwx.alloc([BLOCK], tl.float32, 2)       # two shared-memory buffers
+        hwx.store(buf[1], mathx.softplus(tl.load(x_ptr + offs)))
+        tl.store(y_ptr + offs, hwx.load(buf[1]))
 
 `kiln.language.<plugin>` is made from what the loaded plugins
 (TRITON_PLUGIN_PATHS, KILN_PLUGIN_PATHS) declare, as `kiln plugins
---ops-json` lists it: one Triton builtin per elementwise op, with the op's
-operand names, signature and summary as its docstring. Nothing is written
+--ops-json` lists it: one Triton builtin per op with the op's operand
+names, signature and summary as its docstring, and one class per kind of
+non-tensor value the plugin's ops make (`hwx.buffer`). Nothing is written
 per op in Python.
 
 Stock Triton's frontend cannot create a plugin's ops, so a call is encoded
-as what it can create and kiln recognises: `tt.extern_elementwise` of
-library "kiln" whose symbol is the op's name. Operands broadcast as they
-do for Triton's own elementwise functions (Python numbers take the other
-operands' element type; tensors must share one); the result has their
-shape and the op's declared element type (its operands' by default). kiln's ttir
-stage (`ttir.expand-kernel-ops`) replaces each with what the op's builder
-emits, at the call's source location. Such a kernel needs kiln's bridge
-(`kiln.triton.enable()` or KILN_TRITON=1): with stock Triton the call is an
-error at its source line. Triton's cache key covers the loaded plugins
-(kiln.triton folds their file hashes into it).
+as what it can create and kiln recognises:
+- an elementwise op: `tt.extern_elementwise` of library "kiln" whose symbol
+  is the op's name. Operands broadcast as they do for Triton's own
+  elementwise functions (Python numbers take the other operands' element
+  type; tensors must share one); the result has their shape and the op's
+  declared element type (its operands' by default).
+- any other op: `tt.call` of a bodiless declaration marked `kiln.kernel_op`,
+  its constexpr operands as JSON in the call's `kiln.constants`. Results
+  take the types the op declares as Python expressions over its operands
+  (`buf.shape[1:]`). A non-tensor value is carried as a `!tt.ptr<i8>`
+  placeholder: in Python it is a Triton value like a tensor (passed to
+  @triton.jit functions, carried through loops and branches, indexed when
+  its kind names an index op), whose real type kiln gives it.
+kiln's ttir stage (`ttir.expand-kernel-ops`) replaces each call with what
+the op's builder emits, at the call's source location. Such a kernel needs
+kiln's bridge (`kiln.triton.enable()` or KILN_TRITON=1): with stock Triton
+the call is an error at its source line. Triton's cache key covers the
+loaded plugins (kiln.triton folds their file hashes into it).
 """
 import json
 import os
@@ -58,13 +69,21 @@ def _declared_ops():
     return _DECLARED[memo]
 
 
+def _check_bridge(name, plugin):
+    from .. import triton as bridge
+    if not bridge.is_enabled():
+        raise RuntimeError(f"{name} is an op of the kiln plugin '{plugin}': compile this "
+                           "kernel with kiln's bridge (kiln.triton.enable() or KILN_TRITON=1); "
+                           "stock Triton cannot")
+
+
 def _builtin(op):
     """A Triton builtin calling elementwise plugin op `op` (a dict of
     `kiln plugins --ops-json`)."""
     import triton.language as tl
-    from .. import triton as bridge
 
-    name, operands = op["name"], op["operands"]
+    name = op["name"]
+    operands = [o["name"] for o in op["operands"]]
     result = op["result_element"]
 
     def call(*args, _semantic=None, **kwargs):
@@ -74,10 +93,7 @@ def _builtin(op):
         if len(args) != len(operands):
             raise TypeError(f"{name}() takes {len(operands)} operand(s) ({', '.join(operands)}) but "
                             f"{len(args)} were given; signature: {op['signature']}")
-        if not bridge.is_enabled():
-            raise RuntimeError(f"{name} is an op of the kiln plugin '{op['plugin']}': compile this "
-                               "kernel with kiln's bridge (kiln.triton.enable() or KILN_TRITON=1); "
-                               "stock Triton cannot")
+        _check_bridge(name, op["plugin"])
         # Python numbers take the element type of the other operands, as
         # they do in Triton's own arithmetic.
         number = lambda a: isinstance(tl.core._unwrap_if_constexpr(a), (bool, int, float))
@@ -90,7 +106,7 @@ def _builtin(op):
         if len(set(dtypes)) > 1:
             raise TypeError(f"{name}() takes operands of one element type, got "
                             f"{', '.join(str(d) for d in dtypes)}")
-        ret = getattr(tl, result) if result else dtypes[0]
+        ret = tl.dtype(result) if result else dtypes[0]
         return tl.core.extern_elementwise("kiln", "", tensors, {dtypes: (name, ret)}, True,
                                           _semantic=_semantic)
 
@@ -101,11 +117,12 @@ def _builtin(op):
 
 
 def __getattr__(plugin):
-    if plugin.startswith("__"):
+    if plugin.startswith("_"):  # plugin names start with a letter
         raise AttributeError(plugin)
-    ops = [op for op in _declared_ops() if op["plugin"] == plugin]
+    declared = _declared_ops()
+    ops = [op for op in declared["ops"] if op["plugin"] == plugin]
     if not ops:
-        loaded = sorted({op["plugin"] for op in _declared_ops()})
+        loaded = sorted({op["plugin"] for op in declared["ops"]})
         # ImportError, not AttributeError: `from kiln.language import x`
         # would replace the message with a generic one.
         raise ImportError(
@@ -114,7 +131,21 @@ def __getattr__(plugin):
             "KILN_PLUGIN_PATHS)")
     module = types.ModuleType(f"{__name__}.{plugin}",
                               f"Kernel-language ops of the kiln plugin '{plugin}'.")
+    kinds = [k for k in declared["value_kinds"] if k["plugin"] == plugin]
+    module._kinds = {}
+    for kind in kinds:
+        cls = _values.value_class(module, kind)
+        module._kinds[cls.kind] = cls
+        setattr(module, cls.kind, cls)
     for op in ops:
+        short = op["name"].split(".", 1)[1]
         if op["elementwise"]:
-            setattr(module, op["name"].split(".", 1)[1], _builtin(op))
+            setattr(module, short, _builtin(op))
+        elif op["python_call"]:
+            setattr(module, short, _values.call_builtin(module, op))
+    for cls in module._kinds.values():
+        _values.bind_index(module, cls)
     return module
+
+
+from . import _values  # noqa: E402  (it uses _check_bridge)

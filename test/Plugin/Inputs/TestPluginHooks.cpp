@@ -209,7 +209,8 @@ void dialectsClashingWithHost(DialectRegistry &registry) {
 void opsTwice(kiln::OpRegistry &registry) {
   kiln::KernelOp op;
   op.name = registry.ownerName().str() + ".twice";
-  op.build = [](kiln::KernelBuilder &, ValueRange args) -> FailureOr<SmallVector<Value>> {
+  op.build = [](kiln::KernelBuilder &, ValueRange args,
+                DictionaryAttr) -> FailureOr<SmallVector<Value>> {
     return SmallVector<Value>(args.begin(), args.end());
   };
   registry.add(op);
@@ -222,7 +223,8 @@ void opsElementwiseBadResult(kiln::OpRegistry &registry) {
   op.operands = {"x"};
   op.elementwise = true;
   op.resultElement = "float32"; // Triton spells it fp32
-  op.build = [](kiln::KernelBuilder &, ValueRange args) -> FailureOr<SmallVector<Value>> {
+  op.build = [](kiln::KernelBuilder &, ValueRange args,
+                DictionaryAttr) -> FailureOr<SmallVector<Value>> {
     return SmallVector<Value>(args.begin(), args.end());
   };
   registry.add(op);

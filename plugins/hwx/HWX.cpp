@@ -1,0 +1,322 @@
+//===- HWX.cpp - hwx: explicit hardware control from @triton.jit kernels --===//
+//
+// kiln's first-party plugin giving kernel authors the hardware's own
+// resources inside ordinary Triton kernels (`from kiln.language import
+// hwx`). Its ops build kiln's general `ttg`/`ttng` ops, so everything after
+// the ttir stage (layouts, pipelining, lowering) treats them like Triton's
+// and Gluon's. This part: shared-memory buffers and mbarriers.
+//
+//   buf = hwx.alloc([128, 64], tl.float16, 2)   # buffer<2x128x64, fp16>
+//   hwx.store(buf[0], x)                        # registers -> buffer 0
+//   y = hwx.load(buf[0])                        # buffer 0 -> registers
+//   bars = hwx.alloc_barriers(2, count=1)       # barrier<2>, initialised
+//   hwx.barrier_arrive(bars[0]); hwx.barrier_wait(bars[0], phase)
+//
+//===----------------------------------------------------------------------===//
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
+#include "kiln/Frontend/KernelBuilder.h"
+#include "kiln/Plugin/OpRegistry.h"
+#include "kiln/Plugin/PluginAPI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using kiln::KernelBuilder;
+namespace ttg = kiln::ttg;
+namespace ttng = kiln::ttng;
+
+namespace {
+
+using Results = FailureOr<SmallVector<Value>>;
+
+/// The memdesc of a buffer or barrier operand, or an error naming the op.
+FailureOr<ttg::MemDescType> memdescOf(KernelBuilder &kb, StringRef op, Value value) {
+  auto type = dyn_cast<ttg::MemDescType>(value.getType());
+  if (!type)
+    return kb.emitError() << op << " takes an hwx buffer or barrier, got " << value.getType();
+  return type;
+}
+
+/// `value` as an i32 scalar (Python ints are i32 already; i64 is narrowed).
+Value scalarI32(KernelBuilder &kb, StringRef op, StringRef what, Value value) {
+  if (isa<RankedTensorType>(value.getType()) || !value.getType().isIntOrIndex()) {
+    kb.emitError() << op << ": " << what << " must be an integer scalar, got " << value.getType();
+    return {};
+  }
+  return value.getType().isInteger(32) ? value : kb.cast(value, kb.builder().getI32Type());
+}
+
+/// A constexpr list of positive powers of two.
+FailureOr<SmallVector<int64_t>> shapeOf(KernelBuilder &kb, StringRef op, Attribute attr) {
+  auto list = dyn_cast<ArrayAttr>(attr);
+  SmallVector<int64_t> shape;
+  for (Attribute element : list ? list.getValue() : ArrayRef<Attribute>()) {
+    auto dim = dyn_cast<IntegerAttr>(element);
+    if (!dim || dim.getInt() <= 0 || !llvm::isPowerOf2_64(dim.getInt()))
+      return kb.emitError() << op << ": shape must be a list of powers of two, got " << attr;
+    shape.push_back(dim.getInt());
+  }
+  if (!list || shape.empty())
+    return kb.emitError() << op << ": shape must be a non-empty list, got " << attr;
+  return shape;
+}
+
+/// A positive constexpr int.
+FailureOr<int64_t> positive(KernelBuilder &kb, StringRef op, DictionaryAttr constants,
+                            StringRef name, int64_t limit) {
+  auto attr = constants.getAs<IntegerAttr>(name);
+  if (!attr || attr.getInt() < 1 || attr.getInt() > limit)
+    return kb.emitError() << op << ": " << name << " must be an int in [1, " << limit << "], got "
+                          << constants.get(name);
+  return attr.getInt();
+}
+
+Value truePred(KernelBuilder &kb) { return kb.constInt(1, kb.builder().getI1Type()); }
+
+// hwx.alloc(shape, dtype, num=1): `num` buffers of `shape`, in the layout
+// wgmma and TMA read when the buffer has rows to swizzle (the layout
+// engine's default for a TMA block of that shape), else unswizzled.
+Results alloc(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
+  FailureOr<SmallVector<int64_t>> shape = shapeOf(kb, "hwx.alloc", constants.get("shape"));
+  FailureOr<int64_t> num = positive(kb, "hwx.alloc", constants, "num", 64);
+  if (failed(shape) || failed(num))
+    return failure();
+  auto dtypeName = constants.getAs<StringAttr>("dtype");
+  Type element = dtypeName ? kb.dtype(dtypeName.getValue()) : Type();
+  if (!element)
+    return kb.emitError() << "hwx.alloc: dtype must be a Triton dtype, got "
+                          << constants.get("dtype");
+  MLIRContext *ctx = &kb.context();
+  Attribute encoding;
+  if (shape->size() >= 2)
+    encoding = ttng::defaultTMAEncoding(RankedTensorType::get(*shape, element), {});
+  else
+    encoding = ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, {0});
+  SmallVector<int64_t> allocShape{*num};
+  allocShape.append(shape->begin(), shape->end());
+  auto type = ttg::MemDescType::get(allocShape, element, encoding,
+                                    ttg::SharedMemorySpaceAttr::get(ctx), /*mutableMemory=*/true);
+  return SmallVector<Value>{ttg::LocalAllocOp::create(kb.builder(), kb.loc(), type, Value(), IntegerAttr()).getResult()};
+}
+
+// hwx.alloc_barriers(num=1, count=1): `num` mbarriers, each initialised to
+// complete a phase after `count` arrivals.
+Results allocBarriers(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
+  FailureOr<int64_t> num = positive(kb, "hwx.alloc_barriers", constants, "num", 64);
+  FailureOr<int64_t> count = positive(kb, "hwx.alloc_barriers", constants, "count", 1 << 20);
+  if (failed(num) || failed(count))
+    return failure();
+  MLIRContext *ctx = &kb.context();
+  OpBuilder &b = kb.builder();
+  auto smem = ttg::SharedMemorySpaceAttr::get(ctx);
+  auto encoding = ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, {0});
+  auto all = ttg::MemDescType::get({*num, 1}, b.getI64Type(), encoding, smem, true);
+  auto one = ttg::MemDescType::get({1}, b.getI64Type(), encoding, smem, true);
+  Value bars = ttg::LocalAllocOp::create(b, kb.loc(), all, Value(), IntegerAttr());
+  for (int64_t i = 0; i < *num; ++i) {
+    Value view = ttg::MemDescIndexOp::create(b, kb.loc(), one, bars, kb.constInt(i));
+    ttng::InitBarrierOp::create(b, kb.loc(), view, *count);
+  }
+  return SmallVector<Value>{bars};
+}
+
+// hwx.index(value, i): buffer or barrier `i` of an allocation.
+Results index(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+  FailureOr<ttg::MemDescType> type = memdescOf(kb, "hwx.index", operands[0]);
+  if (failed(type))
+    return failure();
+  // Dimensions before those the layout describes index the allocation.
+  auto layout = cast<ttg::LayoutEncodingInterface>(type->getEncoding());
+  if (type->getRank() <= int64_t(layout.getRank()))
+    return kb.emitError() << "hwx.index: " << ttg::MemDescType(*type)
+                          << " is one buffer or barrier; index the allocation";
+  Value i = scalarI32(kb, "hwx.index", "the index", operands[1]);
+  if (!i)
+    return failure();
+  auto view = ttg::MemDescType::get(type->getShape().drop_front(), type->getElementType(),
+                                    type->getEncoding(), type->getMemorySpace(),
+                                    type->getMutableMemory());
+  return SmallVector<Value>{
+      ttg::MemDescIndexOp::create(kb.builder(), kb.loc(), view, operands[0], i).getResult()};
+}
+
+// hwx.load(buf): the buffer's contents as a tensor.
+Results load(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+  FailureOr<ttg::MemDescType> type = memdescOf(kb, "hwx.load", operands[0]);
+  if (failed(type))
+    return failure();
+  auto result = RankedTensorType::get(type->getShape(), type->getElementType());
+  return SmallVector<Value>{
+      ttg::LocalLoadOp::create(kb.builder(), kb.loc(), result, operands[0]).getResult()};
+}
+
+// hwx.store(buf, value): `value` (a tensor of the buffer's shape and dtype;
+// a scalar is splat) into the buffer.
+Results store(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+  FailureOr<ttg::MemDescType> type = memdescOf(kb, "hwx.store", operands[0]);
+  if (failed(type))
+    return failure();
+  Value value = operands[1];
+  if (KernelBuilder::elementType(value) != type->getElementType())
+    return kb.emitError() << "hwx.store: the value's element type "
+                          << KernelBuilder::elementType(value) << " is not the buffer's "
+                          << type->getElementType();
+  if (!isa<RankedTensorType>(value.getType()))
+    value = kb.splat(value, type->getShape());
+  if (KernelBuilder::shape(value) != type->getShape())
+    return kb.emitError() << "hwx.store: a value of type " << value.getType()
+                          << " does not fit the buffer " << ttg::MemDescType(*type);
+  ttg::LocalStoreOp::create(kb.builder(), kb.loc(), value, operands[0]);
+  return SmallVector<Value>{};
+}
+
+/// A single barrier (rank-1 `1xi64` memdesc) or an error.
+FailureOr<Value> barrierOf(KernelBuilder &kb, StringRef op, Value value) {
+  FailureOr<ttg::MemDescType> type = memdescOf(kb, op, value);
+  if (failed(type))
+    return failure();
+  if (type->getRank() != 1 || !type->getElementType().isInteger(64))
+    return kb.emitError() << op << " takes one barrier (index the allocation: bars[i]), got "
+                          << ttg::MemDescType(*type);
+  return value;
+}
+
+// hwx.barrier_expect(bar, bytes): the barrier's phase also waits for
+// `bytes` bytes of asynchronous copies.
+Results barrierExpect(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
+  FailureOr<Value> bar = barrierOf(kb, "hwx.barrier_expect", operands[0]);
+  FailureOr<int64_t> bytes = positive(kb, "hwx.barrier_expect", constants, "bytes", 1 << 20);
+  if (failed(bar) || failed(bytes))
+    return failure();
+  ttng::BarrierExpectOp::create(kb.builder(), kb.loc(), *bar, *bytes, truePred(kb));
+  return SmallVector<Value>{};
+}
+
+// hwx.barrier_arrive(bar, count=1): `count` arrivals from the CTA.
+Results barrierArrive(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
+  FailureOr<Value> bar = barrierOf(kb, "hwx.barrier_arrive", operands[0]);
+  FailureOr<int64_t> count = positive(kb, "hwx.barrier_arrive", constants, "count", 1 << 20);
+  if (failed(bar) || failed(count))
+    return failure();
+  ttng::ArriveBarrierOp::create(kb.builder(), kb.loc(), *bar, *count, Value());
+  return SmallVector<Value>{};
+}
+
+// hwx.barrier_wait(bar, phase): waits until the phase of parity `phase`
+// (0 or 1; only the lowest bit counts) has completed.
+Results barrierWait(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+  FailureOr<Value> bar = barrierOf(kb, "hwx.barrier_wait", operands[0]);
+  if (failed(bar))
+    return failure();
+  Value phase = scalarI32(kb, "hwx.barrier_wait", "the phase", operands[1]);
+  if (!phase)
+    return failure();
+  ttng::WaitBarrierOp::create(kb.builder(), kb.loc(), *bar, phase, Value(), ValueRange());
+  return SmallVector<Value>{};
+}
+
+// hwx.fence_async_shared(): orders this thread's shared-memory accesses
+// before later asynchronous-proxy ones (TMA, wgmma).
+Results fenceAsyncShared(KernelBuilder &kb, ValueRange, DictionaryAttr) {
+  ttng::FenceAsyncSharedOp::create(kb.builder(), kb.loc(), /*bCluster=*/false);
+  return SmallVector<Value>{};
+}
+
+struct Decl {
+  const char *name;
+  std::vector<kiln::KernelOpOperand> operands;
+  std::vector<kiln::KernelOpResult> results;
+  const char *signature;
+  const char *summary;
+  Results (*build)(KernelBuilder &, ValueRange, DictionaryAttr);
+};
+
+void registerOps(kiln::OpRegistry &registry) {
+  using kiln::KernelOpOperand;
+  const kiln::KernelOpResult sameKindTail{"value.kind", "value.shape[1:]", "value.dtype"};
+  registry.addValueKind({"hwx.buffer",
+                         "shared-memory buffers of one shape and dtype (hwx.alloc); buf[i] is "
+                         "buffer i of an allocation",
+                         "hwx.index"});
+  registry.addValueKind({"hwx.barrier",
+                         "mbarriers (hwx.alloc_barriers); bars[i] is barrier i", "hwx.index"});
+  const Decl decls[] = {
+      {"hwx.alloc",
+       {{"shape", "constexpr"}, {"dtype", "constexpr"}, {"num", "constexpr", "1"}},
+       {{"buffer", "[num] + list(shape)", "dtype"}},
+       "(shape: list[int], dtype, num: int = 1) -> buffer[num, *shape]",
+       "num shared-memory buffers of shape and dtype, swizzled for wgmma and TMA when 2-D",
+       &alloc},
+      {"hwx.index",
+       {{"value", "buffer|barrier"}, "i"},
+       {sameKindTail},
+       "(value: buffer | barrier, i: int32) -> buffer | barrier",
+       "buffer or barrier i of an allocation (also value[i])",
+       &index},
+      {"hwx.load",
+       {{"buf", "buffer"}},
+       {{"tensor", "buf.shape", "buf.dtype"}},
+       "(buf: buffer) -> tensor",
+       "the buffer's contents, into registers",
+       &load},
+      {"hwx.store",
+       {{"buf", "buffer"}, "value"},
+       {},
+       "(buf: buffer, value: tensor) -> None",
+       "value (of the buffer's shape and dtype; a scalar is splat) into the buffer",
+       &store},
+      {"hwx.alloc_barriers",
+       {{"num", "constexpr", "1"}, {"count", "constexpr", "1"}},
+       {{"barrier", "[num]", "None"}},
+       "(num: int = 1, count: int = 1) -> barrier[num]",
+       "num mbarriers, each completing a phase after count arrivals",
+       &allocBarriers},
+      {"hwx.barrier_expect",
+       {{"bar", "barrier"}, {"bytes", "constexpr"}},
+       {},
+       "(bar: barrier, bytes: int) -> None",
+       "the barrier's current phase also waits for bytes of asynchronous copies",
+       &barrierExpect},
+      {"hwx.barrier_arrive",
+       {{"bar", "barrier"}, {"count", "constexpr", "1"}},
+       {},
+       "(bar: barrier, count: int = 1) -> None",
+       "count arrivals on the barrier, once per CTA",
+       &barrierArrive},
+      {"hwx.barrier_wait",
+       {{"bar", "barrier"}, "phase"},
+       {},
+       "(bar: barrier, phase: int32) -> None",
+       "waits until the barrier's phase of parity phase completes",
+       &barrierWait},
+      {"hwx.fence_async_shared",
+       {},
+       {},
+       "() -> None",
+       "orders earlier shared-memory accesses before later TMA and wgmma ones",
+       &fenceAsyncShared},
+  };
+  for (const Decl &decl : decls) {
+    kiln::KernelOp op;
+    op.name = decl.name;
+    op.operands = decl.operands;
+    op.results = decl.results;
+    op.numResults = decl.results.size();
+    op.signature = decl.signature;
+    op.summary = decl.summary;
+    op.pythonCall = true;
+    op.build = decl.build;
+    registry.add(std::move(op));
+  }
+}
+
+const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("hwx", "0.1"),
+                               /*registerDialects=*/nullptr, /*registerPasses=*/nullptr,
+                               /*extendPipeline=*/nullptr, &registerOps};
+
+} // namespace
+
+KILN_PLUGIN(info)

@@ -1,0 +1,134 @@
+"""Non-tensor plugin values (hwx buffers and barriers) in @triton.jit
+kernels, compiled for cuda:90 without a GPU. KILN_PLUGIN_PATHS must load
+the hwx plugin. Every check is an assert; prints lines for FileCheck.
+"""
+import sys
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+import kiln.triton
+from kiln.language import hwx
+
+TARGET = GPUTarget("cuda", 90, 32)
+
+
+@triton.jit
+def round_trip_kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    buf = hwx.alloc([BLOCK], tl.float32, 2)
+    hwx.store(buf[1], tl.load(x_ptr + offs))
+    tl.store(y_ptr + offs, hwx.load(hwx.index(buf, 1)) * 2)
+
+
+@triton.jit
+def add_from(buf, x_ptr, offs):
+    # A plugin value passed to (and returned from) an inlined function.
+    hwx.store(buf, hwx.load(buf) + tl.load(x_ptr + offs))
+    return buf
+
+
+@triton.jit
+def carried_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # Buffers and barriers carried through a loop and chosen by a branch.
+    rows = tl.arange(0, BLOCK)[:, None]
+    cols = tl.arange(0, BLOCK)[None, :]
+    offs = rows * BLOCK + cols
+    bufs = hwx.alloc([BLOCK, BLOCK], tl.float16, 2)
+    bars = hwx.alloc_barriers(2, count=1)
+    hwx.store(bufs[0], tl.zeros([BLOCK, BLOCK], tl.float16))
+    hwx.store(bufs[1], tl.zeros([BLOCK, BLOCK], tl.float16))
+    cur = bufs[0]
+    bar = bars[0]
+    phase = 0
+    for i in range(n):
+        cur = add_from(cur, x_ptr, offs)
+        hwx.barrier_arrive(bar)
+        hwx.barrier_wait(bar, phase)
+        phase ^= 1
+        if i % 2 == 0:
+            cur = bufs[1]
+        else:
+            cur = bufs[0]
+    tl.store(y_ptr + offs, hwx.load(cur))
+
+
+@triton.jit
+def wrong_kind_kernel(y_ptr, BLOCK: tl.constexpr):
+    bars = hwx.alloc_barriers(1)
+    tl.store(y_ptr + tl.arange(0, BLOCK), hwx.load(bars[0]))
+
+
+@triton.jit
+def wrong_shape_kernel(x_ptr, BLOCK: tl.constexpr):
+    buf = hwx.alloc([BLOCK], tl.float32)
+    hwx.store(buf[0], tl.load(x_ptr + tl.arange(0, 2 * BLOCK)))
+
+
+@triton.jit(noinline=True)
+def not_inlined(buf):
+    hwx.store(buf, 1.0)
+
+
+@triton.jit
+def noinline_kernel(BLOCK: tl.constexpr):
+    buf = hwx.alloc([BLOCK], tl.float32)
+    not_inlined(buf[0])
+
+
+def compile(fn, signature, constexprs):
+    return triton.compile(ASTSource(fn, signature, constexprs=constexprs), target=TARGET)
+
+
+def error_of(fn, signature, constexprs):
+    try:
+        compile(fn, signature, constexprs)
+    except Exception as e:  # Triton wraps the builtin's error with the source line
+        return str(e)
+    raise AssertionError(f"{fn.__name__} compiled")
+
+
+def last_line(message):
+    return message.strip().splitlines()[-1]
+
+
+def main():
+    print("ops:", ", ".join(sorted(n for n in dir(hwx) if not n.startswith("_"))))
+    print("doc:", hwx.alloc.__doc__.splitlines()[0])
+
+    message = error_of(round_trip_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32"}, {"BLOCK": 128})
+    assert "hwx.alloc(" in message, message
+    print("stock Triton:", last_line(message))
+
+    kiln.triton.enable()
+    kernel = compile(round_trip_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32"}, {"BLOCK": 128})
+    assert kernel.metadata.compiler == "kiln"
+    ttgir = kernel.asm["ttgir"]
+    assert "kiln.kernel_op" not in ttgir and "tt.call" not in ttgir, ttgir
+    assert "ttg.local_alloc" in ttgir and "ttg.memdesc_index" in ttgir, ttgir
+    assert "st.shared" in kernel.asm["ptx"] and "ld.shared" in kernel.asm["ptx"]
+    print("round trip: shared memory, %d bytes" % kernel.metadata.shared)
+
+    kernel = compile(carried_kernel, {"x_ptr": "*fp16", "y_ptr": "*fp16", "n": "i32"}, {"BLOCK": 64})
+    ttgir = kernel.asm["ttgir"]
+    assert "ttng.wait_barrier" in ttgir and "ttng.arrive_barrier" in ttgir, ttgir
+    assert "!tt.ptr<i8>" not in ttgir, ttgir
+    assert "mbarrier.try_wait.parity" in kernel.asm["ptx"]
+    print("carried: loop and branch take the buffers' and barriers' types")
+
+    message = error_of(wrong_kind_kernel, {"y_ptr": "*fp32"}, {"BLOCK": 128})
+    assert "hwx.load(bars[0])" in message, message
+    print("wrong kind:", last_line(message))
+
+    message = error_of(wrong_shape_kernel, {"x_ptr": "*fp32"}, {"BLOCK": 128})
+    print("wrong shape:", [l for l in message.splitlines() if "error:" in l][0].split("error: ")[1])
+    assert "hwx_values.py:" in message, message
+
+    message = error_of(noinline_kernel, {}, {"BLOCK": 128})
+    print("noinline:", [l for l in message.splitlines() if "error:" in l][0].split("error: ")[1])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
