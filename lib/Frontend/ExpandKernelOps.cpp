@@ -191,12 +191,19 @@ struct ExpandKernelOpsPass : impl::ExpandKernelOpsBase<ExpandKernelOpsPass> {
     }
     // A value operand still a placeholder was not made by a plugin op.
     if (decl) {
-      unsigned position = 0;
+      size_t fixed = 0;
+      for (const KernelOpOperand &operand : decl->operands)
+        fixed += operand.kind != "constexpr" && operand.kind != "tensors";
+      size_t position = 0;
       for (const KernelOpOperand &operand : decl->operands) {
         if (operand.kind == "constexpr")
           continue;
+        if (operand.kind == "tensors") {
+          position += call.getNumOperands() > fixed ? call.getNumOperands() - fixed : 0;
+          continue;
+        }
         if (position < call.getNumOperands() && operand.kind != "tensor" &&
-            operand.kind != "value" && isPlaceholder(call.getOperand(position).getType()))
+            operand.kind != "descriptor" && isPlaceholder(call.getOperand(position).getType()))
           return call.emitError() << "operand '" << operand.name << "' of '" << name
                                   << "' is not a value a plugin op made";
         ++position;

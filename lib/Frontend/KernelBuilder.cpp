@@ -556,8 +556,14 @@ FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange o
   }
   // Constexprs arrive by name (defaults filled in here); the rest by position.
   SmallVector<std::string> valueNames;
+  bool variadic = false;
   NamedAttrList complete;
   for (const KernelOpOperand &operand : op->operands) {
+    if (operand.kind == "tensors") {
+      variadic = true;
+      valueNames.push_back(operand.name + "...");
+      continue;
+    }
     if (operand.kind != "constexpr") {
       valueNames.push_back(operand.name);
       continue;
@@ -578,7 +584,9 @@ FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange o
       if (!complete.get(given.getName()))
         return emitError() << "'" << op->name << "' has no constexpr operand '"
                            << given.getName().getValue() << "'; signature: " << op->signature;
-  if (operands.size() != valueNames.size())
+  // A list operand stands for any number of values, none included.
+  size_t fixed = valueNames.size() - (variadic ? 1 : 0);
+  if (variadic ? operands.size() < fixed : operands.size() != fixed)
     return emitError() << "'" << op->name << "' takes " << valueNames.size() << " operand(s) ("
                        << llvm::join(valueNames, ", ") << ") but was given " << operands.size()
                        << "; signature: " << op->signature;

@@ -124,7 +124,7 @@ Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out
     if (!name || !identifier(*name))
       return fail("value kind '" + kind.name + "' must be named '" + record.name +
                   ".<name>', the name a Python identifier");
-    if (*name == "tensor" || *name == "constexpr" || *name == "value" ||
+    if (*name == "tensor" || *name == "tensors" || *name == "constexpr" || *name == "descriptor" ||
         !kinds.insert(*name).second)
       return fail("value kind '" + kind.name + "' is declared twice or takes a reserved name");
   }
@@ -143,6 +143,8 @@ Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out
       return fail("op '" + op.name + "' must be named '<plugin>.<name>' with Python "
                   "identifiers (it is called from @triton.jit kernels)");
     StringSet<> operandNames;
+    if (llvm::count_if(op.operands, [](const KernelOpOperand &o) { return o.kind == "tensors"; }) > 1)
+      return fail("op '" + op.name + "' has more than one operand of kind 'tensors'");
     for (const KernelOpOperand &operand : op.operands) {
       if (!operandNames.insert(operand.name).second)
         return fail("op '" + op.name + "' has two operands named '" + operand.name + "'");
@@ -151,10 +153,12 @@ Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out
                     "', not a Python identifier");
       SmallVector<StringRef> alternatives;
       StringRef(operand.kind).split(alternatives, '|');
-      for (StringRef kind : alternatives)
-        if (kind != "tensor" && kind != "constexpr" && kind != "value" && !kinds.contains(kind))
-          return fail("op '" + op.name + "' operand '" + operand.name + "' has kind '" + kind +
-                      "'; expected tensor, constexpr, value or a value kind the plugin declares");
+      bool builtin = operand.kind == "tensor" || operand.kind == "tensors" ||
+                     operand.kind == "constexpr" || operand.kind == "descriptor";
+      if (!builtin && !llvm::all_of(alternatives, [&](StringRef k) { return kinds.contains(k); }))
+        return fail("op '" + op.name + "' operand '" + operand.name + "' has kind '" +
+                    operand.kind + "'; expected tensor, tensors, constexpr, descriptor or value "
+                    "kinds the plugin declares");
       if (operand.kind != "tensor" && (op.elementwise || !op.pythonCall))
         return fail("op '" + op.name + "' operand '" + operand.name +
                     "' has a kind other than tensor, which only pythonCall ops take");

@@ -150,113 +150,134 @@ Error PluginManager::loadFile(StringRef path, bool skipTritonPlugins) {
     const PluginInfo *info = reinterpret_cast<EntryFn>(symbol)();
     if (!info)
       return fail(KILN_PLUGIN_ENTRY_POINT "() returned null");
-    if (!mapped.isReadable(info, offsetof(PluginInfo, name)))
-      return fail(KILN_PLUGIN_ENTRY_POINT "() returned " + address(info) +
-                  ", which points into no loaded library (PluginInfo must be a static "
-                  "of the plugin)");
-    if (info->structSize < offsetof(PluginInfo, name))
-      return fail("PluginInfo is " + Twine(info->structSize) +
-                  " bytes, too small to hold its header");
-    if (info->apiMajor != kPluginApiMajor)
-      return fail("built for plugin API " + Twine(info->apiMajor) + "." +
-                  Twine(info->apiMinor) + ", but this kiln speaks API " +
-                  Twine(kPluginApiMajor) + "." + Twine(kPluginApiMinor));
-    if (info->structSize < kPluginInfoMinSize)
-      return fail("PluginInfo is " + Twine(info->structSize) + " bytes, smaller than the " +
-                  Twine(kPluginInfoMinSize) + " bytes of API " + Twine(kPluginApiMajor) +
-                  ".0");
-    if (info->structSize > kMaxPluginInfoSize)
-      return fail("PluginInfo claims " + Twine(info->structSize) + " bytes, more than the " +
-                  Twine(kMaxPluginInfoSize) + " any version of it may have");
-    if (!mapped.isReadable(info, info->structSize))
-      return fail("PluginInfo (" + Twine(info->structSize) + " bytes at " + address(info) +
-                  ") runs past the end of the library's loaded data");
-    auto string = [&](const char *field) { return mapped.string(field, kMaxPluginString); };
-    auto wild = [&](StringRef field, const char *value) {
-      return fail("the plugin " + field + " (at " + address(value) +
-                  ") is not a NUL-terminated string of at most " + Twine(kMaxPluginString) +
-                  " bytes in a loaded library");
-    };
-    if (!info->name)
-      return fail("the plugin name is null");
-    std::optional<StringRef> name = string(info->name);
-    if (!name)
-      return wild("name", info->name);
-    if (!isValidName(*name))
-      return fail("invalid plugin name '" + *name +
-                  "' (use lower-case letters, digits and '_', starting with a letter)");
-    fail.name = name->str();
-    std::optional<StringRef> version = info->version ? string(info->version) : StringRef();
-    if (!version)
-      return wild("version", info->version);
-    if (version->empty())
-      return fail("the plugin version is null or empty");
-    if (!info->hostAbi)
-      return fail("the host ABI string is null");
-    std::optional<StringRef> hostAbi = string(info->hostAbi);
-    if (!hostAbi)
-      return wild("host ABI string", info->hostAbi);
-    if (*hostAbi != KILN_HOST_ABI)
-      return fail("built against '" + *hostAbi + "', but this kiln is '" + KILN_HOST_ABI +
-                  "'; rebuild the plugin against this kiln");
-    auto code = [](auto callback) { return reinterpret_cast<const void *>(callback); };
-    std::pair<StringRef, const void *> callbacks[] = {
-        {"registerDialects", code(KILN_CALLBACK(info, registerDialects))},
-        {"registerPasses", code(KILN_CALLBACK(info, registerPasses))},
-        {"extendPipeline", code(KILN_CALLBACK(info, extendPipeline))},
-        {"registerOps", code(KILN_CALLBACK(info, registerOps))},
-        {"registerLowering", code(KILN_CALLBACK(info, registerLowering))},
-        {"addCodegenFlags", code(KILN_CALLBACK(info, addCodegenFlags))}};
-    for (auto [field, callback] : callbacks)
-      if (callback && !mapped.isExecutable(callback))
-        return fail("PluginInfo's " + field + " (" + address(callback) +
-                    ") points to no code of a loaded library");
-    for (const LoadedPlugin &plugin : loaded)
-      if (plugin.name == *name)
-        return fail("a plugin named '" + plugin.name + "' is already loaded from " +
-                    plugin.path);
+    return adopt(info, path, real, mapped, &before, fail);
+  }();
+}
 
-    LoadedPlugin record;
-    record.name = name->str();
-    record.version = version->str();
-    record.path = path.str();
-    record.realPath = real.str().str();
+Error PluginManager::loadBuiltin(const PluginInfo *info) {
+  plugin::Errors fail{"(built in)", ""};
+  if (!info)
+    return fail("a built-in plugin's entry point returned null");
+  SmallString<256> exe;
+  if (std::error_code ec = sys::fs::real_path("/proc/self/exe", exe))
+    return fail("cannot find this executable: " + ec.message());
+  for (const LoadedPlugin &plugin : loaded)
+    if (info->name && plugin.name == info->name && plugin.path == "(built in)")
+      return Error::success(); // registered once
+  return adopt(info, "(built in)", exe, LoadedObjects::snapshot(), nullptr, fail);
+}
 
-    // Each hook's contribution, checked by its validator (PluginHooks.cpp).
-    plugin::Contribution contribution(record.name);
-    plugin::Loaded already{loaded, allEdits, dialects, ops()};
-    if (Error error = plugin::collectDialects(info, record, contribution, already, fail))
-      return error;
-    if (Error error = plugin::collectPasses(info, record, contribution, fail))
-      return error;
-    if (Error error = plugin::collectEdits(info, record, contribution, already, fail))
-      return error;
-    if (Error error = plugin::collectOps(info, record, contribution, already, fail))
-      return error;
-    if (Error error = plugin::collectLowering(info, record, contribution, fail))
-      return error;
-    if (Error error = plugin::collectOptions(
-            info, record, string,
-            [&](const void *at, size_t size) { return mapped.isReadable(at, size); }, fail))
-      return error;
-    record.addCodegenFlags = KILN_CALLBACK(info, addCodegenFlags);
+Error PluginManager::adopt(const PluginInfo *info, StringRef path, StringRef real,
+                           const LoadedObjects &mapped, const LoadedObjects *before,
+                           plugin::Errors &fail) {
+  if (!mapped.isReadable(info, offsetof(PluginInfo, name)))
+    return fail(KILN_PLUGIN_ENTRY_POINT "() returned " + address(info) +
+                ", which points into no loaded library (PluginInfo must be a static "
+                "of the plugin)");
+  if (info->structSize < offsetof(PluginInfo, name))
+    return fail("PluginInfo is " + Twine(info->structSize) +
+                " bytes, too small to hold its header");
+  if (info->apiMajor != kPluginApiMajor)
+    return fail("built for plugin API " + Twine(info->apiMajor) + "." +
+                Twine(info->apiMinor) + ", but this kiln speaks API " +
+                Twine(kPluginApiMajor) + "." + Twine(kPluginApiMinor));
+  if (info->structSize < kPluginInfoMinSize)
+    return fail("PluginInfo is " + Twine(info->structSize) + " bytes, smaller than the " +
+                Twine(kPluginInfoMinSize) + " bytes of API " + Twine(kPluginApiMajor) +
+                ".0");
+  if (info->structSize > kMaxPluginInfoSize)
+    return fail("PluginInfo claims " + Twine(info->structSize) + " bytes, more than the " +
+                Twine(kMaxPluginInfoSize) + " any version of it may have");
+  if (!mapped.isReadable(info, info->structSize))
+    return fail("PluginInfo (" + Twine(info->structSize) + " bytes at " + address(info) +
+                ") runs past the end of the library's loaded data");
+  auto string = [&](const char *field) { return mapped.string(field, kMaxPluginString); };
+  auto wild = [&](StringRef field, const char *value) {
+    return fail("the plugin " + field + " (at " + address(value) +
+                ") is not a NUL-terminated string of at most " + Twine(kMaxPluginString) +
+                " bytes in a loaded library");
+  };
+  if (!info->name)
+    return fail("the plugin name is null");
+  std::optional<StringRef> name = string(info->name);
+  if (!name)
+    return wild("name", info->name);
+  if (!isValidName(*name))
+    return fail("invalid plugin name '" + *name +
+                "' (use lower-case letters, digits and '_', starting with a letter)");
+  fail.name = name->str();
+  std::optional<StringRef> version = info->version ? string(info->version) : StringRef();
+  if (!version)
+    return wild("version", info->version);
+  if (version->empty())
+    return fail("the plugin version is null or empty");
+  if (!info->hostAbi)
+    return fail("the host ABI string is null");
+  std::optional<StringRef> hostAbi = string(info->hostAbi);
+  if (!hostAbi)
+    return wild("host ABI string", info->hostAbi);
+  if (*hostAbi != KILN_HOST_ABI)
+    return fail("built against '" + *hostAbi + "', but this kiln is '" + KILN_HOST_ABI +
+                "'; rebuild the plugin against this kiln");
+  auto code = [](auto callback) { return reinterpret_cast<const void *>(callback); };
+  std::pair<StringRef, const void *> callbacks[] = {
+      {"registerDialects", code(KILN_CALLBACK(info, registerDialects))},
+      {"registerPasses", code(KILN_CALLBACK(info, registerPasses))},
+      {"extendPipeline", code(KILN_CALLBACK(info, extendPipeline))},
+      {"registerOps", code(KILN_CALLBACK(info, registerOps))},
+      {"registerLowering", code(KILN_CALLBACK(info, registerLowering))},
+      {"addCodegenFlags", code(KILN_CALLBACK(info, addCodegenFlags))}};
+  for (auto [field, callback] : callbacks)
+    if (callback && !mapped.isExecutable(callback))
+      return fail("PluginInfo's " + field + " (" + address(callback) +
+                  ") points to no code of a loaded library");
+  for (const LoadedPlugin &plugin : loaded)
+    if (plugin.name == *name)
+      return fail("a plugin named '" + plugin.name + "' is already loaded from " +
+                  plugin.path);
 
-    // Everything checked out: commit.
-    contribution.dialects.appendTo(dialects);
-    for (const PassRegistrar::Factory &create : contribution.passes.passes())
-      mlir::registerPass(create);
-    allEdits.insert(allEdits.end(), std::make_move_iterator(contribution.edits.begin()),
-                    std::make_move_iterator(contribution.edits.end()));
-    for (const KernelOp &op : contribution.ops.all())
-      ops().add(op);
-    for (const ValueKind &kind : contribution.ops.valueKinds())
-      ops().addValueKind(kind);
-    for (const auto &[kind, extension] : contribution.lowering.all())
-      registerLoweringExtension(kind, record.name, extension);
-    // Everything mapped since dlopen began, the plugin's hooks included, is
-    // the plugin's and counts in the cache key.
+  LoadedPlugin record;
+  record.name = name->str();
+  record.version = version->str();
+  record.path = path.str();
+  record.realPath = real.str();
+
+  // Each hook's contribution, checked by its validator (PluginHooks.cpp).
+  plugin::Contribution contribution(record.name);
+  plugin::Loaded already{loaded, allEdits, dialects, ops()};
+  if (Error error = plugin::collectDialects(info, record, contribution, already, fail))
+    return error;
+  if (Error error = plugin::collectPasses(info, record, contribution, fail))
+    return error;
+  if (Error error = plugin::collectEdits(info, record, contribution, already, fail))
+    return error;
+  if (Error error = plugin::collectOps(info, record, contribution, already, fail))
+    return error;
+  if (Error error = plugin::collectLowering(info, record, contribution, fail))
+    return error;
+  if (Error error = plugin::collectOptions(
+          info, record, string,
+          [&](const void *at, size_t size) { return mapped.isReadable(at, size); }, fail))
+    return error;
+  record.addCodegenFlags = KILN_CALLBACK(info, addCodegenFlags);
+
+  // Everything checked out: commit.
+  contribution.dialects.appendTo(dialects);
+  for (const PassRegistrar::Factory &create : contribution.passes.passes())
+    mlir::registerPass(create);
+  allEdits.insert(allEdits.end(), std::make_move_iterator(contribution.edits.begin()),
+                  std::make_move_iterator(contribution.edits.end()));
+  for (const KernelOp &op : contribution.ops.all())
+    ops().add(op);
+  for (const ValueKind &kind : contribution.ops.valueKinds())
+    ops().addValueKind(kind);
+  for (const auto &[kind, extension] : contribution.lowering.all())
+    registerLoweringExtension(kind, record.name, extension);
+  // Everything mapped since dlopen began, the plugin's hooks included, is
+  // the plugin's and counts in the cache key.
+  if (before) {
     StringSet<> earlier;
-    for (const std::string &file : before.files())
+    for (const std::string &file : before->files())
       earlier.insert(file);
     LoadedObjects now = LoadedObjects::snapshot();
     for (const std::string &file : now.files()) {
@@ -264,9 +285,9 @@ Error PluginManager::loadFile(StringRef path, bool skipTritonPlugins) {
       if (!earlier.contains(file) && !sys::fs::real_path(file, library) && library != real)
         record.libraries.push_back(library.str().str());
     }
-    loaded.push_back(std::move(record));
-    return Error::success();
-  }();
+  }
+  loaded.push_back(std::move(record));
+  return Error::success();
 }
 
 Error PluginManager::loadList(StringRef paths) {

@@ -21,6 +21,7 @@
 #include "kiln/Plugin/PluginAPI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -225,6 +226,101 @@ Results fenceAsyncShared(KernelBuilder &kb, ValueRange, DictionaryAttr) {
   return SmallVector<Value>{};
 }
 
+/// The block a descriptor moves must be the buffer's shape.
+LogicalResult checkBox(KernelBuilder &kb, StringRef op, Value desc, Value buf) {
+  auto descType = dyn_cast<kiln::tt::TensorDescType>(desc.getType());
+  auto bufType = dyn_cast<ttg::MemDescType>(buf.getType());
+  if (!descType || !bufType)
+    return kb.emitError() << op << " takes a tensor descriptor and an hwx buffer";
+  RankedTensorType block = descType.getSignlessBlockType();
+  if (!ttng::holdsTMABlock(block.getShape(), bufType.getShape()) ||
+      block.getElementType() != bufType.getElementType())
+    return kb.emitError() << op << ": the descriptor's block " << RankedTensorType(block)
+                          << " does not fit the buffer " << ttg::MemDescType(bufType);
+  return success();
+}
+
+/// The offsets of a TMA copy: one i32 scalar per dimension of the block.
+FailureOr<SmallVector<Value>> coordinates(KernelBuilder &kb, StringRef op, Value desc,
+                                          ValueRange offsets) {
+  auto block = cast<kiln::tt::TensorDescType>(desc.getType()).getSignlessBlockType();
+  if (offsets.size() != size_t(block.getRank()))
+    return kb.emitError() << op << ": " << offsets.size() << " offset(s) for a " << block.getRank()
+                          << "-D descriptor";
+  SmallVector<Value> coords;
+  for (Value offset : offsets) {
+    coords.push_back(scalarI32(kb, op, "an offset", offset));
+    if (!coords.back())
+      return failure();
+  }
+  return coords;
+}
+
+// hwx.async_load(desc, offsets, buf, bar): a TMA copy of the descriptor's
+// block at `offsets` into `buf`, completing on `bar` (expect its bytes).
+Results asyncLoad(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+  Value desc = operands.front(), buf = operands[operands.size() - 2];
+  FailureOr<Value> bar = barrierOf(kb, "hwx.async_load", operands.back());
+  if (failed(bar) || failed(checkBox(kb, "hwx.async_load", desc, buf)))
+    return failure();
+  FailureOr<SmallVector<Value>> coords =
+      coordinates(kb, "hwx.async_load", desc, operands.drop_front().drop_back(2));
+  if (failed(coords))
+    return failure();
+  ttng::AsyncTMACopyGlobalToLocalOp::create(kb.builder(), kb.loc(), desc, *coords, *bar, buf,
+                                            truePred(kb));
+  return SmallVector<Value>{};
+}
+
+// hwx.async_store(desc, offsets, buf): a TMA copy of `buf` into the
+// descriptor's block at `offsets` (hwx.async_store_wait before reusing buf).
+Results asyncStore(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+  Value desc = operands.front(), buf = operands.back();
+  if (failed(checkBox(kb, "hwx.async_store", desc, buf)))
+    return failure();
+  FailureOr<SmallVector<Value>> coords =
+      coordinates(kb, "hwx.async_store", desc, operands.drop_front().drop_back());
+  if (failed(coords))
+    return failure();
+  ttng::AsyncTMACopyLocalToGlobalOp::create(kb.builder(), kb.loc(), desc, *coords, buf);
+  return SmallVector<Value>{};
+}
+
+// hwx.async_store_wait(pendings=0): waits until at most `pendings` TMA
+// stores are still reading their buffers.
+Results asyncStoreWait(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
+  auto pendings = constants.getAs<IntegerAttr>("pendings");
+  if (!pendings || pendings.getInt() < 0 || pendings.getInt() > 64)
+    return kb.emitError() << "hwx.async_store_wait: pendings must be an int in [0, 64]";
+  ttng::TMAStoreWaitOp::create(kb.builder(), kb.loc(), pendings.getInt());
+  return SmallVector<Value>{};
+}
+
+// hwx.async_dot(a, b, acc): acc + a @ b on the warp group's tensor cores
+// (wgmma) from shared-memory buffers, started asynchronously: the result
+// may be used only after hwx.async_dot_wait.
+Results asyncDot(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+  Value a = operands[0], b = operands[1], acc = operands[2];
+  auto accType = dyn_cast<RankedTensorType>(acc.getType());
+  if (!isa<ttg::MemDescType>(a.getType()) || !isa<ttg::MemDescType>(b.getType()) || !accType)
+    return kb.emitError() << "hwx.async_dot takes two buffers and an accumulator tensor";
+  auto op = ttng::WarpGroupDotOp::create(kb.builder(), kb.loc(), accType, a, b, acc, Value(),
+                                         kiln::tt::InputPrecision::IEEE, 0, /*isAsync=*/true);
+  if (failed(mlir::verify(op)))
+    return failure();
+  return SmallVector<Value>{op.getD()};
+}
+
+// hwx.async_dot_wait(acc, pendings=0): waits until at most `pendings`
+// async_dots are in flight; returns acc, now readable.
+Results asyncDotWait(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
+  auto pendings = constants.getAs<IntegerAttr>("pendings");
+  if (!pendings || pendings.getInt() < 0 || pendings.getInt() > 64)
+    return kb.emitError() << "hwx.async_dot_wait: pendings must be an int in [0, 64]";
+  auto op = ttng::WarpGroupDotWaitOp::create(kb.builder(), kb.loc(), operands, pendings.getInt());
+  return SmallVector<Value>{op.getOutputs().front()};
+}
+
 struct Decl {
   const char *name;
   std::vector<kiln::KernelOpOperand> operands;
@@ -292,6 +388,36 @@ void registerOps(kiln::OpRegistry &registry) {
        "(bar: barrier, phase: int32) -> None",
        "waits until the barrier's phase of parity phase completes",
        &barrierWait},
+      {"hwx.async_load",
+       {{"desc", "descriptor"}, {"offsets", "tensors"}, {"buf", "buffer"}, {"bar", "barrier"}},
+       {},
+       "(desc: tensor_descriptor, offsets: list[int32], buf: buffer, bar: barrier) -> None",
+       "TMA copy of the descriptor's block at offsets into buf, completing on bar",
+       &asyncLoad},
+      {"hwx.async_store",
+       {{"desc", "descriptor"}, {"offsets", "tensors"}, {"buf", "buffer"}},
+       {},
+       "(desc: tensor_descriptor, offsets: list[int32], buf: buffer) -> None",
+       "TMA copy of buf into the descriptor's block at offsets",
+       &asyncStore},
+      {"hwx.async_store_wait",
+       {{"pendings", "constexpr", "0"}},
+       {},
+       "(pendings: int = 0) -> None",
+       "waits until at most pendings TMA stores still read their buffers",
+       &asyncStoreWait},
+      {"hwx.async_dot",
+       {{"a", "buffer"}, {"b", "buffer"}, "acc"},
+       {{"tensor", "acc.shape", "acc.dtype"}},
+       "(a: buffer, b: buffer, acc: tensor) -> tensor",
+       "acc + a @ b on the warp group's tensor cores (wgmma), asynchronous until async_dot_wait",
+       &asyncDot},
+      {"hwx.async_dot_wait",
+       {"acc", {"pendings", "constexpr", "0"}},
+       {{"tensor", "acc.shape", "acc.dtype"}},
+       "(acc: tensor, pendings: int = 0) -> tensor",
+       "waits until at most pendings async_dots are in flight; returns acc, then readable",
+       &asyncDotWait},
       {"hwx.fence_async_shared",
        {},
        {},

@@ -39,8 +39,18 @@ CommandRegistration::CommandRegistration(cl::SubCommand &sub, std::function<int(
   commands().push_back({&sub, std::move(main)});
 }
 
+// Plugins linked into this kiln (KILN_BUILTIN_PLUGINS; none unless static).
+#define KILN_BUILTIN(NAME) extern "C" const kiln::PluginInfo *kilnBuiltinPlugin_##NAME();
+#include "BuiltinPlugins.inc"
+#undef KILN_BUILTIN
+
 Error loadPlugins(const std::vector<std::string> &explicitPaths) {
   PluginManager &manager = PluginManager::get();
+#define KILN_BUILTIN(NAME)                                                     \
+  if (Error error = manager.loadBuiltin(kilnBuiltinPlugin_##NAME()))           \
+    return error;
+#include "BuiltinPlugins.inc"
+#undef KILN_BUILTIN
   if (Error error = manager.loadFromEnvironment())
     return error;
   for (const std::string &path : explicitPaths)

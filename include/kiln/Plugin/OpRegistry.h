@@ -31,12 +31,14 @@ struct KernelOpOperand {
 
   std::string name;
   /// "tensor": a tensor or scalar of the kernel (Python numbers become
-  /// scalars); "constexpr": a Python constant (bool, int, float, str, a
-  /// tl.dtype as its name, or a list of these), given to the builder in
-  /// `constants` and never an SSA value; "value": any other Triton value
-  /// of one IR handle (a tensor descriptor); otherwise kinds of the
-  /// plugin's own values (OpRegistry::addValueKind), several separated by
-  /// '|' ("buffer|barrier").
+  /// scalars); "tensors": a list of them, each its own SSA operand (at most
+  /// one such operand per op; the builder tells them apart by count);
+  /// "constexpr": a Python constant (bool, int, float, str, a tl.dtype as
+  /// its name, or a list of these), given to the builder in `constants`
+  /// and never an SSA value; "descriptor": a Triton tensor descriptor;
+  /// otherwise kinds of the plugin's own values
+  /// (OpRegistry::addValueKind), several separated by '|'
+  /// ("buffer|barrier").
   std::string kind = "tensor";
   /// An optional constexpr's default, as JSON ("1", "[64, 64]"); empty:
   /// the operand is required.

@@ -119,6 +119,12 @@ constexpr uint32_t kPluginInfoMinSize = offsetof(PluginInfo, registerDialects);
 /// Defines the exported entry point returning `INFO`, and Triton's entry
 /// point with an empty record, so that Triton 3.7 and 3.8, which load every
 /// library in TRITON_PLUGIN_PATHS, accept the plugin (TritonEntryPoint.h).
+#ifdef KILN_BUILTIN_PLUGIN
+// Linked into a static kiln (KILN_BUILTIN_PLUGINS), which registers it at
+// start-up through this entry point, named per plugin.
+#define KILN_PLUGIN(INFO)                                                      \
+  extern "C" const ::kiln::PluginInfo *KILN_BUILTIN_PLUGIN() { return &(INFO); }
+#else
 #define KILN_PLUGIN(INFO)                                                      \
   extern "C" __attribute__((visibility("default"))) const ::kiln::PluginInfo * \
   kilnGetPluginInfo() {                                                        \
@@ -128,6 +134,7 @@ constexpr uint32_t kPluginInfoMinSize = offsetof(PluginInfo, registerDialects);
   tritonGetPluginInfo() {                                                      \
     KILN_TRITON_PLUGIN_RECORD((INFO).name, (INFO).version)                     \
   }
+#endif
 
 /// The name of the entry point, for loaders.
 #define KILN_PLUGIN_ENTRY_POINT "kilnGetPluginInfo"

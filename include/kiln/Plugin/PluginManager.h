@@ -23,6 +23,11 @@
 
 namespace kiln {
 
+class LoadedObjects;
+namespace plugin {
+struct Errors;
+} // namespace plugin
+
 class OpRegistry;
 
 struct LoadedPlugin {
@@ -65,6 +70,9 @@ public:
   /// TRITON_PLUGIN_PATHS: Triton's own plugins in it are skipped, with a
   /// warning.
   llvm::Error loadList(llvm::StringRef paths);
+  /// Registers a plugin linked into this executable (a static kiln's
+  /// built-in plugins, KILN_BUILTIN_PLUGINS), checked as a loaded one is.
+  llvm::Error loadBuiltin(const PluginInfo *info);
   /// Loads TRITON_PLUGIN_PATHS, then KILN_PLUGIN_PATHS (same syntax; Triton
   /// never reads it), each if set.
   llvm::Error loadFromEnvironment();
@@ -95,6 +103,12 @@ public:
 private:
   PluginManager();
   llvm::Error loadFile(llvm::StringRef path, bool skipTritonPlugins);
+  /// Checks and registers what `info` declares (`mapped`: the process's
+  /// objects, against which its pointers are checked; `before`: those
+  /// before the plugin was loaded, null for a built-in one).
+  llvm::Error adopt(const PluginInfo *info, llvm::StringRef path, llvm::StringRef real,
+                    const LoadedObjects &mapped, const LoadedObjects *before,
+                    plugin::Errors &fail);
   std::function<void(llvm::StringRef)> warn;
   std::vector<LoadedPlugin> loaded;
   std::vector<PipelineEdit> allEdits;

@@ -186,15 +186,21 @@ def call_builtin(module, op):
             elif kind == "tensor":
                 env[key] = _semantic.to_tensor(arg)
                 handles.append(env[key].handle)
-            elif kind == "value":
-                flat = []
-                if not isinstance(arg, tl.core.base_value) or isinstance(arg, tl.constexpr):
-                    raise TypeError(f"{name}(): '{key}' must be a Triton value, got {arg!r}")
-                arg._flatten_ir(flat)
-                if len(flat) != 1:
-                    raise TypeError(f"{name}(): '{key}' must be a value of one IR handle")
+            elif kind == "tensors":
+                items = tl.core._unwrap_if_constexpr(arg)
+                if isinstance(items, tl.tuple):
+                    items = list(items.values)
+                if not isinstance(items, (list, tuple)):
+                    raise TypeError(f"{name}(): '{key}' must be a list or tuple of tensors or "
+                                    f"numbers, got {type(items).__name__}")
+                env[key] = [_semantic.to_tensor(item) for item in items]
+                handles.extend(t.handle for t in env[key])
+            elif kind == "descriptor":
+                if not isinstance(arg, tl.core.tensor_descriptor_base):
+                    raise TypeError(f"{name}(): '{key}' must be a tensor descriptor, got "
+                                    f"{getattr(arg, 'type', type(arg).__name__)}")
                 env[key] = arg
-                handles.extend(flat)
+                handles.append(arg.handle)
             else:
                 allowed = kind.split("|")
                 if not isinstance(arg, plugin_value) or arg.type.module is not module or \

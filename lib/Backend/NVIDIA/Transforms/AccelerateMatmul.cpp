@@ -10,6 +10,7 @@
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/WGMMA.h"
 #include "kiln/Layout/Queries.h"
 #include "kiln/Base/Options.h"
 
@@ -107,37 +108,11 @@ SmallVector<int64_t> resultTile(tt::DotOp dot) {
 }
 
 SmallVector<unsigned> mmaV3InstrShape(tt::DotOp dot, unsigned numWarps) {
-  SmallVector<int64_t> shape = resultTile(dot);
-  Type elem = dot.getA().getType().getElementType();
-  unsigned mWarps = std::max<unsigned>(shape[0] / 16, 1);
-  unsigned nWarps = std::max<unsigned>(numWarps / mWarps, 1);
-  int64_t maxN = std::max<int64_t>(shape[1] / nWarps, 8);
-  // wgmma's N is a multiple of 8 up to 256 (of 16 for i8, up to 224).
-  int64_t step = elem.isInteger(8) ? 16 : 8, top = elem.isInteger(8) ? 224 : 256;
-  int64_t n = 8;
-  for (int64_t cand = top; cand >= step; cand -= step)
-    if (shape[1] % cand == 0 && cand <= maxN) {
-      n = cand;
-      break;
-    }
-  return {16, unsigned(n), 256 / bitsOf(elem)};
+  return ttng::wgmmaInstrShape(resultTile(dot), dot.getA().getType().getElementType(), numWarps);
 }
 
-SmallVector<unsigned> mmaV3WarpsPerCTA(tt::DotOp dot, unsigned numWarps,
-                                       ArrayRef<unsigned> instrShape) {
-  if (hasChainedDot(dot, /*fedToo=*/false))
-    return {numWarps, 1};
-  SmallVector<int64_t> shape = resultTile(dot);
-  // A warp group (4 warps) is the smallest unit; more warps go along M
-  // while M has rows for them.
-  SmallVector<unsigned> warps = {4, 1};
-  while (warps[0] * warps[1] < numWarps) {
-    if (shape[0] > 16 * int64_t(warps[0]))
-      warps[0] *= 2;
-    else
-      warps[1] *= 2;
-  }
-  return warps;
+SmallVector<unsigned> mmaV3WarpsPerCTA(tt::DotOp dot, unsigned numWarps) {
+  return ttng::wgmmaWarpsPerCTA(resultTile(dot), numWarps, hasChainedDot(dot, /*fedToo=*/false));
 }
 
 SmallVector<unsigned> mmaV2WarpsPerCTA(tt::DotOp dot, unsigned numWarps) {
@@ -288,7 +263,7 @@ LogicalResult accelerateV3(tt::DotOp dot, unsigned numWarps) {
   MLIRContext *ctx = dot.getContext();
   SmallVector<unsigned> instr = mmaV3InstrShape(dot, numWarps);
   SmallVector<int32_t> cga = resultCGA(dot);
-  auto mma = NvidiaMmaEncodingAttr::get(ctx, 3, 0, mmaV3WarpsPerCTA(dot, numWarps, instr), cga,
+  auto mma = NvidiaMmaEncodingAttr::get(ctx, 3, 0, mmaV3WarpsPerCTA(dot, numWarps), cga,
                                         instr);
   Type elem = dot.getA().getType().getElementType();
   bool allowTranspose = elem.isF16() || elem.isBF16(); // wgmma transposes 16-bit types only

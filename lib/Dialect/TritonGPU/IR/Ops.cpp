@@ -36,6 +36,8 @@ void printAddrSpace(OpAsmPrinter &printer, Operation *, IntegerAttr attr) {
 }
 } // namespace
 
+#include "kiln/Dialect/TritonGPU/IR/OpInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "kiln/Dialect/TritonGPU/IR/Ops.cpp.inc"
 

@@ -77,6 +77,13 @@ private:
   }
   LogicalResult retypeResults(Operation *op);
   LogicalResult convertOperands(Operation *op);
+  /// Loop results (and their iteration arguments) that carry what an
+  /// explicit-layout op made get its layout, not the default: a convert
+  /// of a warpgroup MMA's accumulator while the MMA is in flight would
+  /// read registers it has not written yet. Found after a first retyping;
+  /// true if new ones were found.
+  bool findCarriedLayouts(ModuleOp module);
+  DenseMap<Value, Type> carriedLayouts;
 };
 
 /// `enc` over a tensor with an extra last dimension of size 2 that each
@@ -199,6 +206,8 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
                               cast<DistributedEncodingInterface>(srcType.getEncoding()))));
     return success();
   }
+  if (auto explicitOp = dyn_cast<ExplicitLayoutOpInterface>(op))
+    return explicitOp.assignLayouts(numWarps, threadsPerWarp, unsigned(numCTAs));
   if (isa<tt::ScanOp>(op)) {
     RankedTensorType srcType = scannedOperandType(op);
     for (Value result : op->getResults())
@@ -246,8 +255,11 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
   // Region arguments that mirror results (loop-carried values) get the
   // same types; other tensor arguments their default layout.
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    for (auto [arg, result] : llvm::zip(forOp.getRegionIterArgs(), forOp.getResults()))
+    for (auto [arg, result] : llvm::zip(forOp.getRegionIterArgs(), forOp.getResults())) {
+      if (Type carried = carriedLayouts.lookup(result))
+        result.setType(carried);
       arg.setType(result.getType());
+    }
     return success();
   }
   for (Region &region : op->getRegions())
@@ -257,6 +269,29 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
   return success();
 }
 
+bool ConvertFromTTIRPass::findCarriedLayouts(ModuleOp module) {
+  bool found = false;
+  module.walk([&](scf::ForOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [yielded, result] : llvm::zip(yield.getOperands(), loop.getResults())) {
+      Operation *def = yielded.getDefiningOp();
+      bool forced = def && (isa<ExplicitLayoutOpInterface>(def) ||
+                            (isa<scf::ForOp>(def) && carriedLayouts.count(yielded)));
+      if (!forced || yielded.getType() == result.getType() || carriedLayouts.count(result))
+        continue;
+      carriedLayouts[result] = yielded.getType();
+      found = true;
+    }
+  });
+  return found;
+}
+
+/// `type` without its layout.
+static Type withoutLayout(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getEncoding() ? tensor.cloneWithEncoding({}) : type;
+}
+
 LogicalResult ConvertFromTTIRPass::convertOperands(Operation *op) {
   // The type each operand must have, given the (new) types around it.
   auto required = [&](unsigned i) -> Type {
@@ -264,6 +299,8 @@ LogicalResult ConvertFromTTIRPass::convertOperands(Operation *op) {
     auto tensor = dyn_cast<RankedTensorType>(operand.getType());
     if (!tensor)
       return operand.getType();
+    if (auto explicitOp = dyn_cast<ExplicitLayoutOpInterface>(op))
+      return explicitOp.requiredOperandType(i);
     if (auto yield = dyn_cast<scf::YieldOp>(op)) {
       Operation *parent = op->getParentOp();
       if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
@@ -368,14 +405,35 @@ void ConvertFromTTIRPass::runOnOperation() {
       for (auto [arg, type] : llvm::zip(func.getArguments(), inputs))
         arg.setType(type);
   }
-  // Defining ops come before their users in a pre-order walk.
-  WalkResult result = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<tt::FuncOp, ModuleOp>(op))
-      return WalkResult::advance();
-    return failed(retypeResults(op)) ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  if (result.wasInterrupted())
+  // Defining ops come before their users in a pre-order walk. Retyping
+  // only sets types, so it is redone from TTIR's types while loops turn
+  // out to carry explicit layouts (nested loops: once per level).
+  auto retypeAll = [&] {
+    return !module
+                .walk<WalkOrder::PreOrder>([&](Operation *op) {
+                  if (isa<tt::FuncOp, ModuleOp>(op))
+                    return WalkResult::advance();
+                  return failed(retypeResults(op)) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+                })
+                .wasInterrupted();
+  };
+  if (!retypeAll())
     return signalPassFailure();
+  while (findCarriedLayouts(module)) {
+    module.walk([&](Operation *op) {
+      if (isa<tt::FuncOp, ModuleOp>(op))
+        return;
+      for (Value result : op->getResults())
+        result.setType(withoutLayout(result.getType()));
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(withoutLayout(arg.getType()));
+    });
+    if (!retypeAll())
+      return signalPassFailure();
+  }
   SmallVector<Operation *> ops;
   module.walk([&](Operation *op) {
     if (!isa<tt::FuncOp, ModuleOp, ConvertLayoutOp>(op))

@@ -1,6 +1,7 @@
 //===- Ops.cpp - ttng ops: verifiers, memory effects, type inference ------===//
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/WGMMA.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -87,6 +88,14 @@ LogicalResult WarpGroupDotOp::verify() {
   if (aShaped.getElementType() != b.getElementType())
     return emitOpError() << "a and b element types differ (" << aShaped.getElementType()
                          << " and " << b.getElementType() << ")";
+  // Written before layouts, both operands are in shared memory (an A in
+  // registers needs a layout of the accumulator's).
+  if (!c.getEncoding()) {
+    if (!isa<MemDescType>(aShaped))
+      return emitOpError() << "written before layouts (an accumulator without encoding), a must "
+                              "be in shared memory";
+    return success();
+  }
   // wgmma's accumulator fragment is the version-3 MMA layout.
   auto mma = dyn_cast_or_null<kiln::ttg::NvidiaMmaEncodingAttr>(c.getEncoding());
   if (!mma || mma.getVersionMajor() != 3)
@@ -102,6 +111,42 @@ void WarpGroupDotOp::getEffects(
                          kiln::ttg::SharedMemory::get());
   effects.emplace_back(MemoryEffects::Read::get(), &getBMutable(),
                        kiln::ttg::SharedMemory::get());
+}
+
+LogicalResult WarpGroupDotOp::assignLayouts(unsigned numWarps, unsigned, unsigned numCTAs) {
+  RankedTensorType d = getD().getType();
+  if (d.getEncoding())
+    return success();
+  if (numCTAs != 1)
+    return emitOpError() << "written before layouts is supported in programs of one CTA, not "
+                         << numCTAs;
+  if (numWarps % 4 != 0)
+    return emitOpError() << "needs whole warp groups (num_warps a multiple of 4), got "
+                         << numWarps;
+  Type element = getB().getType().getElementType();
+  SmallVector<unsigned> instr = wgmmaInstrShape(d.getShape(), element, numWarps);
+  // The accumulator may feed a later product as its A only through
+  // registers, which a TTIR-form dot does not take: never chained here.
+  auto mma = kiln::ttg::NvidiaMmaEncodingAttr::get(
+      getContext(), 3, 0, wgmmaWarpsPerCTA(d.getShape(), numWarps, /*chained=*/false),
+      ArrayRef<int32_t>(), instr);
+  getD().setType(d.cloneWithEncoding(mma));
+  return success();
+}
+
+Type WarpGroupDotOp::requiredOperandType(unsigned index) {
+  // The accumulator is in the result's layout; a and b are memdescs.
+  return index == 2 ? getD().getType() : getOperand(index).getType();
+}
+
+LogicalResult WarpGroupDotWaitOp::assignLayouts(unsigned, unsigned, unsigned) {
+  for (auto [input, output] : llvm::zip_equal(getInputs(), getOutputs()))
+    output.setType(input.getType());
+  return success();
+}
+
+Type WarpGroupDotWaitOp::requiredOperandType(unsigned index) {
+  return getOperand(index).getType();
 }
 
 LogicalResult WarpGroupDotWaitOp::verify() {

@@ -79,6 +79,7 @@ LinearEncodingAttr linearEncoding(mlir::MLIRContext *ctx, const layout::LinearLa
 } // namespace kiln::ttg
 
 #define GET_OP_CLASSES
+#include "kiln/Dialect/TritonGPU/IR/OpInterfaces.h.inc"
 #include "kiln/Dialect/TritonGPU/IR/Ops.h.inc"
 
 #endif

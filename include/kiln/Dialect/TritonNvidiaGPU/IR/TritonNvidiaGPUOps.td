@@ -3,6 +3,7 @@
 
 include "kiln/Dialect/TritonNvidiaGPU/IR/TritonNvidiaGPUDialect.td"
 include "kiln/Dialect/TritonGPU/IR/TritonGPUTypes.td"
+include "kiln/Dialect/TritonGPU/IR/TritonGPUOpInterfaces.td"
 include "kiln/Dialect/Triton/IR/TritonTypes.td"
 include "kiln/Dialect/Triton/IR/TritonAttrDefs.td"
 include "mlir/IR/OpBase.td"
@@ -77,6 +78,7 @@ def TTNG_DotLike : NativeOpTrait<"DotLike"> {
 
 def TTNG_WarpGroupDotOp : TTNG_Op<"warp_group_dot", [
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, TTNG_DotLike,
+    DeclareOpInterfaceMethods<TTG_ExplicitLayoutOpInterface>,
     TypesMatchWith<"accumulator matches the result", "d", "c", "$_self">]> {
   let summary = "d = a * b + c on the tensor cores of a warp group";
   let description = [{
@@ -85,6 +87,9 @@ def TTNG_WarpGroupDotOp : TTNG_Op<"warp_group_dot", [
     layout. With `useC` false, `c` is ignored (d = a * b). With `isAsync`,
     `d` may be used only after a `ttng.warp_group_dot_wait` that lists it.
     `inputPrecision` and `maxNumImpreciseAcc` are those of `tt.dot`.
+    Written before layouts (TTIR: `c` and `d` without encoding, `a` and `b`
+    in shared memory), `ttgir-convert-from-ttir` gives the accumulator the
+    layout accelerate-matmul would.
   }];
   let arguments = (ins
     TTNG_TensorOrMemDesc:$a,
@@ -103,7 +108,8 @@ def TTNG_WarpGroupDotOp : TTNG_Op<"warp_group_dot", [
 }
 
 def TTNG_WarpGroupDotWaitOp : TTNG_Op<"warp_group_dot_wait", [
-    DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    DeclareOpInterfaceMethods<TTG_ExplicitLayoutOpInterface>]> {
   let summary = "wait until at most `pendings` asynchronous warp-group dots are in flight";
   let description = [{
     Each result is its input, usable once the wait returns: the results of
