@@ -162,15 +162,20 @@ Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out
       if (operand.kind != "tensor" && (op.elementwise || !op.pythonCall))
         return fail("op '" + op.name + "' operand '" + operand.name +
                     "' has a kind other than tensor, which only pythonCall ops take");
-      if (!operand.defaultJson.empty() && operand.kind != "constexpr")
+      if (!operand.defaultJson.empty() && operand.kind != "constexpr" && operand.kind != "tensor")
         return fail("op '" + op.name + "' operand '" + operand.name +
-                    "' has a default but is not a constexpr");
-      if (!operand.defaultJson.empty())
-        if (Expected<json::Value> parsed = json::parse(operand.defaultJson); !parsed) {
+                    "' has a default but is neither a constexpr nor a tensor");
+      if (!operand.defaultJson.empty()) {
+        Expected<json::Value> parsed = json::parse(operand.defaultJson);
+        if (!parsed) {
           consumeError(parsed.takeError());
           return fail("op '" + op.name + "' operand '" + operand.name + "' has default '" +
                       operand.defaultJson + "', which is not JSON");
         }
+        if (operand.kind == "tensor" && !parsed->getAsNumber() && !parsed->getAsBoolean())
+          return fail("op '" + op.name + "' tensor operand '" + operand.name + "' has default '" +
+                      operand.defaultJson + "'; a tensor's default is a number or bool");
+      }
     }
     if (op.elementwise) {
       if (op.numResults != 1 || op.operands.empty())

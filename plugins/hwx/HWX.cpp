@@ -75,7 +75,17 @@ FailureOr<int64_t> positive(KernelBuilder &kb, StringRef op, DictionaryAttr cons
   return attr.getInt();
 }
 
-Value truePred(KernelBuilder &kb) { return kb.constInt(1, kb.builder().getI1Type()); }
+/// A predicate operand: an i1 scalar (the default True), or an integer
+/// scalar compared with zero.
+Value predicate(KernelBuilder &kb, StringRef op, Value value) {
+  if (isa<RankedTensorType>(value.getType()) || !value.getType().isIntOrIndex()) {
+    kb.emitError() << op << ": pred must be a boolean scalar, got " << value.getType();
+    return {};
+  }
+  if (value.getType().isInteger(1))
+    return value;
+  return kb.cmp(kiln::CmpKind::NE, value, kb.constInt(0, value.getType()));
+}
 
 // hwx.alloc(shape, dtype, num=1): `num` buffers of `shape`, in the layout
 // wgmma and TMA read when the buffer has rows to swizzle (the layout
@@ -190,9 +200,10 @@ FailureOr<Value> barrierOf(KernelBuilder &kb, StringRef op, Value value) {
 Results barrierExpect(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
   FailureOr<Value> bar = barrierOf(kb, "hwx.barrier_expect", operands[0]);
   FailureOr<int64_t> bytes = positive(kb, "hwx.barrier_expect", constants, "bytes", 1 << 20);
-  if (failed(bar) || failed(bytes))
+  Value pred = predicate(kb, "hwx.barrier_expect", operands[1]);
+  if (failed(bar) || failed(bytes) || !pred)
     return failure();
-  ttng::BarrierExpectOp::create(kb.builder(), kb.loc(), *bar, *bytes, truePred(kb));
+  ttng::BarrierExpectOp::create(kb.builder(), kb.loc(), *bar, *bytes, pred);
   return SmallVector<Value>{};
 }
 
@@ -200,9 +211,10 @@ Results barrierExpect(KernelBuilder &kb, ValueRange operands, DictionaryAttr con
 Results barrierArrive(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
   FailureOr<Value> bar = barrierOf(kb, "hwx.barrier_arrive", operands[0]);
   FailureOr<int64_t> count = positive(kb, "hwx.barrier_arrive", constants, "count", 1 << 20);
-  if (failed(bar) || failed(count))
+  Value pred = predicate(kb, "hwx.barrier_arrive", operands[1]);
+  if (failed(bar) || failed(count) || !pred)
     return failure();
-  ttng::ArriveBarrierOp::create(kb.builder(), kb.loc(), *bar, *count, Value());
+  ttng::ArriveBarrierOp::create(kb.builder(), kb.loc(), *bar, *count, pred);
   return SmallVector<Value>{};
 }
 
@@ -213,9 +225,10 @@ Results barrierWait(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
   if (failed(bar))
     return failure();
   Value phase = scalarI32(kb, "hwx.barrier_wait", "the phase", operands[1]);
-  if (!phase)
+  Value pred = predicate(kb, "hwx.barrier_wait", operands[2]);
+  if (!phase || !pred)
     return failure();
-  ttng::WaitBarrierOp::create(kb.builder(), kb.loc(), *bar, phase, Value(), ValueRange());
+  ttng::WaitBarrierOp::create(kb.builder(), kb.loc(), *bar, phase, pred, ValueRange());
   return SmallVector<Value>{};
 }
 
@@ -259,16 +272,19 @@ FailureOr<SmallVector<Value>> coordinates(KernelBuilder &kb, StringRef op, Value
 // hwx.async_load(desc, offsets, buf, bar): a TMA copy of the descriptor's
 // block at `offsets` into `buf`, completing on `bar` (expect its bytes).
 Results asyncLoad(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
-  Value desc = operands.front(), buf = operands[operands.size() - 2];
-  FailureOr<Value> bar = barrierOf(kb, "hwx.async_load", operands.back());
-  if (failed(bar) || failed(checkBox(kb, "hwx.async_load", desc, buf)))
+  // desc, offsets..., buf, bar, pred
+  size_t n = operands.size();
+  Value desc = operands.front(), buf = operands[n - 3];
+  FailureOr<Value> bar = barrierOf(kb, "hwx.async_load", operands[n - 2]);
+  Value pred = predicate(kb, "hwx.async_load", operands[n - 1]);
+  if (failed(bar) || !pred || failed(checkBox(kb, "hwx.async_load", desc, buf)))
     return failure();
   FailureOr<SmallVector<Value>> coords =
-      coordinates(kb, "hwx.async_load", desc, operands.drop_front().drop_back(2));
+      coordinates(kb, "hwx.async_load", desc, operands.drop_front().drop_back(3));
   if (failed(coords))
     return failure();
   ttng::AsyncTMACopyGlobalToLocalOp::create(kb.builder(), kb.loc(), desc, *coords, *bar, buf,
-                                            truePred(kb));
+                                            pred);
   return SmallVector<Value>{};
 }
 
@@ -371,27 +387,32 @@ void registerOps(kiln::OpRegistry &registry) {
        "num mbarriers, each completing a phase after count arrivals",
        &allocBarriers},
       {"hwx.barrier_expect",
-       {{"bar", "barrier"}, {"bytes", "constexpr"}},
+       {{"bar", "barrier"}, {"bytes", "constexpr"}, {"pred", "tensor", "true"}},
        {},
-       "(bar: barrier, bytes: int) -> None",
+       "(bar: barrier, bytes: int, pred: bool = True) -> None",
        "the barrier's current phase also waits for bytes of asynchronous copies",
        &barrierExpect},
       {"hwx.barrier_arrive",
-       {{"bar", "barrier"}, {"count", "constexpr", "1"}},
+       {{"bar", "barrier"}, {"count", "constexpr", "1"}, {"pred", "tensor", "true"}},
        {},
-       "(bar: barrier, count: int = 1) -> None",
+       "(bar: barrier, count: int = 1, pred: bool = True) -> None",
        "count arrivals on the barrier, once per CTA",
        &barrierArrive},
       {"hwx.barrier_wait",
-       {{"bar", "barrier"}, "phase"},
+       {{"bar", "barrier"}, "phase", {"pred", "tensor", "true"}},
        {},
-       "(bar: barrier, phase: int32) -> None",
+       "(bar: barrier, phase: int32, pred: bool = True) -> None",
        "waits until the barrier's phase of parity phase completes",
        &barrierWait},
       {"hwx.async_load",
-       {{"desc", "descriptor"}, {"offsets", "tensors"}, {"buf", "buffer"}, {"bar", "barrier"}},
+       {{"desc", "descriptor"},
+        {"offsets", "tensors"},
+        {"buf", "buffer"},
+        {"bar", "barrier"},
+        {"pred", "tensor", "true"}},
        {},
-       "(desc: tensor_descriptor, offsets: list[int32], buf: buffer, bar: barrier) -> None",
+       "(desc: tensor_descriptor, offsets: list[int32], buf: buffer, bar: barrier, "
+       "pred: bool = True) -> None",
        "TMA copy of the descriptor's block at offsets into buf, completing on bar",
        &asyncLoad},
       {"hwx.async_store",

@@ -17,7 +17,9 @@
 // CHECK: %[[NEXT:.*]] = scf.if {{.*}} -> (!ttg.memdesc<64x64xf16
 // CHECK: scf.yield %[[NEXT]] : !ttg.memdesc<64x64xf16
 // CHECK: ttng.barrier_expect %{{.*}}, 8192, %true
-// CHECK: ttng.wait_barrier %{{.*}}, %{{.*}} : !ttg.memdesc<1xi64
+// An integer predicate is compared with zero.
+// CHECK: %[[PRED:.*]] = arith.cmpi ne, %arg1, %{{.*}} : i32
+// CHECK: ttng.wait_barrier %{{.*}}, %{{.*}}, %[[PRED]] : !ttg.memdesc<1xi64
 // CHECK-NOT: kiln.kernel_op
 module {
   tt.func public @carried(%y: !tt.ptr<f16>, %n: i32) {
@@ -39,8 +41,9 @@ module {
       scf.yield %next : !tt.ptr<i8>
     }
     %bar = tt.call @"hwx.index.kiln_op.2"(%bars, %c0) : (!tt.ptr<i8>, i32) -> !tt.ptr<i8>
-    tt.call @"hwx.barrier_expect.kiln_op.0"(%bar) {kiln.constants = "{\22bytes\22: 8192}"} : (!tt.ptr<i8>) -> ()
-    tt.call @"hwx.barrier_wait.kiln_op.0"(%bar, %c0) : (!tt.ptr<i8>, i32) -> ()
+    %t = arith.constant true
+    tt.call @"hwx.barrier_expect.kiln_op.0"(%bar, %t) {kiln.constants = "{\22bytes\22: 8192}"} : (!tt.ptr<i8>, i1) -> ()
+    tt.call @"hwx.barrier_wait.kiln_op.0"(%bar, %c0, %n) : (!tt.ptr<i8>, i32, i32) -> ()
     tt.return
   }
   tt.func private @"hwx.alloc.kiln_op.0"() -> !tt.ptr<i8> attributes {kiln.kernel_op = "hwx.alloc"}
@@ -49,8 +52,8 @@ module {
   tt.func private @"hwx.index.kiln_op.1"(!tt.ptr<i8>, i32) -> !tt.ptr<i8> attributes {kiln.kernel_op = "hwx.index"}
   tt.func private @"hwx.index.kiln_op.2"(!tt.ptr<i8>, i32) -> !tt.ptr<i8> attributes {kiln.kernel_op = "hwx.index"}
   tt.func private @"hwx.load.kiln_op.0"(!tt.ptr<i8>) -> tensor<64x64xf16> attributes {kiln.kernel_op = "hwx.load"}
-  tt.func private @"hwx.barrier_expect.kiln_op.0"(!tt.ptr<i8>) attributes {kiln.kernel_op = "hwx.barrier_expect"}
-  tt.func private @"hwx.barrier_wait.kiln_op.0"(!tt.ptr<i8>, i32) attributes {kiln.kernel_op = "hwx.barrier_wait"}
+  tt.func private @"hwx.barrier_expect.kiln_op.0"(!tt.ptr<i8>, i1) attributes {kiln.kernel_op = "hwx.barrier_expect"}
+  tt.func private @"hwx.barrier_wait.kiln_op.0"(!tt.ptr<i8>, i32, i32) attributes {kiln.kernel_op = "hwx.barrier_wait"}
 }
 
 // -----
@@ -71,16 +74,18 @@ module {
       scf.condition(%c) %b : !tt.ptr<i8>
     } do {
     ^bb0(%b2: !tt.ptr<i8>):
-      tt.call @"hwx.barrier_arrive.kiln_op.0"(%b2) {kiln.constants = "{\22count\22: 2}"} : (!tt.ptr<i8>) -> ()
+      %t = arith.constant true
+      tt.call @"hwx.barrier_arrive.kiln_op.0"(%b2, %t) {kiln.constants = "{\22count\22: 2}"} : (!tt.ptr<i8>, i1) -> ()
       scf.yield %b2 : !tt.ptr<i8>
     }
-    tt.call @"hwx.barrier_wait.kiln_op.0"(%r, %c0) : (!tt.ptr<i8>, i32) -> ()
+    %t0 = arith.constant true
+    tt.call @"hwx.barrier_wait.kiln_op.0"(%r, %c0, %t0) : (!tt.ptr<i8>, i32, i1) -> ()
     tt.return
   }
   tt.func private @"hwx.alloc_barriers.kiln_op.0"() -> !tt.ptr<i8> attributes {kiln.kernel_op = "hwx.alloc_barriers"}
   tt.func private @"hwx.index.kiln_op.0"(!tt.ptr<i8>, i32) -> !tt.ptr<i8> attributes {kiln.kernel_op = "hwx.index"}
-  tt.func private @"hwx.barrier_arrive.kiln_op.0"(!tt.ptr<i8>) attributes {kiln.kernel_op = "hwx.barrier_arrive"}
-  tt.func private @"hwx.barrier_wait.kiln_op.0"(!tt.ptr<i8>, i32) attributes {kiln.kernel_op = "hwx.barrier_wait"}
+  tt.func private @"hwx.barrier_arrive.kiln_op.0"(!tt.ptr<i8>, i1) attributes {kiln.kernel_op = "hwx.barrier_arrive"}
+  tt.func private @"hwx.barrier_wait.kiln_op.0"(!tt.ptr<i8>, i32, i1) attributes {kiln.kernel_op = "hwx.barrier_wait"}
 }
 
 // -----

@@ -40,8 +40,10 @@ struct KernelOpOperand {
   /// (OpRegistry::addValueKind), several separated by '|'
   /// ("buffer|barrier").
   std::string kind = "tensor";
-  /// An optional constexpr's default, as JSON ("1", "[64, 64]"); empty:
-  /// the operand is required.
+  /// An optional operand's default, as JSON ("1", "[64, 64]", "true"):
+  /// a constexpr's value, or for a tensor a number or bool the Python side
+  /// passes as a scalar (C++ callers of KernelBuilder::call give every
+  /// tensor). Empty: the operand is required.
   std::string defaultJson;
 };
 

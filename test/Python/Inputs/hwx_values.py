@@ -46,7 +46,7 @@ def carried_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     for i in range(n):
         cur = add_from(cur, x_ptr, offs)
         hwx.barrier_arrive(bar)
-        hwx.barrier_wait(bar, phase)
+        hwx.barrier_wait(bar, phase, pred=i < n)
         phase ^= 1
         if i % 2 == 0:
             cur = bufs[1]
