@@ -10,13 +10,18 @@
 //                     = true compiles the kernel's PTX without ptxas's
 //                     optimisations;
 //   addCodegenFlags   adds `-O0` to ptxas when `hwclock.unoptimized` is
-//                     true, so that ptxas moves no code across the reads.
+//                     true, so that ptxas moves no code across the reads;
+//   registerOps       `hwclock.read()` is callable from @triton.jit kernels
+//                     (`from kiln.language import hwclock`): its builder
+//                     creates the plugin's own op, not TTIR.
 //
 // Every option value is part of the compile's cache key.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Base/Options.h"
 #include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
+#include "kiln/Frontend/KernelBuilder.h"
+#include "kiln/Plugin/OpRegistry.h"
 #include "kiln/Plugin/LoweringRegistrar.h"
 #include "kiln/Plugin/PluginAPI.h"
 
@@ -101,6 +106,21 @@ public:
 
 void registerDialects(DialectRegistry &registry) { registry.insert<hwclock::HWClockDialect>(); }
 
+void registerOps(kiln::OpRegistry &registry) {
+  kiln::KernelOp op;
+  op.name = "hwclock.read";
+  op.results = {{"tensor", "()", "'int64'"}};
+  op.numResults = 1;
+  op.signature = "() -> int64";
+  op.summary = "the GPU clock the hwclock.source option names, as a scalar";
+  op.pythonCall = true;
+  op.build = [](kiln::KernelBuilder &kb, ValueRange, DictionaryAttr) {
+    Value clock = hwclock::ReadOp::create(kb.builder(), kb.loc(), kb.builder().getI64Type());
+    return FailureOr<SmallVector<Value>>(SmallVector<Value>{clock});
+  };
+  registry.add(std::move(op));
+}
+
 void registerLowering(kiln::LoweringRegistrar &registrar) {
   registrar.add("cuda", std::make_shared<Lowering>());
 }
@@ -119,7 +139,7 @@ const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("hwclock", "1.0"),
                                &registerDialects,
                                /*registerPasses=*/nullptr,
                                /*extendPipeline=*/nullptr,
-                               /*registerOps=*/nullptr,
+                               &registerOps,
                                &registerLowering,
                                options,
                                /*numOptions=*/2,
