@@ -155,10 +155,11 @@ Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out
       StringRef(operand.kind).split(alternatives, '|');
       bool builtin = operand.kind == "tensor" || operand.kind == "tensors" ||
                      operand.kind == "constexpr" || operand.kind == "descriptor";
-      if (!builtin && !llvm::all_of(alternatives, [&](StringRef k) { return kinds.contains(k); }))
+      if (!builtin && !llvm::all_of(alternatives,
+                                    [&](StringRef k) { return k == "tensor" || kinds.contains(k); }))
         return fail("op '" + op.name + "' operand '" + operand.name + "' has kind '" +
                     operand.kind + "'; expected tensor, tensors, constexpr, descriptor or value "
-                    "kinds the plugin declares");
+                    "kinds the plugin declares (alternatives may include tensor)");
       if (operand.kind != "tensor" && (op.elementwise || !op.pythonCall))
         return fail("op '" + op.name + "' operand '" + operand.name +
                     "' has a kind other than tensor, which only pythonCall ops take");

@@ -313,13 +313,16 @@ Results asyncStoreWait(KernelBuilder &kb, ValueRange, DictionaryAttr constants) 
 }
 
 // hwx.async_dot(a, b, acc): acc + a @ b on the warp group's tensor cores
-// (wgmma) from shared-memory buffers, started asynchronously: the result
-// may be used only after hwx.async_dot_wait.
+// (wgmma), b from a buffer, a from a buffer or registers (a tensor),
+// started asynchronously: the result may be used only after
+// hwx.async_dot_wait.
 Results asyncDot(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
   Value a = operands[0], b = operands[1], acc = operands[2];
   auto accType = dyn_cast<RankedTensorType>(acc.getType());
-  if (!isa<ttg::MemDescType>(a.getType()) || !isa<ttg::MemDescType>(b.getType()) || !accType)
-    return kb.emitError() << "hwx.async_dot takes two buffers and an accumulator tensor";
+  if (!isa<ttg::MemDescType, RankedTensorType>(a.getType()) ||
+      !isa<ttg::MemDescType>(b.getType()) || !accType)
+    return kb.emitError() << "hwx.async_dot takes a buffer or tensor, a buffer and an "
+                             "accumulator tensor";
   auto op = ttng::WarpGroupDotOp::create(kb.builder(), kb.loc(), accType, a, b, acc, Value(),
                                          kiln::tt::InputPrecision::IEEE, 0, /*isAsync=*/true);
   if (failed(mlir::verify(op)))
@@ -428,10 +431,11 @@ void registerOps(kiln::OpRegistry &registry) {
        "waits until at most pendings TMA stores still read their buffers",
        &asyncStoreWait},
       {"hwx.async_dot",
-       {{"a", "buffer"}, {"b", "buffer"}, "acc"},
+       {{"a", "buffer|tensor"}, {"b", "buffer"}, "acc"},
        {{"tensor", "acc.shape", "acc.dtype"}},
-       "(a: buffer, b: buffer, acc: tensor) -> tensor",
-       "acc + a @ b on the warp group's tensor cores (wgmma), asynchronous until async_dot_wait",
+       "(a: buffer | tensor, b: buffer, acc: tensor) -> tensor",
+       "acc + a @ b on the warp group's tensor cores (wgmma), a from shared memory or "
+       "registers; asynchronous until async_dot_wait",
        &asyncDot},
       {"hwx.async_dot_wait",
        {"acc", {"pendings", "constexpr", "0"}},

@@ -201,6 +201,9 @@ def call_builtin(module, op):
                                     f"{getattr(arg, 'type', type(arg).__name__)}")
                 env[key] = arg
                 handles.append(arg.handle)
+            elif "tensor" in kind.split("|") and not isinstance(arg, plugin_value):
+                env[key] = _semantic.to_tensor(arg)
+                handles.append(env[key].handle)
             else:
                 allowed = kind.split("|")
                 if not isinstance(arg, plugin_value) or arg.type.module is not module or \

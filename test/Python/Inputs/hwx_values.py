@@ -56,6 +56,25 @@ def carried_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def chained_dot_kernel(q_ptr, k_ptr, v_ptr, o_ptr, M: tl.constexpr, D: tl.constexpr):
+    # Attention's two products: S = Q @ K from buffers, then O = P @ V with
+    # P, S's softmax-like rescale, from registers.
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, D)[None, :]
+    q = hwx.alloc([M, D], tl.float16)
+    k = hwx.alloc([D, D], tl.float16)
+    v = hwx.alloc([D, D], tl.float16)
+    hwx.store(q[0], tl.load(q_ptr + rows * D + cols))
+    hwx.store(k[0], tl.load(k_ptr + tl.arange(0, D)[:, None] * D + cols))
+    hwx.store(v[0], tl.load(v_ptr + tl.arange(0, D)[:, None] * D + cols))
+    hwx.fence_async_shared()
+    s = hwx.async_dot_wait(hwx.async_dot(q[0], k[0], tl.zeros([M, D], tl.float32)))
+    p = tl.exp2(s - tl.max(s, 1)[:, None]).to(tl.float16)
+    o = hwx.async_dot_wait(hwx.async_dot(p, v[0], tl.zeros([M, D], tl.float32)))
+    tl.store(o_ptr + rows * D + cols, o)
+
+
+@triton.jit
 def wrong_kind_kernel(y_ptr, BLOCK: tl.constexpr):
     bars = hwx.alloc_barriers(1)
     tl.store(y_ptr + tl.arange(0, BLOCK), hwx.load(bars[0]))
@@ -117,6 +136,13 @@ def main():
     assert "!tt.ptr<i8>" not in ttgir, ttgir
     assert "mbarrier.try_wait.parity" in kernel.asm["ptx"]
     print("carried: loop and branch take the buffers' and barriers' types")
+
+    kernel = compile(chained_dot_kernel, {"q_ptr": "*fp16", "k_ptr": "*fp16", "v_ptr": "*fp16",
+                                          "o_ptr": "*fp32"}, {"M": 128, "D": 64})
+    ttgir = kernel.asm["ttgir"]
+    assert ttgir.count("ttng.warp_group_dot ") == 2 and "#ttg.dot_op<{opIdx = 0" in ttgir, ttgir
+    assert kernel.asm["ptx"].count("wgmma.mma_async") >= 2
+    print("chained: the second product takes A from registers")
 
     message = error_of(wrong_kind_kernel, {"y_ptr": "*fp32"}, {"BLOCK": 128})
     assert "hwx.load(bars[0])" in message, message

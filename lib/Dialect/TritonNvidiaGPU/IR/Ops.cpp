@@ -88,12 +88,13 @@ LogicalResult WarpGroupDotOp::verify() {
   if (aShaped.getElementType() != b.getElementType())
     return emitOpError() << "a and b element types differ (" << aShaped.getElementType()
                          << " and " << b.getElementType() << ")";
-  // Written before layouts, both operands are in shared memory (an A in
-  // registers needs a layout of the accumulator's).
+  // Written before layouts: an A in registers gets its layout from the
+  // accumulator's (ttgir-convert-from-ttir), so has none yet.
   if (!c.getEncoding()) {
-    if (!isa<MemDescType>(aShaped))
-      return emitOpError() << "written before layouts (an accumulator without encoding), a must "
-                              "be in shared memory";
+    auto aTensor = dyn_cast<RankedTensorType>(aShaped);
+    if (aTensor && aTensor.getEncoding())
+      return emitOpError() << "written before layouts (an accumulator without encoding), a "
+                              "must have no layout either";
     return success();
   }
   // wgmma's accumulator fragment is the version-3 MMA layout.
@@ -125,18 +126,30 @@ LogicalResult WarpGroupDotOp::assignLayouts(unsigned numWarps, unsigned, unsigne
                          << numWarps;
   Type element = getB().getType().getElementType();
   SmallVector<unsigned> instr = wgmmaInstrShape(d.getShape(), element, numWarps);
-  // The accumulator may feed a later product as its A only through
-  // registers, which a TTIR-form dot does not take: never chained here.
+  // A product with A in registers is the second of a chain (attention's
+  // P @ V): all warps along M, as accelerate-matmul lays out chains, so
+  // that the first product's result becomes this A without moving rows.
+  bool chained = isa<RankedTensorType>(getA().getType());
   auto mma = kiln::ttg::NvidiaMmaEncodingAttr::get(
-      getContext(), 3, 0, wgmmaWarpsPerCTA(d.getShape(), numWarps, /*chained=*/false),
-      ArrayRef<int32_t>(), instr);
+      getContext(), 3, 0, wgmmaWarpsPerCTA(d.getShape(), numWarps, chained), ArrayRef<int32_t>(),
+      instr);
   getD().setType(d.cloneWithEncoding(mma));
   return success();
 }
 
 Type WarpGroupDotOp::requiredOperandType(unsigned index) {
-  // The accumulator is in the result's layout; a and b are memdescs.
-  return index == 2 ? getD().getType() : getOperand(index).getType();
+  // The accumulator is in the result's layout; an A in registers in its
+  // operand layout (32 bits of K per thread and register); memdescs as
+  // they are.
+  auto mma = getD().getType().getEncoding();
+  if (index == 2)
+    return getD().getType();
+  auto a = dyn_cast<RankedTensorType>(getOperand(index).getType());
+  if (index != 0 || !a)
+    return getOperand(index).getType();
+  unsigned kWidth = std::max(32u / a.getElementType().getIntOrFloatBitWidth(), 1u);
+  return a.cloneWithEncoding(kiln::ttg::DotOperandEncodingAttr::get(
+      getContext(), 0, cast<kiln::ttg::DistributedEncodingInterface>(mma), kWidth));
 }
 
 LogicalResult WarpGroupDotWaitOp::assignLayouts(unsigned, unsigned, unsigned) {

@@ -39,12 +39,23 @@ module {
 
 // -----
 
+// A in registers: the chain's second product (attention's P @ V). Its A
+// takes the operand layout of its accumulator's, which has all warps
+// along M.
+// CHECK: #[[CHAIN:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+// CHECK-LABEL: tt.func public @a_in_registers
+// CHECK: %[[A:.*]] = ttg.convert_layout %{{.*}} -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #[[CHAIN]], kWidth = 2}>>
+// CHECK: ttng.warp_group_dot %[[A]], %{{.*}} -> tensor<128x64xf32, #[[CHAIN]]>
 module {
-  tt.func public @a_in_registers(%x: tensor<128x64xf16>) {
-    %b = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #ttg.shared_memory, mutable>
-    %zero = arith.constant dense<0.0> : tensor<128x128xf32>
-    // expected-error @+1 {{written before layouts (an accumulator without encoding), a must be in shared memory}}
-    %d = ttng.warp_group_dot %x, %b, %zero : tensor<128x64xf16> * !ttg.memdesc<64x128xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #ttg.shared_memory, mutable> -> tensor<128x128xf32>
+  tt.func public @a_in_registers(%x: !tt.ptr<f16>, %y: !tt.ptr<f32>) {
+    %px = tt.splat %x : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>>
+    %a = tt.load %px : tensor<128x64x!tt.ptr<f16>>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #ttg.shared_memory, mutable>
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+    %d = ttng.warp_group_dot %a, %b, %zero {isAsync = true} : tensor<128x64xf16> * !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #ttg.shared_memory, mutable> -> tensor<128x64xf32>
+    %w = ttng.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<128x64xf32>
+    %py = tt.splat %y : !tt.ptr<f32> -> tensor<128x64x!tt.ptr<f32>>
+    tt.store %py, %w : tensor<128x64x!tt.ptr<f32>>
     tt.return
   }
 }

@@ -87,9 +87,9 @@ def TTNG_WarpGroupDotOp : TTNG_Op<"warp_group_dot", [
     layout. With `useC` false, `c` is ignored (d = a * b). With `isAsync`,
     `d` may be used only after a `ttng.warp_group_dot_wait` that lists it.
     `inputPrecision` and `maxNumImpreciseAcc` are those of `tt.dot`.
-    Written before layouts (TTIR: `c` and `d` without encoding, `a` and `b`
-    in shared memory), `ttgir-convert-from-ttir` gives the accumulator the
-    layout accelerate-matmul would.
+    Written before layouts (TTIR: `c`, `d` and a tensor `a` without
+    encoding), `ttgir-convert-from-ttir` gives the accumulator the layout
+    accelerate-matmul would, and a tensor `a` its operand layout.
   }];
   let arguments = (ins
     TTNG_TensorOrMemDesc:$a,
