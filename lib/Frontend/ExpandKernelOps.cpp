@@ -116,9 +116,11 @@ LogicalResult retype(Value value, Type type, Location origin) {
 
 struct ExpandKernelOpsPass : impl::ExpandKernelOpsBase<ExpandKernelOpsPass> {
   // A builder may create ops of any dialect kiln or a plugin has: they must
-  // be loaded before passes run.
+  // be loaded before passes run (only when a plugin declares ops: every
+  // compile runs this pass).
   void getDependentDialects(DialectRegistry &registry) const override {
-    registerKilnAndPluginDialects(registry);
+    if (!PluginManager::get().ops().all().empty())
+      registerKilnAndPluginDialects(registry);
   }
 
   void runOnOperation() override {

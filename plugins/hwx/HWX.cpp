@@ -302,13 +302,21 @@ Results asyncStore(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
   return SmallVector<Value>{};
 }
 
+/// The `pendings` constexpr of a wait: how many operations may still run.
+FailureOr<int64_t> pendingsOf(KernelBuilder &kb, StringRef op, DictionaryAttr constants) {
+  auto pendings = constants.getAs<IntegerAttr>("pendings");
+  if (!pendings || pendings.getInt() < 0 || pendings.getInt() > 64)
+    return kb.emitError() << op << ": pendings must be an int in [0, 64]";
+  return pendings.getInt();
+}
+
 // hwx.async_store_wait(pendings=0): waits until at most `pendings` TMA
 // stores are still reading their buffers.
 Results asyncStoreWait(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
-  auto pendings = constants.getAs<IntegerAttr>("pendings");
-  if (!pendings || pendings.getInt() < 0 || pendings.getInt() > 64)
-    return kb.emitError() << "hwx.async_store_wait: pendings must be an int in [0, 64]";
-  ttng::TMAStoreWaitOp::create(kb.builder(), kb.loc(), pendings.getInt());
+  FailureOr<int64_t> pendings = pendingsOf(kb, "hwx.async_store_wait", constants);
+  if (failed(pendings))
+    return failure();
+  ttng::TMAStoreWaitOp::create(kb.builder(), kb.loc(), *pendings);
   return SmallVector<Value>{};
 }
 
@@ -333,10 +341,10 @@ Results asyncDot(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
 // hwx.async_dot_wait(acc, pendings=0): waits until at most `pendings`
 // async_dots are in flight; returns acc, now readable.
 Results asyncDotWait(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
-  auto pendings = constants.getAs<IntegerAttr>("pendings");
-  if (!pendings || pendings.getInt() < 0 || pendings.getInt() > 64)
-    return kb.emitError() << "hwx.async_dot_wait: pendings must be an int in [0, 64]";
-  auto op = ttng::WarpGroupDotWaitOp::create(kb.builder(), kb.loc(), operands, pendings.getInt());
+  FailureOr<int64_t> pendings = pendingsOf(kb, "hwx.async_dot_wait", constants);
+  if (failed(pendings))
+    return failure();
+  auto op = ttng::WarpGroupDotWaitOp::create(kb.builder(), kb.loc(), operands, *pendings);
   return SmallVector<Value>{op.getOutputs().front()};
 }
 
