@@ -7,7 +7,9 @@
 
 cost: kiln's kernels of test/Python/Inputs/dot_kernels.py (default: the
 TMA and warp-specialised ones, whose waits are guarded) timed with debug
-off and on, same inputs, CUDA events, medians; prints a markdown table.
+off and on, and on without Triton's integer overflow checks (kiln's
+guarded waits alone), beside stock Triton's own debug cost; same inputs,
+CUDA events, medians; prints a markdown table.
 
 hang: a Gluon kernel waiting on an mbarrier phase nothing completes (its
 one arrival is predicated off at run time, beyond llir-check-mbarriers'
@@ -32,6 +34,19 @@ DEFAULT = ["matmul_tma_persistent", "matmul_tma_persistent_ws", "attention_ws_d6
            "attention_ws_d128_causal"]
 
 
+def _no_overflow_checks(on):
+    """Triton's debug mode also checks every 32-bit integer add, sub and mul
+    for overflow (its `sanitize_overflow`, with device asserts); turning
+    that off leaves kiln's guarded waits as the only debug code."""
+    from triton.backends.nvidia.compiler import CUDABackend
+    original = getattr(CUDABackend, "_kiln_parse_options", CUDABackend.parse_options)
+    CUDABackend._kiln_parse_options = original
+
+    def parse_options(self, opts):
+        return original(self, dict(opts, sanitize_overflow=False) if on else opts)
+    CUDABackend.parse_options = parse_options
+
+
 def cost(names):
     import torch
     import triton
@@ -39,21 +54,38 @@ def cost(names):
     from dot_kernels import KERNELS
     from triton_side_by_side import median_ms
 
-    print("| kernel | kiln ms | kiln ms, debug | debug/plain |")
-    print("|---|---:|---:|---:|")
-    kiln.triton.enable()
+    # debug: Triton's debug=True (kiln's guarded waits and Triton's integer
+    # overflow checks); guard: debug=True without the overflow checks. The
+    # same two for stock Triton show what its own debug mode costs.
+    modes = [("plain", False, False), ("debug", True, False), ("guard", True, True)]
+    print("| kernel | kiln ms | kiln debug/plain | kiln guard/plain | Triton ms | Triton debug/plain "
+          "| Triton no-overflow-check debug/plain |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for name in names or DEFAULT:
         b = KERNELS[name].bench
         args = b["inputs"](torch)
         times = {}
-        for debug in (False, True):
-            triton.knobs.runtime.debug = debug
-            b["launch"](args)
-            torch.cuda.synchronize()
-            times[debug] = median_ms([lambda: b["launch"](args)])
+        for compiler in ("kiln", "triton"):
+            if compiler == "kiln":
+                kiln.triton.enable()
+            else:
+                kiln.triton.disable()
+            for mode, debug, guard_only in modes:
+                triton.knobs.runtime.debug = debug
+                _no_overflow_checks(guard_only)
+                try:
+                    b["launch"](args)
+                    torch.cuda.synchronize()
+                    times[compiler, mode] = median_ms([lambda: b["launch"](args)])
+                except Exception as e:  # a compiler refusing the kernel: its cells say so
+                    print(f"    {compiler} {mode}: {type(e).__name__}: {str(e)[:200]}", flush=True)
+                    times[compiler, mode] = float("nan")
         triton.knobs.runtime.debug = False
-        print(f"| {name} | {times[False]:.4f} | {times[True]:.4f} | "
-              f"{times[True] / times[False]:.3f} |", flush=True)
+        _no_overflow_checks(False)
+        kp, tp = times["kiln", "plain"], times["triton", "plain"]
+        print(f"| {name} | {kp:.4f} | {times['kiln', 'debug'] / kp:.3f} | {times['kiln', 'guard'] / kp:.3f} "
+              f"| {tp:.4f} | {times['triton', 'debug'] / tp:.3f} | {times['triton', 'guard'] / tp:.3f} |",
+              flush=True)
 
 
 CHILD = r'''
@@ -83,9 +115,13 @@ print("kernel returned", out.item())
 
 
 def hang():
+    # Triton reads a @jit function's source from its file.
+    child = os.path.join(tempfile.mkdtemp(prefix="kiln-hang-"), "never_arrives.py")
+    with open(child, "w") as f:
+        f.write(CHILD)
     began = time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True,
+        done = subprocess.run([sys.executable, child], capture_output=True, text=True,
                               timeout=60, env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python")))
     except subprocess.TimeoutExpired:
         print(f"FAIL: the kernel still waited after 60 s (killed)")
@@ -96,6 +132,10 @@ def hang():
         if "kiln: mbarrier wait" in line or "assert" in line.lower():
             print("   ", line.strip()[:300])
     ok = done.returncode != 0 and "device-side assert" in output and "kiln: mbarrier wait" in output
+    if not ok:
+        print("    the child's output, last 25 lines:")
+        for line in output.splitlines()[-25:]:
+            print("    |", line[:300])
     print(f"{'PASS' if ok else 'FAIL'}: child exited {done.returncode} after {seconds:.1f} s")
     return 0 if ok else 1
 

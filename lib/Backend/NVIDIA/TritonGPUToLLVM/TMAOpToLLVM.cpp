@@ -248,16 +248,21 @@ struct BarrierExpectLowering : OpConversionPattern<ttng::BarrierExpectOp> {
 /// kMBarrierWaitLimitNs have passed; then lane 0 of each waiting warp prints
 /// the barrier's offset, the parity and its warp, and the kernel stops
 /// through the device assertion (which names the wait's source line, the
-/// kernel, the block and the thread), instead of hanging the GPU.
+/// kernel, the block and the thread), instead of hanging the GPU. The
+/// clock starts only when the first poll finds the phase incomplete, so a
+/// wait that need not wait costs what a plain one does.
 void waitOrStop(ConversionPatternRewriter &b, Location loc, const Context &ctx, Operation *op,
                 Value bar, Value phase) {
   const NVIDIATargetInfo &target = targetInfo(ctx);
+  OpBuilder::InsertionGuard guard(b);
+  Value yes = LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+  Value first = LLVM::XOrOp::create(b, loc, target.mbarrierTryWait(b, loc, bar, phase), yes);
+  auto slow = scf::IfOp::create(b, loc, TypeRange(), first, /*withElseRegion=*/false);
+  b.setInsertionPoint(slow.thenBlock()->getTerminator());
   Value start = ctx.target.globalTimer(b, loc);
   auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
-  OpBuilder::InsertionGuard guard(b);
   b.createBlock(&loop.getBefore());
   Value done = target.mbarrierTryWait(b, loc, bar, phase);
-  Value yes = LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
   Value waiting = LLVM::XOrOp::create(b, loc, done, yes);
   Value elapsed = LLVM::SubOp::create(b, loc, ctx.target.globalTimer(b, loc), start);
   Value late = LLVM::ICmpOp::create(
