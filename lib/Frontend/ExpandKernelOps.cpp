@@ -12,6 +12,11 @@
 // the op making it is expanded, the real type flows forward from it: to
 // the loop and branch results and block arguments the value reaches.
 //
+// A scope (`with <plugin>.<op>(...):`) arrives as two calls of the op in
+// one block, marked `kiln.scope` "begin" and "end". The ops between go into
+// an scf.execute_region named after the scope, before any call expands;
+// once every call has, the scopes are built, outermost first.
+//
 //===----------------------------------------------------------------------===//
 #include "kiln/Frontend/Passes.h"
 
@@ -45,6 +50,86 @@ bool isPlaceholder(Type type) {
 StringAttr kernelOpOf(tt::CallOp call) {
   auto callee = SymbolTable::lookupNearestSymbolFrom<tt::FuncOp>(call, call.getCalleeAttr());
   return callee ? callee->getAttrOfType<StringAttr>(kKernelOpAttr) : nullptr;
+}
+
+/// The constexprs of a call, from the JSON object in `kiln.constants`.
+FailureOr<DictionaryAttr> constantsOf(tt::CallOp call, StringRef name, KernelBuilder &kb) {
+  auto text = call->getAttrOfType<StringAttr>(kConstantsAttr);
+  if (!text)
+    return DictionaryAttr();
+  Expected<json::Value> parsed = json::parse(text.getValue());
+  json::Object *object = parsed ? parsed->getAsObject() : nullptr;
+  if (!parsed)
+    llvm::consumeError(parsed.takeError());
+  if (!object)
+    return call.emitError() << "'" << name << "' has constexprs that are not a JSON object: "
+                            << text;
+  NamedAttrList list;
+  for (const auto &[key, value] : *object) {
+    Attribute attr = kb.constantAttr(value);
+    if (!attr)
+      return call.emitError() << "'" << name << "' constexpr '" << key.str()
+                              << "' is neither a bool, number, string nor list of them";
+    list.append(key.str(), attr);
+  }
+  return list.getDictionary(call.getContext());
+}
+
+/// "begin" or "end" for a call entering or leaving a scope; empty otherwise.
+StringRef scopeMark(tt::CallOp call) {
+  auto mark = call->getAttrOfType<StringAttr>(kScopeAttr);
+  return mark ? mark.getValue() : StringRef();
+}
+
+/// Moves the ops strictly between `begin` and `end` (calls of scope op
+/// `name` in one block) into an scf.execute_region replacing both. A pure
+/// op used after the scope (Triton's CSE may have merged a later copy into
+/// it) stays before the region when its operands allow.
+LogicalResult wrapScope(tt::CallOp begin, tt::CallOp end, StringAttr name) {
+  auto func = begin->getParentOfType<tt::FuncOp>();
+  KernelBuilder kb(func, begin);
+  FailureOr<DictionaryAttr> constants = constantsOf(begin, name.getValue(), kb);
+  if (failed(constants))
+    return failure();
+  OpBuilder b(begin);
+  auto scope = scf::ExecuteRegionOp::create(b, begin.getLoc(), TypeRange());
+  scope->setAttr(kScopeAttr, name);
+  if (*constants)
+    scope->setAttr(kConstantsAttr, *constants);
+  Block *body = b.createBlock(&scope.getRegion());
+  Block *outer = begin->getBlock();
+  body->getOperations().splice(body->end(), outer->getOperations(),
+                               std::next(begin->getIterator()), end->getIterator());
+  b.setInsertionPointToEnd(body);
+  scf::YieldOp::create(b, end.getLoc());
+  auto usedAfter = [&](Operation *op) {
+    return llvm::any_of(op->getUsers(),
+                        [&](Operation *user) { return !scope->isAncestor(user); });
+  };
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (Operation &op : llvm::make_early_inc_range(body->without_terminator())) {
+      bool outside = llvm::all_of(op.getOperands(), [&](Value v) {
+        return !scope->isAncestor(v.getParentRegion()->getParentOp());
+      });
+      if (usedAfter(&op) && isPure(&op) && op.getNumRegions() == 0 && outside) {
+        op.moveBefore(scope);
+        moved = true;
+      }
+    }
+  }
+  for (Operation &op : body->without_terminator())
+    for (OpOperand &use : op.getUses())
+      if (!scope->isAncestor(use.getOwner())) {
+        InFlightDiagnostic diag = use.getOwner()->emitError()
+                                  << "this uses a value made inside a `with "
+                                  << name.getValue() << "(...)` block, after it";
+        diag.attachNote(op.getLoc()) << "the value is made here";
+        return diag;
+      }
+  begin.erase();
+  end.erase();
+  return success();
 }
 
 /// Gives `value` (a placeholder) the type of the plugin value it carries
@@ -123,7 +208,66 @@ struct ExpandKernelOpsPass : impl::ExpandKernelOpsBase<ExpandKernelOpsPass> {
       registerKilnAndPluginDialects(registry);
   }
 
+  /// Every scope's ops into its region; false after a diagnostic.
+  bool structurizeScopes() {
+    SmallVector<Block *> blocks;
+    getOperation().walk([&](Block *block) { blocks.push_back(block); });
+    bool ok = true;
+    for (Block *block : blocks) {
+      SmallVector<std::pair<tt::CallOp, StringAttr>> open;
+      for (Operation &op : llvm::make_early_inc_range(*block)) {
+        auto call = dyn_cast<tt::CallOp>(op);
+        StringRef mark = call ? scopeMark(call) : StringRef();
+        if (mark.empty())
+          continue;
+        StringAttr name = kernelOpOf(call);
+        if (!name) {
+          call.emitError("a scope call without its kernel-op declaration");
+          return false;
+        }
+        if (mark == "begin") {
+          open.push_back({call, name});
+          continue;
+        }
+        if (mark != "end" || open.empty() || open.back().second != name) {
+          call.emitError() << "a `with " << name.getValue()
+                           << "(...)` block's end that matches no beginning in this block";
+          return false;
+        }
+        ok &= succeeded(wrapScope(open.back().first, call, name));
+        open.pop_back();
+      }
+      if (!open.empty()) {
+        open.back().first.emitError()
+            << "a `with " << open.back().second.getValue()
+            << "(...)` block that does not end in the block it begins in";
+        return false;
+      }
+    }
+    return ok;
+  }
+
+  /// Builds every scope, outermost first; false after a diagnostic.
+  bool buildScopes() {
+    for (;;) {
+      Operation *scope = nullptr;
+      getOperation().walk<WalkOrder::PreOrder>([&](scf::ExecuteRegionOp op) {
+        if (!op->hasAttrOfType<StringAttr>(kScopeAttr))
+          return WalkResult::advance();
+        scope = op;
+        return WalkResult::interrupt();
+      });
+      if (!scope)
+        return true;
+      KernelBuilder kb(scope->getParentOfType<tt::FuncOp>(), scope);
+      if (failed(kb.buildScope(scope)))
+        return false;
+    }
+  }
+
   void runOnOperation() override {
+    if (!structurizeScopes())
+      return signalPassFailure();
     // Program order: a value is made (and retyped) before its users expand.
     SmallVector<Operation *> calls;
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -138,7 +282,7 @@ struct ExpandKernelOpsPass : impl::ExpandKernelOpsBase<ExpandKernelOpsPass> {
                                                : expandElementwise(cast<tt::ExternElementwiseOp>(op));
       failedAny |= failed(done);
     }
-    if (failedAny)
+    if (failedAny || !buildScopes())
       return signalPassFailure();
     // The declarations are the frontend's encoding only.
     for (auto func : llvm::make_early_inc_range(getOperation().getOps<tt::FuncOp>()))
@@ -172,25 +316,9 @@ struct ExpandKernelOpsPass : impl::ExpandKernelOpsBase<ExpandKernelOpsPass> {
     const KernelOp *decl = PluginManager::get().ops().lookup(name);
     // An unknown op: KernelBuilder::call says which are loaded.
     KernelBuilder kb(func, call);
-    DictionaryAttr constants;
-    if (auto text = call->getAttrOfType<StringAttr>(kConstantsAttr)) {
-      Expected<json::Value> parsed = json::parse(text.getValue());
-      json::Object *object = parsed ? parsed->getAsObject() : nullptr;
-      if (!parsed)
-        llvm::consumeError(parsed.takeError());
-      if (!object)
-        return call.emitError() << "'" << name << "' has constexprs that are not a JSON object: "
-                                << text;
-      NamedAttrList list;
-      for (const auto &[key, value] : *object) {
-        Attribute attr = kb.constantAttr(value);
-        if (!attr)
-          return call.emitError() << "'" << name << "' constexpr '" << key.str()
-                                  << "' is neither a bool, number, string nor list of them";
-        list.append(key.str(), attr);
-      }
-      constants = list.getDictionary(&getContext());
-    }
+    FailureOr<DictionaryAttr> constants = constantsOf(call, name, kb);
+    if (failed(constants))
+      return failure();
     // A value operand still a placeholder was not made by a plugin op.
     if (decl) {
       size_t fixed = 0;
@@ -211,7 +339,7 @@ struct ExpandKernelOpsPass : impl::ExpandKernelOpsBase<ExpandKernelOpsPass> {
         ++position;
       }
     }
-    FailureOr<SmallVector<Value>> results = kb.call(name, call.getOperands(), constants);
+    FailureOr<SmallVector<Value>> results = kb.call(name, call.getOperands(), *constants);
     if (failed(results))
       return failure();
     if (results->size() != call.getNumResults())

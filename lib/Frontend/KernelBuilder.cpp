@@ -10,6 +10,7 @@
 
 #include "KernelBuilderSupport.h"
 
+#include "kiln/Frontend/Passes.h"
 #include "kiln/Plugin/OpRegistry.h"
 #include "kiln/Plugin/PluginManager.h"
 #include "kiln/Registration.h"
@@ -537,37 +538,27 @@ Type KernelBuilder::dtype(StringRef name) {
       .Default(Type());
 }
 
-FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange operands,
-                                                  DictionaryAttr constants) {
-  if (!usable(operands))
-    return failure();
+const KernelOp *KernelBuilder::lookupOp(StringRef opName) {
   const OpRegistry &registry = PluginManager::get().ops();
-  const KernelOp *op = registry.lookup(opName);
-  if (!op) {
-    InFlightDiagnostic diag = emitError() << "unknown kernel op '" << opName << "'";
-    if (registry.all().empty())
-      diag << "; no plugin op is loaded (load plugins with --plugin or "
-              "TRITON_PLUGIN_PATHS)";
-    else
-      diag << "; loaded ops: "
-           << llvm::join(llvm::map_range(registry.all(), [](const KernelOp &k) { return k.name; }),
-                         ", ");
-    return failure();
-  }
-  // Constexprs arrive by name (defaults filled in here); the rest by position.
-  SmallVector<std::string> valueNames;
-  bool variadic = false;
+  if (const KernelOp *op = registry.lookup(opName))
+    return op;
+  InFlightDiagnostic diag = emitError() << "unknown kernel op '" << opName << "'";
+  if (registry.all().empty())
+    diag << "; no plugin op is loaded (load plugins with --plugin or "
+            "TRITON_PLUGIN_PATHS)";
+  else
+    diag << "; loaded ops: "
+         << llvm::join(llvm::map_range(registry.all(), [](const KernelOp &k) { return k.name; }),
+                       ", ");
+  return nullptr;
+}
+
+FailureOr<DictionaryAttr> KernelBuilder::completeConstants(const KernelOp &op,
+                                                           DictionaryAttr constants) {
   NamedAttrList complete;
-  for (const KernelOpOperand &operand : op->operands) {
-    if (operand.kind == "tensors") {
-      variadic = true;
-      valueNames.push_back(operand.name + "...");
+  for (const KernelOpOperand &operand : op.operands) {
+    if (operand.kind != "constexpr")
       continue;
-    }
-    if (operand.kind != "constexpr") {
-      valueNames.push_back(operand.name);
-      continue;
-    }
     Attribute given = constants ? constants.get(operand.name) : Attribute();
     if (!given && !operand.defaultJson.empty())
       if (llvm::Expected<json::Value> parsed = json::parse(operand.defaultJson))
@@ -575,15 +566,78 @@ FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange o
       else
         llvm::consumeError(parsed.takeError()); // the loader checked it
     if (!given)
-      return emitError() << "'" << op->name << "' needs constexpr '" << operand.name
-                         << "'; signature: " << op->signature;
+      return emitError() << "'" << op.name << "' needs constexpr '" << operand.name
+                         << "'; signature: " << op.signature;
     complete.append(operand.name, given);
   }
   if (constants)
     for (NamedAttribute given : constants)
       if (!complete.get(given.getName()))
-        return emitError() << "'" << op->name << "' has no constexpr operand '"
-                           << given.getName().getValue() << "'; signature: " << op->signature;
+        return emitError() << "'" << op.name << "' has no constexpr operand '"
+                           << given.getName().getValue() << "'; signature: " << op.signature;
+  return complete.getDictionary(b.getContext());
+}
+
+LogicalResult KernelBuilder::buildScope(Operation *scope) {
+  auto name = scope->getAttrOfType<StringAttr>(kScopeAttr);
+  const KernelOp *op = name ? lookupOp(name.getValue()) : nullptr;
+  if (!op)
+    return failure();
+  if (!op->buildScope)
+    return emitError() << "'" << op->name << "' is an op, not a scope: call it, without `with`";
+  FailureOr<DictionaryAttr> constants =
+      completeConstants(*op, scope->getAttrOfType<DictionaryAttr>(kConstantsAttr));
+  if (failed(constants))
+    return failure();
+  scope->setAttr(kConstantsAttr, *constants);
+  // Marked, so that a builder leaving the region in place is caught.
+  scope->setAttr(kScopeBuiltAttr, b.getUnitAttr());
+  Operation *parent = scope->getParentOp();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(scope);
+  Location savedLoc = currentLoc;
+  currentLoc = scope->getLoc();
+  unsigned before = errors;
+  LogicalResult built = op->buildScope(*this, scope);
+  currentLoc = savedLoc;
+  if (failed(built) || errors != before) {
+    if (errors == before)
+      emitError() << "'" << op->name << "' failed to build";
+    return failure();
+  }
+  bool left = parent->walk([](Operation *op) {
+                      return op->hasAttr(kScopeBuiltAttr) ? WalkResult::interrupt()
+                                                           : WalkResult::advance();
+                    }).wasInterrupted();
+  if (left)
+    return emitError() << "the scope builder of '" << op->name << "' left its region in place";
+  return success();
+}
+
+FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange operands,
+                                                  DictionaryAttr constants) {
+  if (!usable(operands))
+    return failure();
+  const KernelOp *op = lookupOp(opName);
+  if (!op)
+    return failure();
+  if (!op->build)
+    return emitError() << "'" << op->name << "' is a scope: use it as `with " << op->name
+                       << "(...):`";
+  // Constexprs arrive by name (defaults filled in here); the rest by position.
+  SmallVector<std::string> valueNames;
+  bool variadic = false;
+  for (const KernelOpOperand &operand : op->operands) {
+    if (operand.kind == "tensors") {
+      variadic = true;
+      valueNames.push_back(operand.name + "...");
+    } else if (operand.kind != "constexpr") {
+      valueNames.push_back(operand.name);
+    }
+  }
+  FailureOr<DictionaryAttr> complete = completeConstants(*op, constants);
+  if (failed(complete))
+    return failure();
   // A list operand stands for any number of values, none included.
   size_t fixed = valueNames.size() - (variadic ? 1 : 0);
   if (variadic ? operands.size() < fixed : operands.size() != fixed)
@@ -597,7 +651,7 @@ FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange o
   Location savedLoc = currentLoc;
   unsigned before = errors;
   FailureOr<SmallVector<Value>> results =
-      op->build(*this, operands, complete.getDictionary(b.getContext()));
+      op->build(*this, operands, *complete);
   currentLoc = savedLoc;
   if (failed(results) || errors != before) {
     if (errors == before)

@@ -133,8 +133,14 @@ Error collectOps(const PluginInfo *info, LoadedPlugin &record, Contribution &out
     std::optional<StringRef> name = shortName(op.name);
     if (!name)
       return fail("op name '" + op.name + "' must be '" + record.name + ".<name>'");
-    if (!op.build)
-      return fail("op '" + op.name + "' has no builder");
+    if (bool(op.build) == bool(op.buildScope))
+      return fail("op '" + op.name + "' must have exactly one builder (build, or buildScope for "
+                  "a scope)");
+    if (op.buildScope &&
+        (!op.pythonCall || op.numResults != 0 ||
+         llvm::any_of(op.operands, [](const KernelOpOperand &o) { return o.kind != "constexpr"; })))
+      return fail("scope '" + op.name + "' must be a pythonCall op without results whose "
+                  "operands are all constexprs");
     if (loaded.ops.lookup(op.name) || !seen.insert(op.name).second)
       return fail("an op named '" + op.name + "' is already registered");
     if (op.elementwise && op.pythonCall)

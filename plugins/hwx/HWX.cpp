@@ -4,7 +4,8 @@
 // resources inside ordinary Triton kernels (`from kiln.language import
 // hwx`). Its ops build kiln's general `ttg`/`ttng` ops, so everything after
 // the ttir stage (layouts, pipelining, lowering) treats them like Triton's
-// and Gluon's. This part: shared-memory buffers and mbarriers.
+// and Gluon's. This file: shared-memory buffers, mbarriers, TMA and wgmma;
+// Tasks.cpp: warp specialisation.
 //
 //   buf = hwx.alloc([128, 64], tl.float16, 2)   # buffer<2x128x64, fp16>
 //   hwx.store(buf[0], x)                        # registers -> buffer 0
@@ -13,6 +14,8 @@
 //   hwx.barrier_arrive(bars[0]); hwx.barrier_wait(bars[0], phase)
 //
 //===----------------------------------------------------------------------===//
+#include "Ops.h"
+
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
@@ -31,7 +34,7 @@ namespace ttng = kiln::ttng;
 
 namespace {
 
-using Results = FailureOr<SmallVector<Value>>;
+using hwx::Results;
 
 /// The memdesc of a buffer or barrier operand, or an error naming the op.
 FailureOr<ttg::MemDescType> memdescOf(KernelBuilder &kb, StringRef op, Value value) {
@@ -470,6 +473,7 @@ void registerOps(kiln::OpRegistry &registry) {
     op.build = decl.build;
     registry.add(std::move(op));
   }
+  hwx::registerTaskOps(registry);
 }
 
 const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("hwx", "0.1"),

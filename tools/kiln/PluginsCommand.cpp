@@ -144,6 +144,7 @@ int run() {
                                    {"summary", op->summary},
                                    {"elementwise", op->elementwise},
                                    {"python_call", op->pythonCall},
+                                   {"scope", bool(op->buildScope)},
                                    {"result_element", op->resultElement}});
       }
       for (const ValueKind &kind : registry.valueKinds())

@@ -53,6 +53,8 @@
 
 namespace kiln {
 
+struct KernelOp;
+
 /// How an integer operand is read where the sign matters. Ignored for floats.
 enum class Sign { Signed, Unsigned };
 
@@ -269,6 +271,13 @@ public:
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
   call(llvm::StringRef opName, mlir::ValueRange operands, mlir::DictionaryAttr constants = {});
 
+  /// Builds scope `scope` (an scf.execute_region whose `kiln.scope` names a
+  /// scope op, its constexprs in `kiln.constants`, defaults filled in
+  /// here) through the op's scope builder. Fails (with a diagnostic) for an
+  /// unknown scope, a bad constexpr, or a builder that fails or leaves the
+  /// region in place.
+  mlir::LogicalResult buildScope(mlir::Operation *scope);
+
   /// A constexpr as a builder sees it: a JSON bool, integer, number, string
   /// or array of these as BoolAttr, i64 IntegerAttr, f64 FloatAttr,
   /// StringAttr or ArrayAttr; null for anything else.
@@ -287,6 +296,12 @@ public:
   mlir::OwningOpRef<mlir::ModuleOp> finish() &;
 
 private:
+  /// The op named `opName`, or null after a diagnostic listing the loaded ones.
+  const KernelOp *lookupOp(llvm::StringRef opName);
+  /// `constants` with the declared defaults of `op`'s constexprs filled in;
+  /// fails (with a diagnostic) on a missing or unknown one.
+  mlir::FailureOr<mlir::DictionaryAttr> completeConstants(const KernelOp &op,
+                                                          mlir::DictionaryAttr constants);
   void init(llvm::StringRef name);
   bool usable(mlir::ValueRange operands);
   mlir::Operation *checked(mlir::Operation *op);

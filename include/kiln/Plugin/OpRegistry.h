@@ -70,6 +70,15 @@ struct KernelOpResult {
 using KernelOpBuildFn = std::function<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
     KernelBuilder &, mlir::ValueRange operands, mlir::DictionaryAttr constants)>;
 
+/// Replaces a scope (`with <plugin>.<op>(...):` in Python) with what it
+/// means. `scope` is an `scf.execute_region` without results holding the
+/// block's ops (its plugin calls already expanded), with the scope's
+/// constexprs as its `kiln.constants` attribute; the builder must erase
+/// it, or fail after emitting a diagnostic. Scopes are built outermost
+/// first, so a scope may take the scopes nested in it apart itself.
+using KernelScopeBuildFn =
+    std::function<mlir::LogicalResult(KernelBuilder &, mlir::Operation *scope)>;
+
 struct KernelOp {
   /// "<plugin>.<op>" for plugin ops.
   std::string name;
@@ -94,7 +103,10 @@ struct KernelOp {
   /// (python/kiln/language), which the ttir stage expands.
   bool pythonCall = false;
   std::vector<KernelOpResult> results;
+  /// Exactly one of the two: an op's builder, or a scope's (a pythonCall
+  /// op without results, whose operands are all constexprs).
   KernelOpBuildFn build;
+  KernelScopeBuildFn buildScope;
 };
 
 /// A kind of non-tensor value a plugin's ops make and take (a shared-memory

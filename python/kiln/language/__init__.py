@@ -141,6 +141,8 @@ def __getattr__(plugin):
         short = op["name"].split(".", 1)[1]
         if op["elementwise"]:
             setattr(module, short, _builtin(op))
+        elif op.get("scope"):
+            setattr(module, short, _values.scope_builtin(module, op))
         elif op["python_call"]:
             setattr(module, short, _values.call_builtin(module, op))
     for cls in module._kinds.values():

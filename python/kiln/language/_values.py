@@ -3,6 +3,7 @@ values, as Triton frontend values (see the package's docstring for the
 encoding)."""
 import json
 import keyword
+import sys
 
 import triton.language as tl
 from triton._C.libtriton import ir
@@ -169,6 +170,78 @@ def _bind(op, args, kwargs):
     return bound
 
 
+def _declare(_semantic, _generator, name, handles, ir_types):
+    """A bodiless declaration marked as kernel op `name`, one per call: the
+    same op takes operands of many types."""
+    builder = _semantic.builder
+    ir_module = _generator.module
+    index = 0
+    while ir_module.has_function(f"{name}.kiln_op.{index}"):
+        index += 1
+    fn_type = builder.get_function_ty([h.get_type() for h in handles], ir_types)
+    # A builder without an insertion point makes the declaration outside
+    # the kernel; the module takes it, as Triton's code generator does.
+    detached = ir.builder(_generator.context)
+    fn = detached.get_or_insert_function(ir_module, f"{name}.kiln_op.{index}", fn_type,
+                                         "private", False)
+    ir_module.push_back(fn)
+    fn.set_attr("kiln.kernel_op", builder.get_string_attr(name))
+    return fn
+
+
+def _code_generator():
+    """The Triton code generator running a `with` statement: it hands
+    context managers `_semantic` only, and the declarations need its module."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        candidate = frame.f_locals.get("self")
+        if type(candidate).__name__ == "CodeGenerator" and hasattr(candidate, "module"):
+            return candidate
+        frame = frame.f_back
+    raise RuntimeError("kiln scopes are used inside @triton.jit kernels, as `with` blocks")
+
+
+class _Scope:
+    """What `with <plugin>.<op>(...):` enters: a call marked "begin" when
+    made, one marked "end" on leaving."""
+
+    def __init__(self, name, semantic, generator):
+        self.name, self.semantic, self.generator = name, semantic, generator
+
+    def mark(self, which, constants=None):
+        builder = self.semantic.builder
+        fn = _declare(self.semantic, self.generator, self.name, [], [])
+        call = builder.call(fn, [])
+        call.set_attr("kiln.scope", builder.get_string_attr(which))
+        if constants:
+            call.set_attr("kiln.constants", builder.get_string_attr(json.dumps(constants)))
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        self.mark("end")
+        return False
+
+
+def scope_builtin(module, op):
+    """What `with <plugin>.<op>(...):` calls for scope op `op`."""
+    name = op["name"]
+
+    def scope(*args, _semantic=None, _generator=None, **kwargs):
+        _check_bridge(name, op["plugin"])
+        bound = _bind(op, args, kwargs)
+        constants = {key: _constant(value, name, key) for key, value in bound.items()}
+        entered = _Scope(name, _semantic, _generator or _code_generator())
+        entered.mark("begin", constants)
+        return entered
+
+    short = name.split(".", 1)[1]
+    scope.__name__ = scope.__qualname__ = short
+    scope.__doc__ = f"with {name}{op['signature']}:\n\n{op['summary']}"
+    return tl.core.builtin(scope)
+
+
 def call_builtin(module, op):
     """A Triton builtin calling plugin op `op` (a dict of `--ops-json`)."""
     name = op["name"]
@@ -236,20 +309,7 @@ def call_builtin(module, op):
                                 f"{module.__name__} does not declare")
         ir_types = [_placeholder(builder) if isinstance(t, plugin_type) else t.to_ir(builder)
                     for t in result_types]
-        # One declaration per call: the same op takes operands of many types.
-        ir_module = _generator.module
-        index = 0
-        while ir_module.has_function(f"{name}.kiln_op.{index}"):
-            index += 1
-        fn_type = builder.get_function_ty([h.get_type() for h in handles], ir_types)
-        # A builder without an insertion point makes the declaration outside
-        # the kernel; the module takes it, as Triton's code generator does.
-        detached = ir.builder(_generator.context)
-        fn = detached.get_or_insert_function(ir_module, f"{name}.kiln_op.{index}", fn_type,
-                                             "private", False)
-        ir_module.push_back(fn)
-        fn.set_attr("kiln.kernel_op", builder.get_string_attr(name))
-        call = builder.call(fn, handles)
+        call = builder.call(_declare(_semantic, _generator, name, handles, ir_types), handles)
         if constants:
             call.set_attr("kiln.constants", builder.get_string_attr(json.dumps(constants)))
         values = []

@@ -40,7 +40,7 @@ private:
     if (!tensor || tensor.getEncoding())
       return type;
     return tensor.cloneWithEncoding(getDefaultBlockedEncoding(&getContext(), tensor.getShape(),
-                                                              numWarps, threadsPerWarp,
+                                                              warps, threadsPerWarp,
                                                               unsigned(numCTAs), keepWhole));
   }
   Type convertValue(Value value) { return convert(value.getType(), wholeAxes.lookup(value)); }
@@ -64,7 +64,7 @@ private:
       return tensor;
     return tensor.cloneWithEncoding(buildBlockedEncoding(
         &getContext(), tensor.getShape(), blocked.getSizePerThread(), blocked.getOrder(),
-        numWarps, threadsPerWarp, cga));
+        warps, threadsPerWarp, cga));
   }
   RankedTensorType scannedOperandType(Operation *op) {
     unsigned axis = isa<tt::ReduceOp>(op) ? cast<tt::ReduceOp>(op).getAxis()
@@ -84,6 +84,10 @@ private:
   /// true if new ones were found.
   bool findCarriedLayouts(ModuleOp module);
   DenseMap<Value, Type> carriedLayouts;
+  /// The warps the op being converted runs on: num-warps, or those of the
+  /// ttg.warp_specialize partition it is in (hwx's tasks reach TTIR so).
+  unsigned warps = 0;
+  void enter(Operation *op) { warps = lookupNumWarps(op).value_or(unsigned(numWarps)); }
 };
 
 /// `enc` over a tensor with an extra last dimension of size 2 that each
@@ -196,6 +200,7 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
 }
 
 LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
+  enter(op);
   // Layouts derived from an operand's.
   if (auto reduce = dyn_cast<tt::ReduceOp>(op)) {
     RankedTensorType srcType = scannedOperandType(op);
@@ -207,7 +212,7 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
     return success();
   }
   if (auto explicitOp = dyn_cast<ExplicitLayoutOpInterface>(op))
-    return explicitOp.assignLayouts(numWarps, threadsPerWarp, unsigned(numCTAs));
+    return explicitOp.assignLayouts(warps, threadsPerWarp, unsigned(numCTAs));
   if (isa<tt::ScanOp>(op)) {
     RankedTensorType srcType = scannedOperandType(op);
     for (Value result : op->getResults())
@@ -293,6 +298,7 @@ static Type withoutLayout(Type type) {
 }
 
 LogicalResult ConvertFromTTIRPass::convertOperands(Operation *op) {
+  enter(op);
   // The type each operand must have, given the (new) types around it.
   auto required = [&](unsigned i) -> Type {
     Value operand = op->getOperand(i);
@@ -391,6 +397,7 @@ void ConvertFromTTIRPass::runOnOperation() {
   module->setAttr("ttg.target", b.getStringAttr(target));
   module->setAttr("ttg.threads-per-warp", b.getI32IntegerAttr(threadsPerWarp));
 
+  warps = numWarps;
   if (numCTAs > 1)
     findWholeAxes(module);
   // Signatures first, so that calls and returns see the new types.

@@ -50,10 +50,13 @@ bool isSameEncodingOp(Operation *op) {
          op->hasTrait<tt::traits::SameOperandsAndResultEncoding>();
 }
 
-/// Tensor-core products, whose accumulator layout is the instruction's.
+/// Tensor-core products, whose accumulator layout is the instruction's,
+/// and ops whose layouts are explicit (a wait on a product in flight,
+/// which hwx kernels write themselves).
 bool isMmaAnchor(Operation *op) {
-  return op->hasTrait<tt::traits::DotLike>() && op->getNumResults() == 1 &&
-         isa_and_nonnull<NvidiaMmaEncodingAttr>(encodingOf(op->getResult(0)));
+  return (op->hasTrait<tt::traits::DotLike>() && op->getNumResults() == 1 &&
+          isa_and_nonnull<NvidiaMmaEncodingAttr>(encodingOf(op->getResult(0)))) ||
+         isa<ExplicitLayoutOpInterface>(op);
 }
 
 /// Ops whose layout is fixed: by memory coalescing, or chosen by

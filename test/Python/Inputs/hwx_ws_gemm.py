@@ -1,0 +1,144 @@
+"""A persistent, warp-specialised TMA + wgmma matmul written with hwx: a
+producer task of one warp fills a ring of STAGES slots by TMA, the
+kernel's own warps (the default task) multiply out of it with one wgmma
+in flight and free each slot for the producer once its product retired
+(a `full` and an `empty` mbarrier per slot, phases tracked across tiles).
+Programs walk the output tiles in grouped order; the epilogue stores
+each tile by TMA.
+
+    python3 hwx_ws_gemm.py            # compile for cuda:90 (no GPU), check the PTX
+    python3 hwx_ws_gemm.py --run      # on a GPU: check against torch, time it
+"""
+import sys
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+import kiln.triton
+from kiln.language import hwx
+
+
+@triton.jit
+def _tile(tile, num_pid_m, num_pid_n, GROUP_M: tl.constexpr):
+    # Grouped order: GROUP_M rows of tiles share their B columns in L2.
+    in_group = GROUP_M * num_pid_n
+    first_m = (tile // in_group) * GROUP_M
+    rows = min(num_pid_m - first_m, GROUP_M)
+    return first_m + (tile % in_group) % rows, (tile % in_group) // rows
+
+
+@triton.jit
+def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr, STAGES: tl.constexpr, GROUP_M: tl.constexpr,
+                         NUM_SMS: tl.constexpr):
+    a_bufs = hwx.alloc([BM, BK], tl.float16, STAGES)
+    b_bufs = hwx.alloc([BK, BN], tl.float16, STAGES)
+    full = hwx.alloc_barriers(STAGES)     # the producer's copies landed
+    empty = hwx.alloc_barriers(STAGES)    # the consumer's product retired
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    k_tiles = tl.cdiv(K, BK)
+    num_tiles = num_pid_m * num_pid_n
+    with hwx.async_tasks():
+        with hwx.async_task(num_warps=1, registers=40):
+            it = 0
+            for tile in range(tl.program_id(0), num_tiles, NUM_SMS):
+                pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
+                for k in range(k_tiles):
+                    s = it % STAGES
+                    # The first round passes on the fresh barrier.
+                    hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
+                    hwx.barrier_expect(full[s], (BM * BK + BK * BN) * 2)
+                    hwx.async_load(a_desc, [pid_m * BM, k * BK], a_bufs[s], full[s])
+                    hwx.async_load(b_desc, [k * BK, pid_n * BN], b_bufs[s], full[s])
+                    it += 1
+        with hwx.async_task("default"):
+            it = 0
+            for tile in range(tl.program_id(0), num_tiles, NUM_SMS):
+                pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
+                acc = tl.zeros([BM, BN], tl.float32)
+                for k in range(k_tiles):
+                    s = it % STAGES
+                    hwx.barrier_wait(full[s], (it // STAGES) & 1)
+                    acc = hwx.async_dot(a_bufs[s], b_bufs[s], acc)
+                    # The product before this one has retired: its slot is free.
+                    acc = hwx.async_dot_wait(acc, 1)
+                    if k > 0:
+                        hwx.barrier_arrive(empty[(it + STAGES - 1) % STAGES])
+                    it += 1
+                acc = hwx.async_dot_wait(acc, 0)
+                hwx.barrier_arrive(empty[(it + STAGES - 1) % STAGES])
+                c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+CONFIGS = [
+    dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8),
+    dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=8),
+    dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4),
+]
+
+
+def constexprs(config, num_sms):
+    return dict({k: v for k, v in config.items() if k != "num_warps"}, NUM_SMS=num_sms)
+
+
+def signature(BM, BN, BK, **_):
+    return {"a_desc": f"tensordesc<fp16[{BM}, {BK}]>", "b_desc": f"tensordesc<fp16[{BK}, {BN}]>",
+            "c_desc": f"tensordesc<fp16[{BM}, {BN}]>", "M": "i32", "N": "i32", "K": "i32"}
+
+
+def compile_only():
+    kiln.triton.enable()
+    for config in CONFIGS:
+        src = ASTSource(hwx_ws_matmul_kernel, signature(**config), constexprs=constexprs(config, 132))
+        kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32),
+                                options={"num_warps": config["num_warps"]})
+        assert kernel.metadata.compiler == "kiln"
+        ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
+        assert "ttg.warp_specialize" in ttgir and "num_warps(1)" in ttgir, ttgir
+        assert "wgmma.mma_async" in ptx and "cp.async.bulk.tensor.2d" in ptx
+        # With 12 warps the register file is short: the producer gives back
+        # what the consumers take. With 8, every warp has 255 already.
+        if config["num_warps"] == 8:
+            assert "setmaxnreg.dec.sync.aligned.u32 40" in ptx, "the producer gives registers back"
+        grow = [l.split()[-1].rstrip(";") for l in ptx.splitlines()
+                if "setmaxnreg.inc.sync" in l]
+        print(f"hwx WS matmul {config['BM']}x{config['BN']}x{config['BK']} w{config['num_warps']} "
+              f"s{config['STAGES']}: {kernel.metadata.shared} bytes of shared memory, "
+              f"{kernel.metadata.num_warps} warps, consumers grow to {grow[0] if grow else '-'} "
+              f"registers")
+
+
+def run():
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    kiln.triton.enable()
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for M, N, K in [(512, 512, 512), (4096, 4096, 4096), (8192, 8192, 8192)]:
+        a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+        b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+        c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+        ref = a.float() @ b.float()
+        cublas = triton.testing.do_bench(lambda: a @ b, warmup=25, rep=100)
+        for config in CONFIGS:
+            BM, BN, BK = config["BM"], config["BN"], config["BK"]
+            descs = (TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BK, BN]),
+                     TensorDescriptor.from_tensor(c, [BM, BN]))
+            programs = min(sms, triton.cdiv(M, BM) * triton.cdiv(N, BN))
+            launch = lambda: hwx_ws_matmul_kernel[(programs,)](
+                *descs, M, N, K, **constexprs(config, programs), num_warps=config["num_warps"])
+            c.zero_()
+            launch()
+            err = (c.float() - ref).abs().max().item()
+            ok = torch.allclose(c.float(), ref, atol=0.5, rtol=0.02)
+            ms = triton.testing.do_bench(launch, warmup=25, rep=100)
+            tflops = 2 * M * N * K / ms * 1e-9
+            print(f"{M}x{N}x{K} {BM}x{BN}x{BK} w{config['num_warps']} s{config['STAGES']}: "
+                  f"{'PASS' if ok else 'FAIL'} max err {err:.3f}; hwx {ms:.4f} ms ({tflops:.0f} "
+                  f"TFLOP/s), cuBLAS {cublas:.4f} ms, hwx/cuBLAS time {ms / cublas:.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(run() if "--run" in sys.argv else compile_only())
