@@ -18,7 +18,10 @@ torch's scaled_dot_product_attention on cuDNN. Block-scaled GEMM: the
 tl.dot_scaled matmul of dot_kernels.py (mxfp8 x mxfp8, mxfp4 x bf16) over
 SCALED_SHAPES, Triton and kiln only. Clustered GEMM: the persistent TMA
 matmul with num_ctas=2 (thread-block clusters of two CTAs) over
-CLUSTER_SHAPES, beside cuBLAS.
+CLUSTER_SHAPES, beside cuBLAS. With --hwx, the GEMM cases gain a column
+for hwx's persistent warp-specialised matmul
+(test/Python/Inputs/hwx_ws_gemm.py, compiled by kiln; its own configs),
+checked and timed the same way.
 
 The bridge is toggled with kiln.triton.enable()/disable(), which drop the
 kernels Triton's JIT holds in memory; one fresh TRITON_CACHE_DIR for the
@@ -184,7 +187,7 @@ def cuda_alive():
 
 
 def use(compiler):
-    if compiler == "kiln":
+    if compiler in ("kiln", "hwx"):
         kiln.triton.enable()
     else:
         kiln.triton.disable()
@@ -194,6 +197,10 @@ def cfg_name(c):
     blocks = "x".join(str(v) for k, v in c.items() if k.startswith("BLOCK"))
     return (f"{blocks} w{c['num_warps']} s{c['num_stages']}" + (" ws" if c.get("WARP_SPECIALIZE") else "")
             + (f" c{c['num_ctas']}" if c.get("num_ctas", 1) > 1 else ""))
+
+
+def hwx_cfg_name(c):
+    return f"{c['BM']}x{c['BN']}x{c['BK']} w{c['num_warps']} s{c['STAGES']}" if c else "-"
 
 
 def tune(compiler, configs, run, output, want, tol, deadline):
@@ -213,8 +220,9 @@ def tune(compiler, configs, run, output, want, tol, deadline):
                 kernel = run(0, config)     # the first launch compiles
                 torch.cuda.synchronize()
                 built_by = getattr(kernel.metadata, "compiler", "triton")
-                if built_by != compiler:
-                    raise RuntimeError(f"the kernel launched was compiled by {built_by}, not {compiler}")
+                expected = "kiln" if compiler == "hwx" else compiler
+                if built_by != expected:
+                    raise RuntimeError(f"the kernel launched was compiled by {built_by}, not {expected}")
                 ok, worst = close(output, want, *tol)
                 if not ok:
                     problems.append(f"{name}: wrong output (worst abs error {worst:.3g})")
@@ -233,19 +241,21 @@ def tune(compiler, configs, run, output, want, tol, deadline):
         kiln.triton.disable()
 
 
-def final_times(row, run, vendor):
+def final_times(row, run, vendor, hwx_run=None):
     """The final figures, each the median of ROUNDS medians taken in turn
-    (Triton, kiln, vendor, Triton, ...), so that the GPU's clocks and
-    temperature drift alike for all three."""
-    times = {"triton": [], "kiln": [], "vendor": []}
+    (Triton, kiln, [hwx,] vendor, Triton, ...), so that the GPU's clocks and
+    temperature drift alike for all of them."""
+    times = {"triton": [], "kiln": [], "hwx": [], "vendor": []}
+    runs = {"triton": run, "kiln": run, "hwx": hwx_run}
     for _ in range(ROUNDS):
-        for compiler in ("triton", "kiln"):
-            best = row[f"{compiler}_config"]
-            if best is None:
+        for compiler in ("triton", "kiln", "hwx"):
+            best = row.get(f"{compiler}_config")
+            if best is None or runs[compiler] is None:
                 continue
             use(compiler)
+            go = runs[compiler]
             try:
-                times[compiler].append(median_ms([lambda i=i: run(i, best) for i in range(run.sets)],
+                times[compiler].append(median_ms([lambda i=i: go(i, best) for i in range(go.sets)],
                                                  **FINAL))
             finally:
                 kiln.triton.disable()
@@ -291,6 +301,7 @@ class Runner:
 GEMM_KERNELS = {"blocked": matmul, "ws": matmul_tma_ws,
                 "tma": lambda a, b, c, config: matmul_tma_ws(a, b, c, config, warp_specialize=False)}
 gemm_kernel = matmul
+with_hwx = False   # --hwx: a column for hwx's warp-specialised GEMM (GEMM cases)
 # With --kernel ws, attention runs through descriptors: kiln with its key
 # loops warp-specialised, Triton without (Triton 3.6 does not specialise
 # them on Hopper, and fails to compile the causal kernel when asked).
@@ -312,8 +323,17 @@ def run_gemm(dtype_name, shape, deadline, kernel=None, configs=None, prefix=""):
     kernel = kernel or gemm_kernel
     run = Runner(lambda i, config: kernel(sets[i][0], sets[i][1], sets[i][2], config), n_sets)
     notes = tune_both(row, lambda compiler: configs or CONFIGS, run, sets[0][2], want, tol, deadline)
+    hwx_run = None
+    if with_hwx and not prefix:
+        # kiln compiling hwx's own warp-specialised kernel, its configs.
+        import hwx_ws_gemm
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        hwx_run = Runner(lambda i, config: hwx_ws_gemm.launch(*sets[i], config, sms), n_sets)
+        ms, best, problems = tune("hwx", hwx_ws_gemm.CONFIGS, hwx_run, sets[0][2], want, tol, deadline)
+        row["hwx_ms"], row["hwx_config"] = ms, best
+        notes += [f"hwx {p}" for p in problems]
     s0 = sets[0]
-    final_times(row, run, lambda: torch.matmul(s0[0], s0[1], out=s0[2]))
+    final_times(row, run, lambda: torch.matmul(s0[0], s0[1], out=s0[2]), hwx_run)
     return finish(row, notes)
 
 
@@ -457,30 +477,37 @@ def report(rows, header):
     print("Time ratios: above 1 means the first is slower. TFLOP/s of the best config of the set for "
           "each compiler; vendor: cuBLAS (torch.matmul) for GEMM, cuDNN (sdpa) for attention.")
     print()
+    hwx = any(r.get("hwx_config") for r in rows)
+    extra = " hwx TFLOP/s | hwx/vendor | hwx config |" if hwx else ""
     print("| case | vendor TFLOP/s | Triton TFLOP/s | kiln TFLOP/s | kiln/Triton | kiln/vendor | Triton/vendor "
-          "| Triton config | kiln config | PASS/FAIL | note |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |")
-    ratios = {f: {"kt": [], "kv": [], "tv": []} for f in ("gemm", "scaled", "cluster", "attn")}
+          "| Triton config | kiln config |" + extra + " PASS/FAIL | note |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+          + (" ---: | ---: | --- |" if hwx else "") + " --- | --- |")
+    ratios = {f: {"kt": [], "kv": [], "tv": [], "hv": []} for f in ("gemm", "scaled", "cluster", "attn")}
     for r in rows:
         tflops = {w: (r["flops"] / (r[f"{w}_ms"] * 1e-3) / 1e12 if r.get(f"{w}_ms") else None)
-                  for w in ("vendor", "triton", "kiln")}
+                  for w in ("vendor", "triton", "kiln", "hwx")}
 
         def ratio(a, b):
             return r[f"{a}_ms"] / r[f"{b}_ms"] if r.get(f"{a}_ms") and r.get(f"{b}_ms") else None
 
         kt, kv, tv = ratio("kiln", "triton"), ratio("kiln", "vendor"), ratio("triton", "vendor")
+        hv = ratio("hwx", "vendor")
         family = ("attn" if r["case"].startswith("attn") else
                   "cluster" if r["case"].startswith("cluster") else
                   "scaled" if any(r["case"].startswith(f + "-") for f in SCALED_FORMATS) else "gemm")
         if r.get("status") == "PASS":
-            for key, value in (("kt", kt), ("kv", kv), ("tv", tv)):
+            for key, value in (("kt", kt), ("kv", kv), ("tv", tv), ("hv", hv)):
                 if value:
                     ratios[family][key].append(value)
         vendor = r.get("vendor", "")
         print(f"| {r['case']} | {fmt(tflops['vendor'], '.1f')} {vendor} | {fmt(tflops['triton'], '.1f')} | "
               f"{fmt(tflops['kiln'], '.1f')} | {fmt(kt, '.3f')} | {fmt(kv, '.3f')} | {fmt(tv, '.3f')} | "
               f"{cfg_name(r['triton_config']) if r.get('triton_config') else '-'} | "
-              f"{cfg_name(r['kiln_config']) if r.get('kiln_config') else '-'} | {r.get('status', 'FAIL')} | "
+              f"{cfg_name(r['kiln_config']) if r.get('kiln_config') else '-'} | "
+              + (f"{fmt(tflops['hwx'], '.1f')} | {fmt(hv, '.3f')} | {hwx_cfg_name(r.get('hwx_config'))} | "
+                 if hwx else "") +
+              f"{r.get('status', 'FAIL')} | "
               f"{r.get('note', '')[:300].replace('|', '/')} |")
     print()
     passed = sum(r.get("status") == "PASS" for r in rows)
@@ -492,7 +519,9 @@ def report(rows, header):
         if f["kt"]:
             print(f"geomean over {len(f['kt'])} passing {label}: kiln/Triton {geomean(f['kt']):.3f} "
                   f"(worst {max(f['kt']):.3f}); kiln/vendor {fmt(geomean(f['kv']), '.3f')}; "
-                  f"Triton/vendor {fmt(geomean(f['tv']), '.3f')}")
+                  f"Triton/vendor {fmt(geomean(f['tv']), '.3f')}"
+                  + (f"; hwx/vendor {geomean(f['hv']):.3f} (worst {max(f['hv']):.3f}, over "
+                     f"{len(f['hv'])})" if f["hv"] else ""))
 
 
 def main():
@@ -504,8 +533,12 @@ def main():
                         help="the GEMM kernel: the blocked matmul, the persistent TMA matmul with "
                              "warp specialisation (tl.range(..., warp_specialize=True)), or without "
                              "it (tma: the tile and k loops fused)")
+    parser.add_argument("--hwx", action="store_true",
+                        help="also time hwx's persistent warp-specialised GEMM "
+                             "(test/Python/Inputs/hwx_ws_gemm.py; needs the hwx plugin) on the GEMM cases")
     args = parser.parse_args()
-    global gemm_kernel, attn_ws
+    global gemm_kernel, attn_ws, with_hwx
+    with_hwx = args.hwx
     gemm_kernel = GEMM_KERNELS[args.kernel]
     attn_ws = args.kernel == "ws"
     deadline = time.perf_counter() + args.budget

@@ -88,14 +88,16 @@ StringRef scopeMark(tt::CallOp call) {
 LogicalResult wrapScope(tt::CallOp begin, tt::CallOp end, StringAttr name) {
   auto func = begin->getParentOfType<tt::FuncOp>();
   KernelBuilder kb(func, begin);
+  // Complete now: an outer scope's builder reads the scopes nested in it.
   FailureOr<DictionaryAttr> constants = constantsOf(begin, name.getValue(), kb);
+  if (succeeded(constants))
+    constants = kb.completeConstants(name.getValue(), *constants);
   if (failed(constants))
     return failure();
   OpBuilder b(begin);
   auto scope = scf::ExecuteRegionOp::create(b, begin.getLoc(), TypeRange());
   scope->setAttr(kScopeAttr, name);
-  if (*constants)
-    scope->setAttr(kConstantsAttr, *constants);
+  scope->setAttr(kConstantsAttr, *constants);
   Block *body = b.createBlock(&scope.getRegion());
   Block *outer = begin->getBlock();
   body->getOperations().splice(body->end(), outer->getOperations(),

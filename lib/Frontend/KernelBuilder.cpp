@@ -578,6 +578,14 @@ FailureOr<DictionaryAttr> KernelBuilder::completeConstants(const KernelOp &op,
   return complete.getDictionary(b.getContext());
 }
 
+FailureOr<DictionaryAttr> KernelBuilder::completeConstants(StringRef opName,
+                                                           DictionaryAttr constants) {
+  const KernelOp *op = lookupOp(opName);
+  if (!op)
+    return failure();
+  return completeConstants(*op, constants);
+}
+
 LogicalResult KernelBuilder::buildScope(Operation *scope) {
   auto name = scope->getAttrOfType<StringAttr>(kScopeAttr);
   const KernelOp *op = name ? lookupOp(name.getValue()) : nullptr;

@@ -277,6 +277,11 @@ public:
   /// unknown scope, a bad constexpr, or a builder that fails or leaves the
   /// region in place.
   mlir::LogicalResult buildScope(mlir::Operation *scope);
+  /// `constants` with the declared defaults of op `opName`'s constexprs
+  /// filled in; fails (with a diagnostic) on an unknown op or a missing or
+  /// unknown constexpr.
+  mlir::FailureOr<mlir::DictionaryAttr> completeConstants(llvm::StringRef opName,
+                                                          mlir::DictionaryAttr constants);
 
   /// A constexpr as a builder sees it: a JSON bool, integer, number, string
   /// or array of these as BoolAttr, i64 IntegerAttr, f64 FloatAttr,
@@ -298,8 +303,6 @@ public:
 private:
   /// The op named `opName`, or null after a diagnostic listing the loaded ones.
   const KernelOp *lookupOp(llvm::StringRef opName);
-  /// `constants` with the declared defaults of `op`'s constexprs filled in;
-  /// fails (with a diagnostic) on a missing or unknown one.
   mlir::FailureOr<mlir::DictionaryAttr> completeConstants(const KernelOp &op,
                                                           mlir::DictionaryAttr constants);
   void init(llvm::StringRef name);

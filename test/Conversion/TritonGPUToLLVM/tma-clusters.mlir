@@ -92,7 +92,7 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[PEER:.*]] = llvm.xor %[[RANK]]
 // CHECK: %[[REMOTE:.*]] = nvvm.mapa %{{.*}}, %[[PEER]] : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK: %[[ADDR:.*]] = llvm.ptrtoint %[[REMOTE]] : !llvm.ptr<7> to i32
-// CHECK: "@$0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$1], 2;", "b,r" %{{.*}}, %[[ADDR]]
+// CHECK: "@$0 mbarrier.arrive.shared::cluster.b64 _, [$1], 2;", "b,r" %{{.*}}, %[[ADDR]]
 // CHECK: "fence.mbarrier_init.release.cluster;"
 // CHECK: nvvm.cluster.arrive.relaxed
 // CHECK: nvvm.cluster.wait

@@ -30,11 +30,12 @@ def _tile(tile, num_pid_m, num_pid_n, GROUP_M: tl.constexpr):
 
 
 @triton.jit
-def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-                         BK: tl.constexpr, STAGES: tl.constexpr, GROUP_M: tl.constexpr,
-                         NUM_SMS: tl.constexpr):
-    a_bufs = hwx.alloc([BM, BK], tl.float16, STAGES)
-    b_bufs = hwx.alloc([BK, BN], tl.float16, STAGES)
+def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.constexpr,
+                         BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
+                         GROUP_M: tl.constexpr):
+    dtype = a_desc.dtype
+    a_bufs = hwx.alloc([BM, BK], dtype, STAGES)
+    b_bufs = hwx.alloc([BK, BN], dtype, STAGES)
     full = hwx.alloc_barriers(STAGES)     # the producer's copies landed
     empty = hwx.alloc_barriers(STAGES)    # the consumer's product retired
     num_pid_m = tl.cdiv(M, BM)
@@ -44,19 +45,19 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: 
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1, registers=40):
             it = 0
-            for tile in range(tl.program_id(0), num_tiles, NUM_SMS):
+            for tile in range(tl.program_id(0), num_tiles, num_programs):
                 pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
                 for k in range(k_tiles):
                     s = it % STAGES
                     # The first round passes on the fresh barrier.
                     hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
-                    hwx.barrier_expect(full[s], (BM * BK + BK * BN) * 2)
+                    hwx.barrier_expect(full[s], (BM * BK + BK * BN) * dtype.primitive_bitwidth // 8)
                     hwx.async_load(a_desc, [pid_m * BM, k * BK], a_bufs[s], full[s])
                     hwx.async_load(b_desc, [k * BK, pid_n * BN], b_bufs[s], full[s])
                     it += 1
         with hwx.async_task("default"):
             it = 0
-            for tile in range(tl.program_id(0), num_tiles, NUM_SMS):
+            for tile in range(tl.program_id(0), num_tiles, num_programs):
                 pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
                 acc = tl.zeros([BM, BN], tl.float32)
                 for k in range(k_tiles):
@@ -70,7 +71,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: 
                     it += 1
                 acc = hwx.async_dot_wait(acc, 0)
                 hwx.barrier_arrive(empty[(it + STAGES - 1) % STAGES])
-                c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+                c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
 
 
 CONFIGS = [
@@ -80,40 +81,56 @@ CONFIGS = [
 ]
 
 
-def constexprs(config, num_sms):
-    return dict({k: v for k, v in config.items() if k != "num_warps"}, NUM_SMS=num_sms)
+def constexprs(config):
+    return {k: v for k, v in config.items() if k != "num_warps"}
 
 
-def signature(BM, BN, BK, **_):
-    return {"a_desc": f"tensordesc<fp16[{BM}, {BK}]>", "b_desc": f"tensordesc<fp16[{BK}, {BN}]>",
-            "c_desc": f"tensordesc<fp16[{BM}, {BN}]>", "M": "i32", "N": "i32", "K": "i32"}
+def signature(BM, BN, BK, dtype="fp16", **_):
+    return {"a_desc": f"tensordesc<{dtype}[{BM}, {BK}]>", "b_desc": f"tensordesc<{dtype}[{BK}, {BN}]>",
+            "c_desc": f"tensordesc<{dtype}[{BM}, {BN}]>", "M": "i32", "N": "i32", "K": "i32",
+            "num_programs": "i32"}
+
+
+def launch(a, b, c, config, num_sms):
+    """Launches the kernel on torch tensors (c = a @ b) on at most num_sms
+    programs; returns the compiled kernel."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    M, K = a.shape
+    N = b.shape[1]
+    BM, BN, BK = config["BM"], config["BN"], config["BK"]
+    descs = (TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BK, BN]),
+             TensorDescriptor.from_tensor(c, [BM, BN]))
+    programs = min(num_sms, triton.cdiv(M, BM) * triton.cdiv(N, BN))
+    return hwx_ws_matmul_kernel[(programs,)](*descs, M, N, K, programs, **constexprs(config),
+                                             num_warps=config["num_warps"])
 
 
 def compile_only():
     kiln.triton.enable()
-    for config in CONFIGS:
-        src = ASTSource(hwx_ws_matmul_kernel, signature(**config), constexprs=constexprs(config, 132))
-        kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32),
-                                options={"num_warps": config["num_warps"]})
-        assert kernel.metadata.compiler == "kiln"
-        ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
-        assert "ttg.warp_specialize" in ttgir and "num_warps(1)" in ttgir, ttgir
-        assert "wgmma.mma_async" in ptx and "cp.async.bulk.tensor.2d" in ptx
-        # With 12 warps the register file is short: the producer gives back
-        # what the consumers take. With 8, every warp has 255 already.
-        if config["num_warps"] == 8:
-            assert "setmaxnreg.dec.sync.aligned.u32 40" in ptx, "the producer gives registers back"
-        grow = [l.split()[-1].rstrip(";") for l in ptx.splitlines()
-                if "setmaxnreg.inc.sync" in l]
-        print(f"hwx WS matmul {config['BM']}x{config['BN']}x{config['BK']} w{config['num_warps']} "
-              f"s{config['STAGES']}: {kernel.metadata.shared} bytes of shared memory, "
-              f"{kernel.metadata.num_warps} warps, consumers grow to {grow[0] if grow else '-'} "
-              f"registers")
+    for dtype in ("fp16", "bf16"):
+        for config in CONFIGS:
+            src = ASTSource(hwx_ws_matmul_kernel, signature(**config, dtype=dtype),
+                            constexprs=constexprs(config))
+            kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32),
+                                    options={"num_warps": config["num_warps"]})
+            assert kernel.metadata.compiler == "kiln"
+            ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
+            assert "ttg.warp_specialize" in ttgir and "num_warps(1)" in ttgir, ttgir
+            assert "wgmma.mma_async" in ptx and "cp.async.bulk.tensor.2d" in ptx
+            # With 12 warps the register file is short: the producer gives back
+            # what the consumers take. With 8, every warp has 255 already.
+            if config["num_warps"] == 8:
+                assert "setmaxnreg.dec.sync.aligned.u32 40" in ptx, "the producer gives registers back"
+            grow = [l.split()[-1].rstrip(";") for l in ptx.splitlines()
+                    if "setmaxnreg.inc.sync" in l]
+            print(f"hwx WS matmul {dtype} {config['BM']}x{config['BN']}x{config['BK']} "
+                  f"w{config['num_warps']} s{config['STAGES']}: {kernel.metadata.shared} bytes of "
+                  f"shared memory, {kernel.metadata.num_warps} warps, consumers grow to "
+                  f"{grow[0] if grow else '-'} registers")
 
 
 def run():
     import torch
-    from triton.tools.tensor_descriptor import TensorDescriptor
     kiln.triton.enable()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for M, N, K in [(512, 512, 512), (4096, 4096, 4096), (8192, 8192, 8192)]:
@@ -123,21 +140,16 @@ def run():
         ref = a.float() @ b.float()
         cublas = triton.testing.do_bench(lambda: a @ b, warmup=25, rep=100)
         for config in CONFIGS:
-            BM, BN, BK = config["BM"], config["BN"], config["BK"]
-            descs = (TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BK, BN]),
-                     TensorDescriptor.from_tensor(c, [BM, BN]))
-            programs = min(sms, triton.cdiv(M, BM) * triton.cdiv(N, BN))
-            launch = lambda: hwx_ws_matmul_kernel[(programs,)](
-                *descs, M, N, K, **constexprs(config, programs), num_warps=config["num_warps"])
             c.zero_()
-            launch()
+            launch(a, b, c, config, sms)
             err = (c.float() - ref).abs().max().item()
             ok = torch.allclose(c.float(), ref, atol=0.5, rtol=0.02)
-            ms = triton.testing.do_bench(launch, warmup=25, rep=100)
+            ms = triton.testing.do_bench(lambda: launch(a, b, c, config, sms), warmup=25, rep=100)
             tflops = 2 * M * N * K / ms * 1e-9
-            print(f"{M}x{N}x{K} {BM}x{BN}x{BK} w{config['num_warps']} s{config['STAGES']}: "
-                  f"{'PASS' if ok else 'FAIL'} max err {err:.3f}; hwx {ms:.4f} ms ({tflops:.0f} "
-                  f"TFLOP/s), cuBLAS {cublas:.4f} ms, hwx/cuBLAS time {ms / cublas:.3f}", flush=True)
+            print(f"{M}x{N}x{K} {config['BM']}x{config['BN']}x{config['BK']} w{config['num_warps']} "
+                  f"s{config['STAGES']}: {'PASS' if ok else 'FAIL'} max err {err:.3f}; hwx {ms:.4f} ms "
+                  f"({tflops:.0f} TFLOP/s), cuBLAS {cublas:.4f} ms, hwx/cuBLAS time {ms / cublas:.3f}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -71,8 +71,8 @@ public:
   virtual void mbarrierArrive(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                               unsigned count, mlir::Value pred) const = 0;
   /// Arrives `count` times on the mbarrier at `bar`, a shared::cluster
-  /// (`!llvm.ptr<7>`) address in any CTA of the cluster, releasing this
-  /// thread's accesses at cluster scope.
+  /// (`!llvm.ptr<7>`) address in any CTA of the cluster (release at CTA
+  /// scope: for a slot whose reads have completed, as a pipeline frees it).
   virtual void mbarrierArriveCluster(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                                      unsigned count, mlir::Value pred) const = 0;
   /// Makes this thread's earlier mbarrier inits visible to the cluster.
