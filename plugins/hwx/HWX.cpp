@@ -5,7 +5,8 @@
 // hwx`). Its ops build kiln's general `ttg`/`ttng` ops, so everything after
 // the ttir stage (layouts, pipelining, lowering) treats them like Triton's
 // and Gluon's. This file: shared-memory buffers, mbarriers, TMA and wgmma;
-// Tasks.cpp: warp specialisation.
+// Tasks.cpp: warp specialisation; Ids.cpp: named barriers, cluster rank
+// and clock.
 //
 //   buf = hwx.alloc([128, 64], tl.float16, 2)   # buffer<2x128x64, fp16>
 //   hwx.store(buf[0], x)                        # registers -> buffer 0
@@ -474,6 +475,7 @@ void registerOps(kiln::OpRegistry &registry) {
     registry.add(std::move(op));
   }
   hwx::registerTaskOps(registry);
+  hwx::registerIdOps(registry);
 }
 
 const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("hwx", "0.1"),

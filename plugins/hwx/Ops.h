@@ -16,6 +16,8 @@ using Results = mlir::FailureOr<llvm::SmallVector<mlir::Value>>;
 
 /// async_tasks, async_task and async_task_replica_id (Tasks.cpp).
 void registerTaskOps(kiln::OpRegistry &registry);
+/// Named barriers, the cluster rank and the clock (Ids.cpp).
+void registerIdOps(kiln::OpRegistry &registry);
 
 } // namespace hwx
 

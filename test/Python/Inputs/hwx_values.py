@@ -86,6 +86,16 @@ def wrong_shape_kernel(x_ptr, BLOCK: tl.constexpr):
     hwx.store(buf[0], tl.load(x_ptr + tl.arange(0, 2 * BLOCK)))
 
 
+@triton.jit
+def ids_kernel(y_ptr, BLOCK: tl.constexpr):
+    # A task's warps meet at named barrier 3; the clock around it.
+    start = hwx.clock64()
+    hwx.named_barrier_arrive(3, 128)
+    hwx.named_barrier_wait(3, 128)
+    spent = hwx.clock64() - start
+    tl.store(y_ptr + tl.arange(0, BLOCK), spent + hwx.cluster_cta_rank())
+
+
 @triton.jit(noinline=True)
 def not_inlined(buf):
     hwx.store(buf, 1.0)
@@ -143,6 +153,13 @@ def main():
     assert ttgir.count("ttng.warp_group_dot ") == 2 and "#ttg.dot_op<{opIdx = 0" in ttgir, ttgir
     assert kernel.asm["ptx"].count("wgmma.mma_async") >= 2
     print("chained: the second product takes A from registers")
+
+    kernel = compile(ids_kernel, {"y_ptr": "*i64"}, {"BLOCK": 128})
+    ptx = kernel.asm["ptx"]
+    assert ptx.count("%clock64") == 2 and "bar.arrive" in ptx and "bar.sync" in ptx, ptx
+    assert "ttng.named_barrier_wait %c3_i32, %c128_i32" in kernel.asm["ttgir"]
+    assert "%cluster_ctarank" in ptx, ptx
+    print("ids: clock64 twice, named barrier 3 of 128 threads, the cluster rank")
 
     message = error_of(wrong_kind_kernel, {"y_ptr": "*fp32"}, {"BLOCK": 128})
     assert "hwx.load(bars[0])" in message, message

@@ -1,0 +1,114 @@
+//===- Ids.cpp - hwx's named barriers, cluster rank and clock -------------===//
+//
+//   hwx.named_barrier_arrive(3, 256)   # bar.arrive 3, 256
+//   hwx.named_barrier_wait(3, 256)     # bar.sync 3, 256
+//   r = hwx.cluster_cta_rank()         # this CTA's rank in its cluster
+//   t = hwx.clock64()                  # the SM's cycle counter
+//
+//===----------------------------------------------------------------------===//
+#include "Ops.h"
+
+#include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Frontend/KernelBuilder.h"
+#include "kiln/Plugin/OpRegistry.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using kiln::KernelBuilder;
+namespace ttng = kiln::ttng;
+
+namespace hwx {
+namespace {
+
+constexpr int64_t kNamedBarriers = 16;
+
+/// The barrier id and thread count of a named-barrier op: constants, the
+/// count whole warps.
+FailureOr<std::pair<Value, Value>> namedBarrier(KernelBuilder &kb, StringRef op,
+                                                DictionaryAttr constants) {
+  auto id = constants.getAs<IntegerAttr>("id");
+  auto threads = constants.getAs<IntegerAttr>("num_threads");
+  if (!id || id.getInt() < 0 || id.getInt() >= kNamedBarriers)
+    return kb.emitError() << op << ": id must be an int in [0, " << kNamedBarriers - 1
+                          << "], got " << constants.get("id");
+  if (!threads || threads.getInt() < 32 || threads.getInt() > 1024 || threads.getInt() % 32)
+    return kb.emitError() << op << ": num_threads must be a multiple of 32 up to 1024 (whole "
+                          << "warps), got " << constants.get("num_threads");
+  OpBuilder &b = kb.builder();
+  auto i32 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, kb.loc(), b.getI32IntegerAttr(int32_t(v)));
+  };
+  return std::make_pair(i32(id.getInt()), i32(threads.getInt()));
+}
+
+Results namedBarrierArrive(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
+  auto bar = namedBarrier(kb, "hwx.named_barrier_arrive", constants);
+  if (failed(bar))
+    return failure();
+  ttng::NamedBarrierArriveOp::create(kb.builder(), kb.loc(), bar->first, bar->second);
+  return SmallVector<Value>{};
+}
+
+Results namedBarrierWait(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
+  auto bar = namedBarrier(kb, "hwx.named_barrier_wait", constants);
+  if (failed(bar))
+    return failure();
+  ttng::NamedBarrierWaitOp::create(kb.builder(), kb.loc(), bar->first, bar->second);
+  return SmallVector<Value>{};
+}
+
+Results clusterRank(KernelBuilder &kb, ValueRange, DictionaryAttr) {
+  OpBuilder &b = kb.builder();
+  return SmallVector<Value>{ttng::ClusterCTARankOp::create(b, kb.loc(), b.getI32Type())};
+}
+
+// Triton's own inline-asm op, not pure: each read is a new sample.
+Results clock64(KernelBuilder &kb, ValueRange, DictionaryAttr) {
+  OpBuilder &b = kb.builder();
+  auto read = kiln::tt::ElementwiseInlineAsmOp::create(
+      b, kb.loc(), TypeRange{b.getI64Type()}, "mov.u64 $0, %clock64;", "=l", /*pure=*/false,
+      /*packed_element=*/1, ValueRange());
+  return SmallVector<Value>{read->getResult(0)};
+}
+
+} // namespace
+
+void registerIdOps(kiln::OpRegistry &registry) {
+  using kiln::KernelOpOperand;
+  struct Decl {
+    const char *name;
+    std::vector<KernelOpOperand> operands;
+    std::vector<kiln::KernelOpResult> results;
+    const char *signature, *summary;
+    kiln::KernelOpBuildFn build;
+  };
+  const std::vector<KernelOpOperand> barrier = {{"id", "constexpr"}, {"num_threads", "constexpr"}};
+  const Decl decls[] = {
+      {"hwx.named_barrier_arrive", barrier, {}, "(id: int, num_threads: int) -> None",
+       "counts this warp in at hardware barrier id (of num_threads threads) without waiting",
+       &namedBarrierArrive},
+      {"hwx.named_barrier_wait", barrier, {}, "(id: int, num_threads: int) -> None",
+       "counts this warp in at hardware barrier id and waits until num_threads threads have",
+       &namedBarrierWait},
+      {"hwx.cluster_cta_rank", {}, {{"tensor", "()", "'int32'"}}, "() -> int32",
+       "this CTA's rank in its cluster (0 without clusters)", &clusterRank},
+      {"hwx.clock64", {}, {{"tensor", "()", "'int64'"}}, "() -> int64",
+       "the SM's cycle counter (%clock64)", &clock64},
+  };
+  for (const Decl &decl : decls) {
+    kiln::KernelOp op;
+    op.name = decl.name;
+    op.operands = decl.operands;
+    op.results = decl.results;
+    op.numResults = decl.results.size();
+    op.signature = decl.signature;
+    op.summary = decl.summary;
+    op.pythonCall = true;
+    op.build = decl.build;
+    registry.add(std::move(op));
+  }
+}
+
+} // namespace hwx
