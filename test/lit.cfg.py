@@ -32,6 +32,8 @@ llvm_config.with_system_environment(["HOME", "TMPDIR"])
 # Tests must not see the developer's plugins or cache.
 for name in ("TRITON_PLUGIN_PATHS", "KILN_PLUGIN_PATHS", "TRITON_PLUGIN_VERSION_CHECK"):
     config.environment.pop(name, None)
+# Tests name the plugins they load; default-plugins.test checks kiln's own.
+config.environment["KILN_NO_DEFAULT_PLUGINS"] = "1"
 config.environment["KILN_CACHE_DIR"] = os.path.join(config.test_exec_root, "kiln-cache")
 llvm_config.use_default_substitutions()
 # `not`, `count` and friends live beside FileCheck.

@@ -10,7 +10,9 @@
 #include "kiln/Plugin/PluginAPI.h"
 #include "kiln/Plugin/PluginManager.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
 #include <vector>
@@ -44,6 +46,33 @@ CommandRegistration::CommandRegistration(cl::SubCommand &sub, std::function<int(
 #include "BuiltinPlugins.inc"
 #undef KILN_BUILTIN
 
+namespace {
+cl::opt<bool> noDefaultPlugins(
+    "no-default-plugins", cl::sub(cl::SubCommand::getAll()),
+    cl::desc("Do not load kiln's first-party plugins (" KILN_DEFAULT_PLUGINS
+             ") from beside kiln (also KILN_NO_DEFAULT_PLUGINS=1)"),
+    cl::cat(category()));
+
+/// Where a first-party plugin is: installed (<prefix>/lib/kiln/plugins),
+/// or in the build tree (<build>/plugins); empty if neither.
+std::string defaultPluginFile(StringRef name) {
+  static int anchor;
+  std::string exe = sys::fs::getMainExecutable(nullptr, &anchor);
+  SmallString<256> bin = sys::path::parent_path(exe);
+  std::string file = ("lib" + name + ".so").str();
+  SmallString<256> installed(bin), built(bin);
+  sys::path::append(installed, "..", "lib", "kiln");
+  sys::path::append(installed, "plugins", file);
+  sys::path::append(built, "..", "plugins", file);
+  for (SmallString<256> &path : {std::ref(installed), std::ref(built)}) {
+    sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    if (sys::fs::is_regular_file(path))
+      return std::string(path);
+  }
+  return {};
+}
+} // namespace
+
 Error loadPlugins(const std::vector<std::string> &explicitPaths) {
   PluginManager &manager = PluginManager::get();
 #define KILN_BUILTIN(NAME)                                                     \
@@ -56,6 +85,21 @@ Error loadPlugins(const std::vector<std::string> &explicitPaths) {
   for (const std::string &path : explicitPaths)
     if (Error error = manager.load(path))
       return error;
+  // kiln's own plugins last, unless asked not to, or one of that name is
+  // loaded already (built in, or named by the user: theirs wins).
+  const char *off = std::getenv("KILN_NO_DEFAULT_PLUGINS");
+  if (noDefaultPlugins || (off && *off && StringRef(off) != "0"))
+    return Error::success();
+  SmallVector<StringRef> names;
+  StringRef(KILN_DEFAULT_PLUGINS).split(names, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef name : names) {
+    if (llvm::any_of(manager.plugins(), [&](const LoadedPlugin &p) { return p.name == name; }))
+      continue;
+    std::string file = defaultPluginFile(name);
+    if (!file.empty())
+      if (Error error = manager.load(file))
+        return error;
+  }
   return Error::success();
 }
 

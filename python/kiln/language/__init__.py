@@ -9,8 +9,9 @@
         hwx.store(buf[1], mathx.softplus(tl.load(x_ptr + offs)))
         tl.store(y_ptr + offs, hwx.load(buf[1]))
 
-`kiln.language.<plugin>` is made from what the loaded plugins
-(TRITON_PLUGIN_PATHS, KILN_PLUGIN_PATHS) declare, as `kiln plugins
+`kiln.language.<plugin>` is made from what the loaded plugins (kiln's own,
+hwx, unless KILN_NO_DEFAULT_PLUGINS=1; TRITON_PLUGIN_PATHS,
+KILN_PLUGIN_PATHS) declare, as `kiln plugins
 --ops-json` lists it: one Triton builtin per op with the op's operand
 names, signature and summary as its docstring, and one class per kind of
 non-tensor value the plugin's ops make (`hwx.buffer`). Nothing is written
@@ -30,6 +31,8 @@ as what it can create and kiln recognises:
   placeholder: in Python it is a Triton value like a tensor (passed to
   @triton.jit functions, carried through loops and branches, indexed when
   its kind names an index op), whose real type kiln gives it.
+- a scope (`with hwx.async_tasks():`): a call marked `kiln.scope` "begin"
+  where the block starts and one marked "end" where it ends.
 kiln's ttir stage (`ttir.expand-kernel-ops`) replaces each call with what
 the op's builder emits, at the call's source location. Such a kernel needs
 kiln's bridge (`kiln.triton.enable()` or KILN_TRITON=1): with stock Triton
@@ -58,7 +61,7 @@ def _declared_ops():
             stamps.append((path, st.st_size, st.st_mtime_ns))
         except OSError:
             stamps.append((path, None))
-    memo = (tuple(stamps), _driver.plugin_paths())
+    memo = (tuple(stamps), _driver.plugin_paths(), os.environ.get("KILN_NO_DEFAULT_PLUGINS"))
     if memo not in _DECLARED:
         command = [exe, "plugins", "--ops-json"]
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
