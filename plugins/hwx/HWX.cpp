@@ -306,6 +306,28 @@ Results asyncStore(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
   return SmallVector<Value>{};
 }
 
+// hwx.async_reduce(desc, offsets, buf, kind="add"): a TMA reduction of
+// `buf` into the descriptor's block at `offsets`, element by element
+// (hwx.async_store_wait before reusing buf).
+Results asyncReduce(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
+  Value desc = operands.front(), buf = operands.back();
+  auto kindName = constants.getAs<StringAttr>("kind");
+  std::optional<kiln::tt::DescriptorReduceKind> kind =
+      kindName ? kiln::tt::symbolizeDescriptorReduceKind(kindName.getValue()) : std::nullopt;
+  if (!kind)
+    return kb.emitError() << "hwx.async_reduce: kind must be one of add, min, max, inc, dec, "
+                             "and, or, xor; got "
+                          << constants.get("kind");
+  if (failed(checkBox(kb, "hwx.async_reduce", desc, buf)))
+    return failure();
+  FailureOr<SmallVector<Value>> coords =
+      coordinates(kb, "hwx.async_reduce", desc, operands.drop_front().drop_back());
+  if (failed(coords))
+    return failure();
+  ttng::AsyncTMAReduceOp::create(kb.builder(), kb.loc(), *kind, desc, *coords, buf);
+  return SmallVector<Value>{};
+}
+
 /// The `pendings` constexpr of a wait: how many operations may still run.
 FailureOr<int64_t> pendingsOf(KernelBuilder &kb, StringRef op, DictionaryAttr constants) {
   auto pendings = constants.getAs<IntegerAttr>("pendings");
@@ -436,6 +458,14 @@ void registerOps(kiln::OpRegistry &registry) {
        "(desc: tensor_descriptor, offsets: list[int32], buf: buffer) -> None",
        "TMA copy of buf into the descriptor's block at offsets",
        &asyncStore},
+      {"hwx.async_reduce",
+       {{"desc", "descriptor"}, {"offsets", "tensors"}, {"buf", "buffer"},
+        {"kind", "constexpr", "\"add\""}},
+       {},
+       "(desc: tensor_descriptor, offsets: list[int32], buf: buffer, kind: str = 'add') -> None",
+       "TMA reduction (add, min, max, inc, dec, and, or, xor) of buf into the descriptor's "
+       "block at offsets",
+       &asyncReduce},
       {"hwx.async_store_wait",
        {{"pendings", "constexpr", "0"}},
        {},

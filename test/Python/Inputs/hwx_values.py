@@ -96,6 +96,16 @@ def ids_kernel(y_ptr, BLOCK: tl.constexpr):
     tl.store(y_ptr + tl.arange(0, BLOCK), spent + hwx.cluster_cta_rank())
 
 
+@triton.jit
+def reduce_kernel(y_desc):
+    # Adds a tile of ones into y by TMA.
+    buf = hwx.alloc([64, 64], tl.float32)
+    hwx.store(buf[0], 1.0)
+    hwx.fence_async_shared()
+    hwx.async_reduce(y_desc, [0, 64 * tl.program_id(0)], buf[0])
+    hwx.async_store_wait(0)
+
+
 @triton.jit(noinline=True)
 def not_inlined(buf):
     hwx.store(buf, 1.0)
@@ -160,6 +170,10 @@ def main():
     assert "ttng.named_barrier_wait %c3_i32, %c128_i32" in kernel.asm["ttgir"]
     assert "%cluster_ctarank" in ptx, ptx
     print("ids: clock64 twice, named barrier 3 of 128 threads, the cluster rank")
+
+    kernel = compile(reduce_kernel, {"y_desc": "tensordesc<fp32[64, 64]>"}, {})
+    assert "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add" in kernel.asm["ptx"]
+    print("reduce: a TMA add of a buffer into the descriptor's block")
 
     message = error_of(wrong_kind_kernel, {"y_ptr": "*fp32"}, {"BLOCK": 128})
     assert "hwx.load(bars[0])" in message, message
