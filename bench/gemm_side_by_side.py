@@ -214,7 +214,7 @@ def tune(compiler, configs, run, output, want, tol, deadline):
             if time.perf_counter() > deadline:
                 problems.append("tuning cut short by the time budget")
                 break
-            name = cfg_name(config)
+            name = hwx_cfg_name(config) if compiler == "hwx" else cfg_name(config)
             try:
                 output.fill_(float("nan"))  # an element left unwritten fails the check
                 kernel = run(0, config)     # the first launch compiles

@@ -216,9 +216,17 @@ Results barrierArrive(KernelBuilder &kb, ValueRange operands, DictionaryAttr con
   FailureOr<Value> bar = barrierOf(kb, "hwx.barrier_arrive", operands[0]);
   FailureOr<int64_t> count = positive(kb, "hwx.barrier_arrive", constants, "count", 1 << 20);
   Value pred = predicate(kb, "hwx.barrier_arrive", operands[1]);
+  auto perGroup = constants.getAs<BoolAttr>("per_warp_group");
+  if (!perGroup)
+    return kb.emitError() << "hwx.barrier_arrive: per_warp_group must be a bool, got "
+                          << constants.get("per_warp_group");
   if (failed(bar) || failed(count) || !pred)
     return failure();
-  ttng::ArriveBarrierOp::create(kb.builder(), kb.loc(), *bar, *count, pred);
+  auto arrive = ttng::ArriveBarrierOp::create(kb.builder(), kb.loc(), *bar, *count, pred);
+  // Each warp group's own arrival: after its own async_dot_wait, a warp
+  // group knows only that its own products have retired.
+  if (perGroup.getValue())
+    arrive->setAttr(ttng::kWarpsPerArrivalAttr, kb.builder().getI32IntegerAttr(4));
   return SmallVector<Value>{};
 }
 
@@ -430,10 +438,14 @@ void registerOps(kiln::OpRegistry &registry) {
        "the barrier's current phase also waits for bytes of asynchronous copies",
        &barrierExpect},
       {"hwx.barrier_arrive",
-       {{"bar", "barrier"}, {"count", "constexpr", "1"}, {"pred", "tensor", "true"}},
+       {{"bar", "barrier"},
+        {"count", "constexpr", "1"},
+        {"pred", "tensor", "true"},
+        {"per_warp_group", "constexpr", "false"}},
        {},
-       "(bar: barrier, count: int = 1, pred: bool = True) -> None",
-       "count arrivals on the barrier, once per CTA",
+       "(bar: barrier, count: int = 1, pred: bool = True, per_warp_group: bool = False) -> None",
+       "count arrivals on the barrier, once per CTA (per warp group of the executing warps: "
+       "per_warp_group)",
        &barrierArrive},
       {"hwx.barrier_wait",
        {{"bar", "barrier"}, "phase", {"pred", "tensor", "true"}},
