@@ -6,7 +6,7 @@
 // the ttir stage (layouts, pipelining, lowering) treats them like Triton's
 // and Gluon's. This file: shared-memory buffers, mbarriers, TMA and wgmma;
 // Tasks.cpp: warp specialisation; Ids.cpp: named barriers, cluster rank
-// and clock.
+// and clock; Views.cpp: transposed and sliced views.
 //
 //   buf = hwx.alloc([128, 64], tl.float16, 2)   # buffer<2x128x64, fp16>
 //   hwx.store(buf[0], x)                        # registers -> buffer 0
@@ -518,6 +518,7 @@ void registerOps(kiln::OpRegistry &registry) {
   }
   hwx::registerTaskOps(registry);
   hwx::registerIdOps(registry);
+  hwx::registerViewOps(registry);
 }
 
 const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("hwx", "0.1"),

@@ -18,6 +18,8 @@ using Results = mlir::FailureOr<llvm::SmallVector<mlir::Value>>;
 void registerTaskOps(kiln::OpRegistry &registry);
 /// Named barriers, the cluster rank and the clock (Ids.cpp).
 void registerIdOps(kiln::OpRegistry &registry);
+/// Transposed and sliced views of buffers (Views.cpp).
+void registerViewOps(kiln::OpRegistry &registry);
 
 } // namespace hwx
 

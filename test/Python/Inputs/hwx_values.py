@@ -106,6 +106,26 @@ def reduce_kernel(y_desc):
     hwx.async_store_wait(0)
 
 
+@triton.jit
+def views_kernel(a_desc, bt_desc, o_ptr):
+    # B kept K-major ([N, K]) and read transposed by the product; the
+    # product's right half stored through a slice.
+    a = hwx.alloc([128, 64], tl.float16)
+    bt = hwx.alloc([128, 64], tl.float16)
+    bars = hwx.alloc_barriers(1)
+    hwx.barrier_expect(bars[0], 2 * 128 * 64 * 2)
+    hwx.async_load(a_desc, [0, 0], a[0], bars[0])
+    hwx.async_load(bt_desc, [0, 0], bt[0], bars[0])
+    hwx.barrier_wait(bars[0], 0)
+    acc = hwx.async_dot(a[0], hwx.trans(bt[0]), tl.zeros([128, 128], tl.float32))
+    acc = hwx.async_dot_wait(acc, 0)
+    out = hwx.alloc([128, 128], tl.float32)
+    hwx.store(out[0], acc)
+    half = hwx.load(hwx.slice(out[0], [0, 64], [128, 64]))
+    offs = tl.arange(0, 128)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    tl.store(o_ptr + offs, half)
+
+
 @triton.jit(noinline=True)
 def not_inlined(buf):
     hwx.store(buf, 1.0)
@@ -174,6 +194,13 @@ def main():
     kernel = compile(reduce_kernel, {"y_desc": "tensordesc<fp32[64, 64]>"}, {})
     assert "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add" in kernel.asm["ptx"]
     print("reduce: a TMA add of a buffer into the descriptor's block")
+
+    kernel = compile(views_kernel, {"a_desc": "tensordesc<fp16[128, 64]>",
+                                    "bt_desc": "tensordesc<fp16[128, 64]>", "o_ptr": "*fp32"}, {})
+    ttgir = kernel.asm["ttgir"]
+    assert "ttg.memdesc_trans" in ttgir and "ttg.memdesc_subslice" in ttgir, ttgir
+    assert "wgmma.mma_async" in kernel.asm["ptx"]
+    print("views: a K-major B read transposed by the product, a slice of a buffer")
 
     message = error_of(wrong_kind_kernel, {"y_ptr": "*fp32"}, {"BLOCK": 128})
     assert "hwx.load(bars[0])" in message, message

@@ -1,0 +1,110 @@
+//===- Views.cpp - hwx's views of buffers: transposes and slices ----------===//
+//
+//   bt = hwx.trans(b_bufs[s])               # [BK, BN] read as [BN, BK]
+//   half = hwx.slice(buf, [0, 64], [128, 64])
+//
+// Views touch no memory: the same bytes, read another way (wgmma takes a
+// transposed view of a K-major operand, as fp8 products need).
+//
+//===----------------------------------------------------------------------===//
+#include "Ops.h"
+
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
+#include "kiln/Frontend/KernelBuilder.h"
+#include "kiln/Plugin/OpRegistry.h"
+
+using namespace mlir;
+using kiln::KernelBuilder;
+namespace ttg = kiln::ttg;
+
+namespace hwx {
+namespace {
+
+FailureOr<ttg::MemDescType> bufferOf(KernelBuilder &kb, StringRef op, Value value) {
+  auto type = dyn_cast<ttg::MemDescType>(value.getType());
+  if (!type)
+    return kb.emitError() << op << " takes an hwx buffer, got " << value.getType();
+  return type;
+}
+
+FailureOr<SmallVector<int64_t>> intList(KernelBuilder &kb, StringRef op, DictionaryAttr constants,
+                                        StringRef name, size_t rank) {
+  auto list = constants.getAs<ArrayAttr>(name);
+  SmallVector<int64_t> values;
+  for (Attribute a : list ? list.getValue() : ArrayRef<Attribute>())
+    if (auto i = dyn_cast<IntegerAttr>(a))
+      values.push_back(i.getInt());
+  if (!list || values.size() != list.size() || values.size() != rank)
+    return kb.emitError() << op << ": " << name << " must be a list of " << rank
+                          << " ints, got " << constants.get(name);
+  return values;
+}
+
+// hwx.trans(buf): a 2-D buffer in the wgmma/TMA layout, read transposed.
+Results trans(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+  FailureOr<ttg::MemDescType> type = bufferOf(kb, "hwx.trans", operands[0]);
+  if (failed(type))
+    return failure();
+  if (type->getRank() != 2 || !isa<ttg::NVMMASharedEncodingAttr>(type->getEncoding()))
+    return kb.emitError() << "hwx.trans transposes one 2-D buffer in the wgmma/TMA layout "
+                             "(index the allocation first), got "
+                          << *type;
+  SmallVector<int32_t> order{1, 0};
+  ttg::MemDescType result = ttg::transposedType(*type, order);
+  return SmallVector<Value>{
+      ttg::MemDescTransOp::create(kb.builder(), kb.loc(), result, operands[0], order)};
+}
+
+// hwx.slice(buf, offsets, shape): the box of `buf` at `offsets`.
+Results slice(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
+  FailureOr<ttg::MemDescType> type = bufferOf(kb, "hwx.slice", operands[0]);
+  if (failed(type))
+    return failure();
+  size_t rank = type->getRank();
+  FailureOr<SmallVector<int64_t>> offsets = intList(kb, "hwx.slice", constants, "offsets", rank);
+  FailureOr<SmallVector<int64_t>> shape = intList(kb, "hwx.slice", constants, "shape", rank);
+  if (failed(offsets) || failed(shape))
+    return failure();
+  for (size_t d = 0; d < rank; ++d)
+    if ((*shape)[d] < 1 || (*offsets)[d] < 0 || (*offsets)[d] % (*shape)[d] ||
+        (*offsets)[d] + (*shape)[d] > type->getShape()[d])
+      return kb.emitError() << "hwx.slice: dimension " << d << " takes " << (*shape)[d]
+                            << " elements from " << (*offsets)[d] << " of "
+                            << type->getShape()[d]
+                            << "; the offset must be a multiple of the size, the box inside";
+  auto result = ttg::MemDescType::get(kb.builder().getContext(), *shape, type->getElementType(),
+                                      type->getEncoding(), type->getMemorySpace(),
+                                      type->getMutableMemory(), type->getAllocShape());
+  SmallVector<int32_t> at(offsets->begin(), offsets->end());
+  return SmallVector<Value>{
+      ttg::MemDescSubsliceOp::create(kb.builder(), kb.loc(), result, operands[0], at)};
+}
+
+} // namespace
+
+void registerViewOps(kiln::OpRegistry &registry) {
+  kiln::KernelOp t;
+  t.name = "hwx.trans";
+  t.operands = {{"buf", "buffer"}};
+  t.results = {{"buffer", "[buf.shape[1], buf.shape[0]]", "buf.dtype"}};
+  t.numResults = 1;
+  t.signature = "(buf: buffer) -> buffer";
+  t.summary = "the 2-D buffer read transposed (no copy): a K-major operand of async_dot";
+  t.pythonCall = true;
+  t.build = &trans;
+  registry.add(std::move(t));
+
+  kiln::KernelOp s;
+  s.name = "hwx.slice";
+  s.operands = {{"buf", "buffer"}, {"offsets", "constexpr"}, {"shape", "constexpr"}};
+  s.results = {{"buffer", "list(shape)", "buf.dtype"}};
+  s.numResults = 1;
+  s.signature = "(buf: buffer, offsets: list[int], shape: list[int]) -> buffer";
+  s.summary = "the box of shape at offsets (multiples of shape) of the buffer (no copy)";
+  s.pythonCall = true;
+  s.build = &slice;
+  registry.add(std::move(s));
+}
+
+} // namespace hwx
