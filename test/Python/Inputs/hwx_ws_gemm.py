@@ -7,7 +7,7 @@ Programs walk the output tiles in grouped order; the epilogue stores
 each tile by TMA.
 
     python3 hwx_ws_gemm.py            # compile for cuda:90 (no GPU), check the PTX
-    python3 hwx_ws_gemm.py --run      # on a GPU: check against torch, time it
+    python3 hwx_ws_gemm.py --run [N ...]   # on a GPU: check against torch (N³), time it
 """
 import sys
 
@@ -137,11 +137,11 @@ def compile_only():
                   f"{grow[0] if grow else '-'} registers")
 
 
-def run():
+def run(sizes):
     import torch
     kiln.triton.enable()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
-    for M, N, K in [(512, 512, 512), (4096, 4096, 4096), (8192, 8192, 8192)]:
+    for M, N, K in [(n, n, n) for n in sizes or (512, 4096, 8192)]:
         a = torch.randn(M, K, device="cuda", dtype=torch.float16)
         b = torch.randn(K, N, device="cuda", dtype=torch.float16)
         c = torch.empty(M, N, device="cuda", dtype=torch.float16)
@@ -162,4 +162,6 @@ def run():
 
 
 if __name__ == "__main__":
-    sys.exit(run() if "--run" in sys.argv else compile_only())
+    # --run [N ...]: square sizes to check and time (512, 4096, 8192 by default).
+    sizes = [int(a) for a in sys.argv[1:] if a.isdigit()]
+    sys.exit(run(sizes) if "--run" in sys.argv else compile_only())

@@ -22,8 +22,11 @@
 // shares, so a CTA writes into its peers' slots: each CTA then frees a slot
 // by arriving on the `empty` mbarrier of every CTA of its group, and waits
 // on its own before filling it again (parity of the round before; the
-// first round passes on the fresh barrier). The barriers' inits are made
-// visible to the cluster before any copy.
+// first round passes on the fresh barrier). Such rings have S + 1 slots:
+// iteration i frees the slot it read last (i - 1) and fills the one freed
+// in iteration i - 1, so that waiting for the peers' frees, which cross
+// the cluster, rarely stalls. The barriers' inits are made visible to the
+// cluster before any copy.
 //
 //===----------------------------------------------------------------------===//
 #include "PipelinePlan.h"
@@ -106,10 +109,8 @@ private:
   /// after the inits (see the file comment); the ranks of the CTAs a slot
   /// is shared with.
   void initEmptyBarriers(int64_t sharedBits);
-  /// At a fill of `slot` enabled by `pred`: frees it in every CTA of the
-  /// group (where `notFirst`: the loop's first iteration freed nothing) and
-  /// waits until all of them have freed it.
-  void acquireSlot(Value slot, Value parity, Value pred, Value notFirst);
+  /// Frees `slot` in every CTA of the group where `pred` holds.
+  void releaseSlot(Value slot, Value pred);
 
   LoopPlan &plan;
   scf::ForOp loop;
@@ -139,10 +140,10 @@ void LoopPipeliner::initEmptyBarriers(int64_t sharedBits) {
   warpsPerArrival = wgmmaOnly && numWarps % 4 == 0 ? 4 : 1;
   unsigned copies = 1u << llvm::popcount(uint64_t(sharedBits));
   MLIRContext *ctx = loop.getContext();
-  auto type = MemDescType::get({int64_t(plan.numStages), 1}, builder.getI64Type(),
+  auto type = MemDescType::get({int64_t(plan.slots), 1}, builder.getI64Type(),
                                ttng::barrierEncoding(loop), SharedMemorySpaceAttr::get(ctx), true);
   emptyBarriers = LocalAllocOp::create(builder, loc, type, Value(), IntegerAttr());
-  for (unsigned s = 0; s < plan.numStages; ++s)
+  for (unsigned s = 0; s < plan.slots; ++s)
     ttng::InitBarrierOp::create(builder, loc, barrierSlot(emptyBarriers, slotConstant(s)),
                                 copies * (numWarps / warpsPerArrival));
   // The group: this CTA's rank with its shared bits set every way.
@@ -156,9 +157,8 @@ void LoopPipeliner::initEmptyBarriers(int64_t sharedBits) {
   }
 }
 
-void LoopPipeliner::acquireSlot(Value slot, Value parity, Value pred, Value notFirst) {
+void LoopPipeliner::releaseSlot(Value slot, Value pred) {
   Value empty = barrierSlot(emptyBarriers, slot);
-  Value freed = arith::AndIOp::create(builder, loc, pred, notFirst);
   auto local = cast<MemDescType>(empty.getType());
   auto remote = MemDescType::get(loop.getContext(), local.getShape(), local.getElementType(),
                                  local.getEncoding(),
@@ -166,16 +166,15 @@ void LoopPipeliner::acquireSlot(Value slot, Value parity, Value pred, Value notF
                                  true, local.getAllocShape());
   for (Value peer : peers) {
     Value view = ttng::MapToRemoteBufferOp::create(builder, loc, remote, empty, peer);
-    auto arrive = ttng::ArriveBarrierOp::create(builder, loc, view, 1, freed);
+    auto arrive = ttng::ArriveBarrierOp::create(builder, loc, view, 1, pred);
     arrive->setAttr(ttng::kWarpsPerArrivalAttr, builder.getI32IntegerAttr(warpsPerArrival));
   }
-  ttng::WaitBarrierOp::create(builder, loc, empty, parity, pred, ValueRange());
 }
 
 Value LoopPipeliner::nextSlot(Value slot) {
   Value next = arith::AddIOp::create(builder, loc, slot, slotConstant(1));
   Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, next,
-                                      slotConstant(plan.numStages));
+                                      slotConstant(plan.slots));
   return arith::SelectOp::create(builder, loc, wraps, slotConstant(0), next);
 }
 
@@ -345,7 +344,7 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Va
 }
 
 void LoopPipeliner::run() {
-  unsigned numStages = plan.numStages;
+  unsigned numStages = plan.numStages, slots = plan.slots;
   Block *body = loop.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
@@ -364,23 +363,18 @@ void LoopPipeliner::run() {
   for (StreamedLoad &streamed : plan.loads) {
     if (!streamed.isTMA())
       continue;
-    auto type = MemDescType::get({int64_t(numStages), 1}, builder.getI64Type(), barrierLayout,
+    auto type = MemDescType::get({int64_t(slots), 1}, builder.getI64Type(), barrierLayout,
                                  SharedMemorySpaceAttr::get(ctx), true);
     streamed.barriers = LocalAllocOp::create(builder, loc, type, Value(), IntegerAttr());
-    for (unsigned s = 0; s < numStages; ++s)
+    for (unsigned s = 0; s < slots; ++s)
       ttng::InitBarrierOp::create(builder, loc, barrierSlot(streamed, slotConstant(s)), 1);
   }
-  // In a cluster, the TMA slots whose tile several CTAs hold are shared.
+  // The CTAs the shared slots are shared with.
   int64_t sharedBits = 0;
-  if (lookupNumCTAs(loop) > 1)
-    for (StreamedLoad &streamed : plan.loads) {
-      if (!streamed.isTMA() || streamed.toRegisters)
-        continue;
-      int64_t bits = ttng::replicatedCTABits(
+  for (StreamedLoad &streamed : plan.loads)
+    if (streamed.multicast)
+      sharedBits |= ttng::replicatedCTABits(
           cast<LayoutEncodingInterface>(streamed.slotType.getEncoding()));
-      streamed.multicast = bits != 0;
-      sharedBits |= bits;
-    }
   if (sharedBits) {
     initEmptyBarriers(sharedBits);
     ttng::FenceMBarrierInitReleaseClusterOp::create(builder, loc);
@@ -414,8 +408,10 @@ void LoopPipeliner::run() {
     for (auto [k, value] : llvm::zip(plan.carried, carriedValues))
       value = map.lookupOrDefault(yield.getOperand(k));
   }
-  // The distance to the iteration whose copies an iteration issues.
+  // The distance to the iteration whose copies an iteration issues (and,
+  // for shared slots, the next iteration's).
   Value distance = scaled(step, numStages - 1);
+  Value nextDistance = emptyBarriers ? scaled(step, numStages) : Value();
 
   // The new loop carries the original values (an advanced-only one in its
   // advanced form), the advanced form of the other carried values, then
@@ -470,9 +466,19 @@ void LoopPipeliner::run() {
     ahead.map(loop.getRegionIterArgs()[k], newArgs[advancedPos[k]]);
   Value left = arith::SubIOp::create(builder, loc, ub, iv);
   Value pred = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt, left, distance);
-  if (emptyBarriers)
-    acquireSlot(fillSlot, fillParity, pred,
-                arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, iv, lb));
+  Value nextFill;
+  if (emptyBarriers) {
+    nextFill = nextSlot(fillSlot);
+    // The slot read last iteration is the one the next iteration fills
+    // (S + 1 slots); it is freed where that fill happens: ub - iv > S *
+    // step. The first iteration read none.
+    Value nextFills =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ugt, left, nextDistance);
+    Value notFirst = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, iv, lb);
+    releaseSlot(nextFill, arith::AndIOp::create(builder, loc, nextFills, notFirst));
+    ttng::WaitBarrierOp::create(builder, loc, barrierSlot(emptyBarriers, fillSlot), fillParity,
+                                pred, ValueRange());
+  }
   issueCopies(ahead, fillSlot, pred);
 
   SmallVector<Value> yields;
@@ -482,7 +488,8 @@ void LoopPipeliner::run() {
   for (unsigned k : plan.carried)
     if (!plan.advancedOnly.contains(k))
       yields.push_back(ahead.lookupOrDefault(yield.getOperand(k)));
-  Value nextFill = nextSlot(fillSlot);
+  if (!nextFill)
+    nextFill = nextSlot(fillSlot);
   yields.push_back(nextFill);
   Value nextRead = nextSlot(readSlot);
   yields.push_back(nextRead);
@@ -517,7 +524,7 @@ void LoopPipeliner::run() {
   // predicated off.
   for (StreamedLoad &streamed : plan.loads) {
     if (streamed.isTMA()) {
-      for (unsigned s = 0; s < numStages; ++s)
+      for (unsigned s = 0; s < slots; ++s)
         ttng::InvalBarrierOp::create(builder, loc, barrierSlot(streamed, slotConstant(s)));
       LocalDeallocOp::create(builder, loc, streamed.barriers);
     }
@@ -525,7 +532,7 @@ void LoopPipeliner::run() {
   }
   // Every arrival on these came before a wait this CTA passed.
   if (emptyBarriers) {
-    for (unsigned s = 0; s < numStages; ++s)
+    for (unsigned s = 0; s < slots; ++s)
       ttng::InvalBarrierOp::create(builder, loc, barrierSlot(emptyBarriers, slotConstant(s)));
     LocalDeallocOp::create(builder, loc, emptyBarriers);
   }

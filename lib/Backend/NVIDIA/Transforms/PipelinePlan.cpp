@@ -28,6 +28,10 @@ bool LoopPlan::hasTMA() const {
   return llvm::any_of(loads, [](const StreamedLoad &s) { return s.isTMA(); });
 }
 
+bool LoopPlan::hasMulticast() const {
+  return llvm::any_of(loads, [](const StreamedLoad &s) { return s.multicast; });
+}
+
 bool LoopPlan::hasCpAsync() const {
   return llvm::any_of(loads, [](const StreamedLoad &s) { return !s.isTMA(); });
 }
@@ -150,21 +154,16 @@ SmallVector<Operation *> loadsComputedInto(Value operand, Block *body) {
   return loads;
 }
 
-/// A slot of `tensor`'s shape and elements in `encoding`, and the ring of
-/// `numStages` of them.
-void setRing(StreamedLoad &streamed, RankedTensorType tensor, Attribute encoding,
-             unsigned numStages) {
+/// A slot of `tensor`'s shape and elements in `encoding` (its ring is
+/// made once the plan knows how many slots it has).
+void setSlot(StreamedLoad &streamed, RankedTensorType tensor, Attribute encoding) {
   Attribute smem = SharedMemorySpaceAttr::get(tensor.getContext());
-  Type elem = tensor.getElementType();
-  streamed.slotType = MemDescType::get(tensor.getShape(), elem, encoding, smem, true);
-  SmallVector<int64_t> ringShape{int64_t(numStages)};
-  llvm::append_range(ringShape, tensor.getShape());
-  streamed.ringType = MemDescType::get(ringShape, elem, encoding, smem, true);
+  streamed.slotType =
+      MemDescType::get(tensor.getShape(), tensor.getElementType(), encoding, smem, true);
 }
 
-/// Checks that `load` can be streamed and works out its ring.
-std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
-                                     const AxisInfoAnalysis &axes) {
+/// Checks that `load` can be streamed and works out its slot.
+std::optional<StreamedLoad> planLoad(tt::LoadOp load, const AxisInfoAnalysis &axes) {
   auto reject = [&](const char *why) -> std::optional<StreamedLoad> {
     LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << load << " stays synchronous: " << why
                             << "\n");
@@ -205,10 +204,9 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
                      [&](Operation *user) { return user->getBlock() != load->getBlock(); }))
       return reject("used in another block");
     streamed.toRegisters = true;
-    setRing(streamed, resultType,
+    setSlot(streamed, resultType,
             SwizzledSharedEncodingAttr::get(load.getContext(), streamed.vec, 1, 1,
-                                            blocked.getOrder()),
-            numStages);
+                                            blocked.getOrder()));
     return streamed;
   }
 
@@ -244,7 +242,7 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
   }
   if (streamed.users.empty())
     return reject("unused");
-  setRing(streamed, resultType, encoding, numStages);
+  setSlot(streamed, resultType, encoding);
   return streamed;
 }
 
@@ -253,7 +251,7 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, unsigned numStages,
 /// nvmma_shared layout (the dot reads the slot in place), or it is read
 /// into registers from the slot (`toRegisters`). A rank-reducing load's
 /// slots drop the block's leading unit dimensions.
-std::optional<StreamedLoad> planDescriptorLoad(tt::DescriptorLoadOp load, unsigned numStages) {
+std::optional<StreamedLoad> planDescriptorLoad(tt::DescriptorLoadOp load) {
   auto reject = [&](const char *why) -> std::optional<StreamedLoad> {
     LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << load << " stays synchronous: " << why
                             << "\n");
@@ -281,10 +279,6 @@ std::optional<StreamedLoad> planDescriptorLoad(tt::DescriptorLoadOp load, unsign
   else
     streamed.toRegisters = true;
   streamed.slotType = slot;
-  SmallVector<int64_t> ringShape{int64_t(numStages)};
-  llvm::append_range(ringShape, shape);
-  streamed.ringType = MemDescType::get(ringShape, slot.getElementType(), encoding,
-                                       slot.getMemorySpace(), true);
   streamed.bytes = ttng::bufferBytes(slot);
   return streamed;
 }
@@ -423,7 +417,8 @@ void findDeferredWaits(LoopPlan &plan) {
 
 std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
                                  const AxisInfoAnalysis &axes,
-                                 const llvm::SmallPtrSetImpl<Operation *> &excluded) {
+                                 const llvm::SmallPtrSetImpl<Operation *> &excluded,
+                                 bool share) {
   LoopPlan plan;
   plan.loop = loop;
   plan.numStages = numStages;
@@ -463,13 +458,13 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
     std::optional<StreamedLoad> streamed;
     SmallVector<Value> roots;
     if (auto load = dyn_cast<tt::LoadOp>(op)) {
-      streamed = planLoad(load, numStages, axes);
+      streamed = planLoad(load, axes);
       roots.push_back(load.getPtr());
       if (load.getMask())
         roots.push_back(load.getMask());
     } else {
       auto descLoad = cast<tt::DescriptorLoadOp>(op);
-      streamed = planDescriptorLoad(descLoad, numStages);
+      streamed = planDescriptorLoad(descLoad);
       roots.push_back(descLoad.getDesc());
       llvm::append_range(roots, descLoad.getIndices());
     }
@@ -495,6 +490,25 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
       plan.addressOps.push_back(&op);
   plan.carried.assign(carried.begin(), carried.end());
   llvm::sort(plan.carried);
+  // In a cluster, a TMA slot whose tile several CTAs hold is filled by one
+  // copy they share; its ring gets a slot more (see LoopPlan::slots).
+  plan.slots = numStages;
+  if (share && lookupNumCTAs(loop) > 1) {
+    for (StreamedLoad &streamed : plan.loads)
+      streamed.multicast =
+          streamed.isTMA() && !streamed.toRegisters &&
+          ttng::replicatedCTABits(
+              cast<LayoutEncodingInterface>(streamed.slotType.getEncoding())) != 0;
+    if (plan.hasMulticast())
+      plan.slots = numStages + 1;
+  }
+  for (StreamedLoad &streamed : plan.loads) {
+    MemDescType slot = streamed.slotType;
+    SmallVector<int64_t> shape{int64_t(plan.slots)};
+    llvm::append_range(shape, slot.getShape());
+    streamed.ringType = MemDescType::get(shape, slot.getElementType(), slot.getEncoding(),
+                                         slot.getMemorySpace(), true);
+  }
   findAdvancedOnly(plan);
   for (Operation &op : *body)
     if (auto dot = dyn_cast<ttng::WarpGroupDotOp>(op))
@@ -511,23 +525,34 @@ std::optional<LoopPlan> planLoopWithin(scf::ForOp loop, unsigned numStages,
   for (;;) {
     const StreamedLoad *largest = nullptr;
     std::optional<LoopPlan> plan;
+    // Shared copies first; where their extra slot does not fit, each CTA
+    // copies its own tiles with the stages asked for.
     for (unsigned stages = numStages; stages >= 2; --stages) {
-      plan = planLoop(loop, stages, axes, excluded);
-      if (!plan)
-        return std::nullopt;
-      largest = nullptr;
-      // A ring replaces the load's one buffer; its mbarriers are 8 bytes each.
-      int64_t bytes = 0;
-      for (const StreamedLoad &s : plan->loads) {
-        bytes += ttng::bufferBytes(s.ringType) - ttng::bufferBytes(s.slotType) +
-                 (s.isTMA() ? 8 * stages : 0);
-        if (!largest || ttng::bufferBytes(s.slotType) > ttng::bufferBytes(largest->slotType))
-          largest = &s;
+      for (bool share : {true, false}) {
+        plan = planLoop(loop, stages, axes, excluded, share);
+        if (!plan)
+          return std::nullopt;
+        largest = nullptr;
+        // A ring replaces the load's one buffer; its mbarriers are 8 bytes
+        // each (twice that in a shared ring: full and empty).
+        int64_t bytes = 0;
+        for (const StreamedLoad &s : plan->loads) {
+          bytes += ttng::bufferBytes(s.ringType) - ttng::bufferBytes(s.slotType) +
+                   (s.isTMA() ? 8 * plan->slots : 0);
+          if (!largest || ttng::bufferBytes(s.slotType) > ttng::bufferBytes(largest->slotType))
+            largest = &s;
+        }
+        if (plan->hasMulticast())
+          bytes += 8 * plan->slots;
+        if (bytes <= budget)
+          return plan;
+        LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << plan->slots << " slots need " << bytes
+                                << " more bytes of shared memory, " << budget
+                                << " are left\n");
+        // Without a shared copy the plan with `share` off is the same.
+        if (!plan->hasMulticast())
+          break;
       }
-      if (bytes <= budget)
-        return plan;
-      LLVM_DEBUG(llvm::dbgs() << "ttgir-pipeline: " << stages << " stages need " << bytes
-                              << " more bytes of shared memory, " << budget << " are left\n");
     }
     // The largest load stays synchronous; the others may then have all
     // the stages asked for again.

@@ -50,7 +50,13 @@ struct StreamedLoad {
 
 struct LoopPlan {
   mlir::scf::ForOp loop;
-  unsigned numStages = 0;
+  /// Copies are issued numStages - 1 iterations ahead into rings of
+  /// `slots` buffers: numStages, or one more where copies are shared in a
+  /// cluster. A CTA may refill a shared slot only once every CTA of its
+  /// group has freed it; with the extra slot, the slot an iteration fills
+  /// is the one freed an iteration earlier, so the peers' frees have a
+  /// whole iteration to arrive instead of stalling every refill.
+  unsigned numStages = 0, slots = 0;
   llvm::SmallVector<StreamedLoad> loads;
   /// The pure ops of the body the copies' addresses depend on, with the
   /// updates of the loop-carried values they read, in body order.
@@ -72,17 +78,21 @@ struct LoopPlan {
 
   bool hasTMA() const;
   bool hasCpAsync() const;
+  bool hasMulticast() const;
 };
 
 /// The plan for `loop` with `numStages` stages, leaving the loads in
-/// `excluded` synchronous; nothing when no load of it can stream.
+/// `excluded` synchronous, sharing copies in a cluster where `share`;
+/// nothing when no load of it can stream.
 std::optional<LoopPlan> planLoop(mlir::scf::ForOp loop, unsigned numStages,
                                  const AxisInfoAnalysis &axes,
-                                 const llvm::SmallPtrSetImpl<mlir::Operation *> &excluded);
+                                 const llvm::SmallPtrSetImpl<mlir::Operation *> &excluded,
+                                 bool share);
 
 /// The plan for `loop` whose rings fit in `budget` bytes of shared memory:
-/// with fewer stages (down to 2), then with the largest loads left
-/// synchronous (and again as many stages as fit), as long as it does not.
+/// without shared copies (and their extra slot), with fewer stages (down
+/// to 2), then with the largest loads left synchronous (and again as many
+/// stages as fit), as long as it does not.
 std::optional<LoopPlan> planLoopWithin(mlir::scf::ForOp loop, unsigned numStages,
                                        const AxisInfoAnalysis &axes, int64_t budget);
 

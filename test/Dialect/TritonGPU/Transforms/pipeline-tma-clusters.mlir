@@ -2,20 +2,22 @@
 
 // A wgmma loop of a 2-CTA program whose product is split along N: both
 // CTAs hold the whole of A's tile (its CGA repeats it), each its own half
-// of B. A's copies are shared (multicast); B's are not. Each slot gets an
-// `empty` mbarrier counting one arrival per warp group of each CTA of the
-// group; the inits are fenced and the cluster meets before the first copy.
-// In the loop, before refilling the slot the previous iteration read, each
-// CTA frees it in both CTAs (not in the first iteration, which read
-// nothing before) and waits for its own empty barrier, with a parity that
-// starts at 1 (passing on the fresh barrier) and flips when the fill slot
-// wraps to 0.
+// of B. A's copies are shared (multicast); B's are not. The rings get a
+// slot more than the 3 stages; each slot an `empty` mbarrier counting one
+// arrival per warp group of each CTA of the group; the inits are fenced
+// and the cluster meets before the first copy. In the loop, each CTA
+// frees the slot it read last iteration (the one the next iteration
+// fills: not in the first iteration, which read nothing before, and only
+// where that fill happens) in both CTAs, then waits on its own empty
+// barrier of the slot it fills now (freed an iteration earlier), with a
+// parity that starts at 1 (passing on the fresh barrier) and flips when
+// the fill slot wraps to 0.
 // CHECK-LABEL: tt.func public @multicast_a
-// CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #[[SA:shared[0-9]*]], #smem, mutable>
-// CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x256xf16
-// CHECK-COUNT-2: ttg.local_alloc : () -> !ttg.memdesc<3x1xi64
-// CHECK: %[[E:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64
-// CHECK-COUNT-3: ttng.init_barrier %{{.*}}, 2 :
+// CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4x128x64xf16, #[[SA:shared[0-9]*]], #smem, mutable>
+// CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4x64x256xf16
+// CHECK-COUNT-2: ttg.local_alloc : () -> !ttg.memdesc<4x1xi64
+// CHECK: %[[E:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4x1xi64
+// CHECK-COUNT-4: ttng.init_barrier %{{.*}}, 2 :
 // CHECK: %[[RANK:.*]] = ttng.cluster_cta_rank : i32
 // CHECK: %[[BASE:.*]] = arith.andi %[[RANK]], %{{.*}} : i32
 // CHECK: %[[PEER:.*]] = arith.ori %[[BASE]], %{{.*}} : i32
@@ -24,27 +26,34 @@
 // CHECK-NEXT: ttng.cluster_wait
 // CHECK: ttng.async_tma_copy_global_to_local %arg0[{{.*}}] {{.*}} {multicast}
 // CHECK: ttng.async_tma_copy_global_to_local %arg1[{{.*}}] {{.*}} : !tt.tensordesc
-// CHECK: scf.for %[[IV:arg[0-9]+]] = %[[LB:[a-z0-9_]+]] to %{{.*}} step %{{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[FILL:arg[0-9]+]] = %c2_i32, %{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[EPHASE:arg[0-9]+]] = %c1_i32)
+// CHECK: %[[D2:.*]] = arith.muli %c64_i32, %c2_i32
+// CHECK: %[[D3:.*]] = arith.muli %c64_i32, %c3_i32
+// CHECK: scf.for %[[IV:arg[0-9]+]] = %[[LB:[a-z0-9_]+]] to %[[UB:[a-z0-9_]+]] step %{{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[FILL:arg[0-9]+]] = %c2_i32, %{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[EPHASE:arg[0-9]+]] = %c1_i32)
 // CHECK: ttng.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
-// CHECK: %[[PRED:.*]] = arith.cmpi ugt
+// CHECK: %[[LEFT:.*]] = arith.subi %[[UB]], %[[IV]]
+// CHECK: %[[PRED:.*]] = arith.cmpi ugt, %[[LEFT]], %[[D2]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[FILL]], %c1_i32
+// CHECK: %[[NEXTWRAPS:.*]] = arith.cmpi sge, %[[NEXT]], %c4_i32
+// CHECK: %[[NEXTFILL:.*]] = arith.select %[[NEXTWRAPS]], %{{.*}}, %[[NEXT]]
+// CHECK: %[[NEXTFILLS:.*]] = arith.cmpi ugt, %[[LEFT]], %[[D3]]
 // CHECK: %[[NOTFIRST:.*]] = arith.cmpi ne, %[[IV]], %[[LB]]
-// CHECK: %[[EMPTY:.*]] = ttg.memdesc_index %[[E]][%[[FILL]]]
-// CHECK: %[[FREED:.*]] = arith.andi %[[PRED]], %[[NOTFIRST]]
-// CHECK: %[[R1:.*]] = ttng.map_to_remote_buffer %[[EMPTY]], %[[PEER]] : {{.*}} -> !ttg.memdesc<1xi64, #{{.*}}, #ttng.shared_cluster_memory, mutable>
+// CHECK: %[[FREED:.*]] = arith.andi %[[NEXTFILLS]], %[[NOTFIRST]]
+// CHECK: %[[FREE:.*]] = ttg.memdesc_index %[[E]][%[[NEXTFILL]]]
+// CHECK: %[[R1:.*]] = ttng.map_to_remote_buffer %[[FREE]], %[[PEER]] : {{.*}} -> !ttg.memdesc<1xi64, #{{.*}}, #ttng.shared_cluster_memory, mutable>
 // CHECK: ttng.arrive_barrier %[[R1]], 1, %[[FREED]] {kiln.warps_per_arrival = 4 : i32}
-// CHECK: %[[R0:.*]] = ttng.map_to_remote_buffer %[[EMPTY]], %[[BASE]]
+// CHECK: %[[R0:.*]] = ttng.map_to_remote_buffer %[[FREE]], %[[BASE]]
 // CHECK: ttng.arrive_barrier %[[R0]], 1, %[[FREED]] {kiln.warps_per_arrival = 4 : i32}
+// CHECK: %[[EMPTY:.*]] = ttg.memdesc_index %[[E]][%[[FILL]]]
 // CHECK: ttng.wait_barrier %[[EMPTY]], %[[EPHASE]], %[[PRED]]
 // CHECK: ttng.async_tma_copy_global_to_local %arg0[{{.*}}] {{.*}} {multicast}
 // CHECK: ttng.async_tma_copy_global_to_local %arg1[{{.*}}] {{.*}} : !tt.tensordesc
-// CHECK: %[[NEXTFILL:.*]] = arith.select
 // CHECK: %[[WRAPS:.*]] = arith.cmpi eq, %[[NEXTFILL]], %c0_i32
 // CHECK: %[[FLIP:.*]] = arith.xori %[[EPHASE]], %{{.*}}
 // CHECK: %[[NEXTE:.*]] = arith.select %[[WRAPS]], %[[FLIP]], %[[EPHASE]]
-// CHECK: scf.yield {{.*}}, %[[NEXTE]]
-// CHECK-COUNT-3: ttng.inval_barrier
-// CHECK-COUNT-3: ttng.inval_barrier
-// CHECK-COUNT-3: ttng.inval_barrier
+// CHECK: scf.yield {{.*}}, %[[NEXTFILL]], {{.*}}, %[[NEXTE]]
+// CHECK-COUNT-4: ttng.inval_barrier
+// CHECK-COUNT-4: ttng.inval_barrier
+// CHECK-COUNT-4: ttng.inval_barrier
 // CHECK: ttg.local_dealloc %[[E]]
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0], CGALayout = [[0, 0]]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0], CGALayout = [[0, 1]]}>
