@@ -80,10 +80,14 @@ public:
   /// The two halves of a cluster barrier (every thread of every CTA).
   virtual void clusterArrive(mlir::OpBuilder &b, mlir::Location loc, bool relaxed) const = 0;
   virtual void clusterWait(mlir::OpBuilder &b, mlir::Location loc) const = 0;
+  /// How long a waiting thread may sleep in one poll, in ns: what CUDA's
+  /// own barrier wait asks for (it wakes when the phase completes).
+  static constexpr unsigned kWaitSuspendNs = 0x989680;
   /// One bounded poll (mbarrier.try_wait): whether the phase of parity
-  /// `phase` of `bar` has completed, i1.
+  /// `phase` of `bar` has completed, i1. The thread may sleep until then,
+  /// for at most `suspendNs` (0: the hardware's own limit).
   virtual mlir::Value mbarrierTryWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
-                                      mlir::Value phase) const = 0;
+                                      mlir::Value phase, unsigned suspendNs = 0) const = 0;
   /// Blocks until the phase of parity `phase` (i32, 0 or 1) of `bar` completes.
   virtual void mbarrierWait(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bar,
                             mlir::Value phase) const = 0;

@@ -256,13 +256,17 @@ void waitOrStop(ConversionPatternRewriter &b, Location loc, const Context &ctx, 
   const NVIDIATargetInfo &target = targetInfo(ctx);
   OpBuilder::InsertionGuard guard(b);
   Value yes = LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
-  Value first = LLVM::XOrOp::create(b, loc, target.mbarrierTryWait(b, loc, bar, phase), yes);
+  // Polls sleep as the plain wait does: spinning warps would take issue
+  // slots from the warps doing the work (a warp-specialised kernel waits a lot).
+  unsigned sleep = NVIDIATargetInfo::kWaitSuspendNs;
+  Value first =
+      LLVM::XOrOp::create(b, loc, target.mbarrierTryWait(b, loc, bar, phase, sleep), yes);
   auto slow = scf::IfOp::create(b, loc, TypeRange(), first, /*withElseRegion=*/false);
   b.setInsertionPoint(slow.thenBlock()->getTerminator());
   Value start = ctx.target.globalTimer(b, loc);
   auto loop = scf::WhileOp::create(b, loc, TypeRange(), ValueRange());
   b.createBlock(&loop.getBefore());
-  Value done = target.mbarrierTryWait(b, loc, bar, phase);
+  Value done = target.mbarrierTryWait(b, loc, bar, phase, sleep);
   Value waiting = LLVM::XOrOp::create(b, loc, done, yes);
   Value elapsed = LLVM::SubOp::create(b, loc, ctx.target.globalTimer(b, loc), start);
   Value late = LLVM::ICmpOp::create(

@@ -754,11 +754,13 @@ private:
     NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
   }
 
-  Value mbarrierTryWait(OpBuilder &b, Location loc, Value bar, Value phase) const override {
+  Value mbarrierTryWait(OpBuilder &b, Location loc, Value bar, Value phase,
+                        unsigned suspendNs) const override {
     Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), bar);
+    std::string hint = suspendNs ? ", " + std::to_string(suspendNs) : "";
     Value done = ptx(b, loc, b.getI32Type(),
-                     "{ .reg .pred done; mbarrier.try_wait.parity.shared::cta.b64 done, [$1], $2; "
-                     "selp.u32 $0, 1, 0, done; }",
+                     "{ .reg .pred done; mbarrier.try_wait.parity.shared::cta.b64 done, [$1], $2" +
+                         hint + "; selp.u32 $0, 1, 0, done; }",
                      "=r,r,r", {addr, phase}, /*sideEffects=*/true);
     return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, done, constI32(b, loc, 0));
   }
@@ -766,7 +768,7 @@ private:
   // NVVM's op loops on try_wait until the phase completes; the suspend
   // hint (ns) is the one CUDA's own barrier wait uses.
   void mbarrierWait(OpBuilder &b, Location loc, Value bar, Value phase) const override {
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, constI32(b, loc, 0x989680));
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, constI32(b, loc, kWaitSuspendNs));
   }
 
   // The destination is the CTA's buffer as a shared::cluster address, the
