@@ -382,15 +382,6 @@ Results asyncDotWait(KernelBuilder &kb, ValueRange operands, DictionaryAttr cons
   return SmallVector<Value>{op.getOutputs().front()};
 }
 
-struct Decl {
-  const char *name;
-  std::vector<kiln::KernelOpOperand> operands;
-  std::vector<kiln::KernelOpResult> results;
-  const char *signature;
-  const char *summary;
-  Results (*build)(KernelBuilder &, ValueRange, DictionaryAttr);
-};
-
 void registerOps(kiln::OpRegistry &registry) {
   using kiln::KernelOpOperand;
   const kiln::KernelOpResult sameKindTail{"value.kind", "value.shape[1:]", "value.dtype"};
@@ -400,7 +391,7 @@ void registerOps(kiln::OpRegistry &registry) {
                          "hwx.index"});
   registry.addValueKind({"hwx.barrier",
                          "mbarriers (hwx.alloc_barriers); bars[i] is barrier i", "hwx.index"});
-  const Decl decls[] = {
+  const hwx::OpDecl decls[] = {
       {"hwx.alloc",
        {{"shape", "constexpr"}, {"dtype", "constexpr"}, {"num", "constexpr", "1"}},
        {{"buffer", "[num] + list(shape)", "dtype"}},
@@ -504,18 +495,7 @@ void registerOps(kiln::OpRegistry &registry) {
        "orders earlier shared-memory accesses before later TMA and wgmma ones",
        &fenceAsyncShared},
   };
-  for (const Decl &decl : decls) {
-    kiln::KernelOp op;
-    op.name = decl.name;
-    op.operands = decl.operands;
-    op.results = decl.results;
-    op.numResults = decl.results.size();
-    op.signature = decl.signature;
-    op.summary = decl.summary;
-    op.pythonCall = true;
-    op.build = decl.build;
-    registry.add(std::move(op));
-  }
+  hwx::addOps(registry, decls);
   hwx::registerTaskOps(registry);
   hwx::registerIdOps(registry);
   hwx::registerViewOps(registry);
@@ -526,5 +506,21 @@ const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("hwx", "0.1"),
                                /*extendPipeline=*/nullptr, &registerOps};
 
 } // namespace
+
+void hwx::addOps(kiln::OpRegistry &registry, ArrayRef<OpDecl> decls) {
+  for (const OpDecl &decl : decls) {
+    kiln::KernelOp op;
+    op.name = decl.name;
+    op.operands = decl.operands;
+    op.results = decl.results;
+    op.numResults = decl.results.size();
+    op.signature = decl.signature;
+    op.summary = decl.summary;
+    op.pythonCall = true;
+    op.build = decl.build;
+    op.buildScope = decl.buildScope;
+    registry.add(std::move(op));
+  }
+}
 
 KILN_PLUGIN(info)

@@ -76,39 +76,19 @@ Results clock64(KernelBuilder &kb, ValueRange, DictionaryAttr) {
 } // namespace
 
 void registerIdOps(kiln::OpRegistry &registry) {
-  using kiln::KernelOpOperand;
-  struct Decl {
-    const char *name;
-    std::vector<KernelOpOperand> operands;
-    std::vector<kiln::KernelOpResult> results;
-    const char *signature, *summary;
-    kiln::KernelOpBuildFn build;
-  };
-  const std::vector<KernelOpOperand> barrier = {{"id", "constexpr"}, {"num_threads", "constexpr"}};
-  const Decl decls[] = {
-      {"hwx.named_barrier_arrive", barrier, {}, "(id: int, num_threads: int) -> None",
-       "counts this warp in at hardware barrier id (of num_threads threads) without waiting",
-       &namedBarrierArrive},
-      {"hwx.named_barrier_wait", barrier, {}, "(id: int, num_threads: int) -> None",
-       "counts this warp in at hardware barrier id and waits until num_threads threads have",
-       &namedBarrierWait},
-      {"hwx.cluster_cta_rank", {}, {{"tensor", "()", "'int32'"}}, "() -> int32",
-       "this CTA's rank in its cluster (0 without clusters)", &clusterRank},
-      {"hwx.clock64", {}, {{"tensor", "()", "'int64'"}}, "() -> int64",
-       "the SM's cycle counter (%clock64)", &clock64},
-  };
-  for (const Decl &decl : decls) {
-    kiln::KernelOp op;
-    op.name = decl.name;
-    op.operands = decl.operands;
-    op.results = decl.results;
-    op.numResults = decl.results.size();
-    op.signature = decl.signature;
-    op.summary = decl.summary;
-    op.pythonCall = true;
-    op.build = decl.build;
-    registry.add(std::move(op));
-  }
+  const std::vector<kiln::KernelOpOperand> barrier = {{"id", "constexpr"},
+                                                      {"num_threads", "constexpr"}};
+  addOps(registry,
+         {{"hwx.named_barrier_arrive", barrier, {}, "(id: int, num_threads: int) -> None",
+           "counts this warp in at hardware barrier id (of num_threads threads) without waiting",
+           &namedBarrierArrive},
+          {"hwx.named_barrier_wait", barrier, {}, "(id: int, num_threads: int) -> None",
+           "counts this warp in at hardware barrier id and waits until num_threads threads have",
+           &namedBarrierWait},
+          {"hwx.cluster_cta_rank", {}, {{"tensor", "()", "'int32'"}}, "() -> int32",
+           "this CTA's rank in its cluster (0 without clusters)", &clusterRank},
+          {"hwx.clock64", {}, {{"tensor", "()", "'int64'"}}, "() -> int64",
+           "the SM's cycle counter (%clock64)", &clock64}});
 }
 
 } // namespace hwx

@@ -263,40 +263,23 @@ Results replicaId(KernelBuilder &kb, ValueRange, DictionaryAttr) {
 } // namespace
 
 void registerTaskOps(kiln::OpRegistry &registry) {
-  using kiln::KernelOpOperand;
-  kiln::KernelOp tasks;
-  tasks.name = "hwx.async_tasks";
-  tasks.signature = "()";
-  tasks.summary = "a block of hwx.async_task blocks that run at once, each on its own warps "
-                  "(warp specialisation)";
-  tasks.pythonCall = true;
-  tasks.numResults = 0;
-  tasks.buildScope = &buildAsyncTasks;
-  registry.add(std::move(tasks));
-
-  kiln::KernelOp task;
-  task.name = kTask.str();
-  task.operands = {KernelOpOperand("kind", "constexpr", "\"\""),
-                   KernelOpOperand("num_warps", "constexpr", "0"),
-                   KernelOpOperand("registers", "constexpr", "0"),
-                   KernelOpOperand("replicate", "constexpr", "1")};
-  task.signature = "(kind: str = '', num_warps: int = 0, registers: int = 0, replicate: int = 1)";
-  task.summary = "code run by num_warps warps of their own (\"default\": by the kernel's warps), "
-                 "with registers per thread (setmaxnreg), replicate times";
-  task.pythonCall = true;
-  task.numResults = 0;
-  task.buildScope = &buildStrayTask;
-  registry.add(std::move(task));
-
-  kiln::KernelOp replica;
-  replica.name = "hwx.async_task_replica_id";
-  replica.results = {{"tensor", "()", "'int32'"}};
-  replica.numResults = 1;
-  replica.signature = "() -> int32";
-  replica.summary = "which replica of its hwx.async_task runs this (0 in the default task)";
-  replica.pythonCall = true;
-  replica.build = &replicaId;
-  registry.add(std::move(replica));
+  addOps(registry,
+         {{"hwx.async_tasks", {}, {}, "()",
+           "a block of hwx.async_task blocks that run at once, each on its own warps (warp "
+           "specialisation)",
+           nullptr, &buildAsyncTasks},
+          {kTask.data(),
+           {{"kind", "constexpr", "\"\""},
+            {"num_warps", "constexpr", "0"},
+            {"registers", "constexpr", "0"},
+            {"replicate", "constexpr", "1"}},
+           {},
+           "(kind: str = '', num_warps: int = 0, registers: int = 0, replicate: int = 1)",
+           "code run by num_warps warps of their own (\"default\": by the kernel's warps), with "
+           "registers per thread (setmaxnreg), replicate times",
+           nullptr, &buildStrayTask},
+          {"hwx.async_task_replica_id", {}, {{"tensor", "()", "'int32'"}}, "() -> int32",
+           "which replica of its hwx.async_task runs this (0 in the default task)", &replicaId}});
 }
 
 } // namespace hwx

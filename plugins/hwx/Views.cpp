@@ -84,27 +84,19 @@ Results slice(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) 
 } // namespace
 
 void registerViewOps(kiln::OpRegistry &registry) {
-  kiln::KernelOp t;
-  t.name = "hwx.trans";
-  t.operands = {{"buf", "buffer"}};
-  t.results = {{"buffer", "[buf.shape[1], buf.shape[0]]", "buf.dtype"}};
-  t.numResults = 1;
-  t.signature = "(buf: buffer) -> buffer";
-  t.summary = "the 2-D buffer read transposed (no copy): a K-major operand of async_dot";
-  t.pythonCall = true;
-  t.build = &trans;
-  registry.add(std::move(t));
-
-  kiln::KernelOp s;
-  s.name = "hwx.slice";
-  s.operands = {{"buf", "buffer"}, {"offsets", "constexpr"}, {"shape", "constexpr"}};
-  s.results = {{"buffer", "list(shape)", "buf.dtype"}};
-  s.numResults = 1;
-  s.signature = "(buf: buffer, offsets: list[int], shape: list[int]) -> buffer";
-  s.summary = "the box of shape at offsets (multiples of shape) of the buffer (no copy)";
-  s.pythonCall = true;
-  s.build = &slice;
-  registry.add(std::move(s));
+  addOps(registry,
+         {{"hwx.trans",
+           {{"buf", "buffer"}},
+           {{"buffer", "[buf.shape[1], buf.shape[0]]", "buf.dtype"}},
+           "(buf: buffer) -> buffer",
+           "the 2-D buffer read transposed (no copy): a K-major operand of async_dot",
+           &trans},
+          {"hwx.slice",
+           {{"buf", "buffer"}, {"offsets", "constexpr"}, {"shape", "constexpr"}},
+           {{"buffer", "list(shape)", "buf.dtype"}},
+           "(buf: buffer, offsets: list[int], shape: list[int]) -> buffer",
+           "the box of shape at offsets (multiples of shape) of the buffer (no copy)",
+           &slice}});
 }
 
 } // namespace hwx
