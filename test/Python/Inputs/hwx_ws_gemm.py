@@ -32,10 +32,16 @@ def _tile(tile, num_pid_m, num_pid_n, GROUP_M: tl.constexpr):
 @triton.jit
 def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.constexpr,
                          BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
-                         GROUP_M: tl.constexpr, CONSUMER_GROUPS: tl.constexpr):
+                         GROUP_M: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
+                         B_KMAJOR: tl.constexpr = False):
+    # B_KMAJOR: b_desc describes B's transpose ([N, K]), read transposed by
+    # the product (fp8 products take B only K-major).
     dtype = a_desc.dtype
     a_bufs = hwx.alloc([BM, BK], dtype, STAGES)
-    b_bufs = hwx.alloc([BK, BN], dtype, STAGES)
+    if B_KMAJOR:
+        b_bufs = hwx.alloc([BN, BK], dtype, STAGES)
+    else:
+        b_bufs = hwx.alloc([BK, BN], dtype, STAGES)
     full = hwx.alloc_barriers(STAGES)     # the producer's copies landed
     # The consumers' products retired: one arrival per warp group, each
     # after its own wait (a warp group knows only its own products retired).
@@ -55,7 +61,10 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                     hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
                     hwx.barrier_expect(full[s], (BM * BK + BK * BN) * dtype.primitive_bitwidth // 8)
                     hwx.async_load(a_desc, [pid_m * BM, k * BK], a_bufs[s], full[s])
-                    hwx.async_load(b_desc, [k * BK, pid_n * BN], b_bufs[s], full[s])
+                    if B_KMAJOR:
+                        hwx.async_load(b_desc, [pid_n * BN, k * BK], b_bufs[s], full[s])
+                    else:
+                        hwx.async_load(b_desc, [k * BK, pid_n * BN], b_bufs[s], full[s])
                     it += 1
         with hwx.async_task("default"):
             it = 0
@@ -65,7 +74,8 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                 for k in range(k_tiles):
                     s = it % STAGES
                     hwx.barrier_wait(full[s], (it // STAGES) & 1)
-                    acc = hwx.async_dot(a_bufs[s], b_bufs[s], acc)
+                    b = hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s]
+                    acc = hwx.async_dot(a_bufs[s], b, acc)
                     # The product before this one has retired: its slot is free.
                     acc = hwx.async_dot_wait(acc, 1)
                     if k > 0:
@@ -89,9 +99,10 @@ def constexprs(config):
                 CONSUMER_GROUPS=config["num_warps"] // 4)
 
 
-def signature(BM, BN, BK, dtype="fp16", **_):
-    return {"a_desc": f"tensordesc<{dtype}[{BM}, {BK}]>", "b_desc": f"tensordesc<{dtype}[{BK}, {BN}]>",
-            "c_desc": f"tensordesc<{dtype}[{BM}, {BN}]>", "M": "i32", "N": "i32", "K": "i32",
+def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, **_):
+    b_block = f"[{BN}, {BK}]" if b_kmajor else f"[{BK}, {BN}]"
+    return {"a_desc": f"tensordesc<{dtype}[{BM}, {BK}]>", "b_desc": f"tensordesc<{dtype}{b_block}>",
+            "c_desc": f"tensordesc<{out or dtype}[{BM}, {BN}]>", "M": "i32", "N": "i32", "K": "i32",
             "num_programs": "i32"}
 
 
@@ -135,6 +146,16 @@ def compile_only():
                   f"w{config['num_warps']} s{config['STAGES']}: {kernel.metadata.shared} bytes of "
                   f"shared memory, {kernel.metadata.num_warps} warps, consumers grow to "
                   f"{grow[0] if grow else '-'} registers")
+    # fp8 (e4m3) in, bf16 out, B K-major.
+    config = dict(BM=128, BN=256, BK=128, STAGES=4, GROUP_M=8, num_warps=8)
+    src = ASTSource(hwx_ws_matmul_kernel,
+                    signature(**config, dtype="fp8e4nv", out="bf16", b_kmajor=True),
+                    constexprs=dict(constexprs(config), B_KMAJOR=True))
+    kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 8})
+    wgmma = [l.split()[0] for l in kernel.asm["ptx"].splitlines() if "wgmma.mma_async" in l]
+    assert "ttg.memdesc_trans" in kernel.asm["ttgir"]
+    print(f"hwx WS matmul fp8e4nv 128x256x128 w8 s4, B K-major: {wgmma[0]}, "
+          f"{kernel.metadata.shared} bytes of shared memory")
 
 
 def run(sizes):
