@@ -95,8 +95,9 @@ CONFIGS = [
 
 def constexprs(config):
     # The default task (the consumers) runs on the kernel's num_warps warps.
+    # Every constexpr named (Triton 3.9's ASTSource takes no defaults).
     return dict({k: v for k, v in config.items() if k != "num_warps"},
-                CONSUMER_GROUPS=config["num_warps"] // 4)
+                CONSUMER_GROUPS=config["num_warps"] // 4, B_KMAJOR=False)
 
 
 def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, **_):
