@@ -95,7 +95,7 @@ FailureOr<Task> readTask(KernelBuilder &kb, Operation *op) {
 /// are captured, or made again inside when pure.
 class PartitionBuilder {
 public:
-  PartitionBuilder(KernelBuilder &kb, Operation *scope) : kb(kb), scope(scope) {}
+  explicit PartitionBuilder(KernelBuilder &kb) : kb(kb) {}
 
   /// Collects what `task` captures; fails on a tensor it cannot.
   LogicalResult collect(scf::ExecuteRegionOp task) {
@@ -161,7 +161,6 @@ private:
   }
 
   KernelBuilder &kb;
-  Operation *scope;
   llvm::SetVector<Value> captured;
   /// Pure ops from outside, in an order that defines before use.
   SmallVector<Operation *> remade;
@@ -201,7 +200,7 @@ LogicalResult buildAsyncTasks(KernelBuilder &kb, Operation *scope) {
     return errorAt(kb, scope) << "either every non-default hwx.async_task gives registers or "
                                  "none does";
 
-  PartitionBuilder partitions(kb, scope);
+  PartitionBuilder partitions(kb);
   for (const Task &task : tasks)
     if (failed(partitions.collect(task.op)))
       return failure();

@@ -126,6 +126,15 @@ def views_kernel(a_desc, bt_desc, o_ptr):
     tl.store(o_ptr + offs, half)
 
 
+@triton.jit
+def task_capture_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    with hwx.async_tasks():
+        with hwx.async_task(num_warps=1):
+            tl.store(x_ptr + offs, x + 1)
+
+
 @triton.jit(noinline=True)
 def not_inlined(buf):
     hwx.store(buf, 1.0)
@@ -209,6 +218,11 @@ def main():
     message = error_of(wrong_shape_kernel, {"x_ptr": "*fp32"}, {"BLOCK": 128})
     print("wrong shape:", [l for l in message.splitlines() if "error:" in l][0].split("error: ")[1])
     assert "hwx_values.py:" in message, message
+
+    message = error_of(task_capture_kernel, {"x_ptr": "*fp32"}, {"BLOCK": 128})
+    line = [l for l in message.splitlines() if "error:" in l][0]
+    assert "hwx_values.py:" in line, message
+    print("task capture:", line.split("error: ")[1].split(";")[0])
 
     message = error_of(noinline_kernel, {}, {"BLOCK": 128})
     print("noinline:", [l for l in message.splitlines() if "error:" in l][0].split("error: ")[1])
