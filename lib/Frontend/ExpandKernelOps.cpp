@@ -84,7 +84,8 @@ StringRef scopeMark(tt::CallOp call) {
 /// Moves the ops strictly between `begin` and `end` (calls of scope op
 /// `name` in one block) into an scf.execute_region replacing both. A pure
 /// op used after the scope (Triton's CSE may have merged a later copy into
-/// it) stays before the region when its operands allow.
+/// it, a sibling task's included) stays before the region, with the pure
+/// ops it is computed from, when nothing else it needs is in the region.
 LogicalResult wrapScope(tt::CallOp begin, tt::CallOp end, StringAttr name) {
   auto func = begin->getParentOfType<tt::FuncOp>();
   KernelBuilder kb(func, begin);
@@ -104,21 +105,29 @@ LogicalResult wrapScope(tt::CallOp begin, tt::CallOp end, StringAttr name) {
                                std::next(begin->getIterator()), end->getIterator());
   b.setInsertionPointToEnd(body);
   scf::YieldOp::create(b, end.getLoc());
-  auto usedAfter = [&](Operation *op) {
-    return llvm::any_of(op->getUsers(),
-                        [&](Operation *user) { return !scope->isAncestor(user); });
+  // A pure op (with the pure ops of the block it is computed from) can
+  // stand before the region.
+  std::function<bool(Operation *)> hoistable = [&](Operation *op) {
+    if (!isPure(op) || op->getNumRegions() != 0)
+      return false;
+    return llvm::all_of(op->getOperands(), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      if (!scope->isAncestor(v.getParentRegion()->getParentOp()))
+        return true;
+      return def && def->getBlock() == body && hoistable(def);
+    });
   };
-  for (bool moved = true; moved;) {
-    moved = false;
-    for (Operation &op : llvm::make_early_inc_range(body->without_terminator())) {
-      bool outside = llvm::all_of(op.getOperands(), [&](Value v) {
-        return !scope->isAncestor(v.getParentRegion()->getParentOp());
-      });
-      if (usedAfter(&op) && isPure(&op) && op.getNumRegions() == 0 && outside) {
-        op.moveBefore(scope);
-        moved = true;
-      }
-    }
+  std::function<void(Operation *)> hoist = [&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp(); def && def->getBlock() == body)
+        hoist(def);
+    op->moveBefore(scope);
+  };
+  for (Operation &op : llvm::make_early_inc_range(body->without_terminator())) {
+    bool usedAfter = llvm::any_of(op.getUsers(),
+                                  [&](Operation *user) { return !scope->isAncestor(user); });
+    if (usedAfter && hoistable(&op))
+      hoist(&op);
   }
   for (Operation &op : body->without_terminator())
     for (OpOperand &use : op.getUses())

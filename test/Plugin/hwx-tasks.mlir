@@ -78,6 +78,45 @@ module {
 
 // -----
 
+// Triton's CSE left the row arithmetic of the default task in the first
+// task, where the producer computed it too: it moves before the tasks (the
+// product with it), rather than being a use after its block; the producer
+// computes it again from its captured operands.
+// CHECK-LABEL: tt.func public @merged_by_cse
+// CHECK: %[[SCALED:.*]] = arith.muli %arg1, %{{.*}} : i32
+// CHECK-NEXT: %[[ROW:.*]] = arith.addi %arg2, %[[SCALED]] : i32
+// CHECK-NEXT: ttg.warp_specialize(%arg0, %arg2, %arg1)
+// CHECK-NEXT: default {
+// CHECK-NEXT: tt.store %arg0, %[[ROW]]
+// CHECK: partition0(%[[X:.*]]: !tt.ptr<i32>, %[[BASE:.*]]: i32, %[[M:.*]]: i32) num_warps(1) {
+// CHECK: arith.muli %[[M]]
+// CHECK: arith.addi %[[BASE]]
+module {
+  tt.func public @merged_by_cse(%x: !tt.ptr<i32>, %m: i32, %base: i32) {
+    %c128 = arith.constant 128 : i32
+    tt.call @"hwx.async_tasks.kiln_op.0"() {kiln.scope = "begin", kiln.constants = "{}"} : () -> ()
+    tt.call @"hwx.async_task.kiln_op.0"() {kiln.scope = "begin", kiln.constants = "{\22num_warps\22: 1}"} : () -> ()
+    %scaled = arith.muli %m, %c128 : i32
+    %row = arith.addi %base, %scaled : i32
+    %p = tt.addptr %x, %row : !tt.ptr<i32>, i32
+    tt.store %p, %row : !tt.ptr<i32>
+    tt.call @"hwx.async_task.kiln_op.1"() {kiln.scope = "end"} : () -> ()
+    tt.call @"hwx.async_task.kiln_op.2"() {kiln.scope = "begin", kiln.constants = "{\22kind\22: \22default\22}"} : () -> ()
+    tt.store %x, %row : !tt.ptr<i32>
+    tt.call @"hwx.async_task.kiln_op.3"() {kiln.scope = "end"} : () -> ()
+    tt.call @"hwx.async_tasks.kiln_op.1"() {kiln.scope = "end"} : () -> ()
+    tt.return
+  }
+  tt.func private @"hwx.async_tasks.kiln_op.0"() attributes {kiln.kernel_op = "hwx.async_tasks"}
+  tt.func private @"hwx.async_tasks.kiln_op.1"() attributes {kiln.kernel_op = "hwx.async_tasks"}
+  tt.func private @"hwx.async_task.kiln_op.0"() attributes {kiln.kernel_op = "hwx.async_task"}
+  tt.func private @"hwx.async_task.kiln_op.1"() attributes {kiln.kernel_op = "hwx.async_task"}
+  tt.func private @"hwx.async_task.kiln_op.2"() attributes {kiln.kernel_op = "hwx.async_task"}
+  tt.func private @"hwx.async_task.kiln_op.3"() attributes {kiln.kernel_op = "hwx.async_task"}
+}
+
+// -----
+
 // A tensor loaded before the block cannot reach a task's warps.
 module {
   tt.func public @tensor_capture(%x: !tt.ptr<f32>) {

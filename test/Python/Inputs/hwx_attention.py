@@ -1,0 +1,150 @@
+"""Flash-attention forward written with hwx, warp-specialised: a producer
+task of one warp loads Q once and streams K and V blocks by TMA into rings
+of STAGES slots (a `full` and an `empty` mbarrier per slot); the kernel's
+own warps compute S = Q Kᵀ on the tensor cores (K read transposed from its
+slot), the online softmax in registers, and O += P V with P from registers.
+One program per BLOCK_M query rows of one (batch, head); Q, K, V, O are
+[Z*H*N_CTX, HEAD_DIM] row-major; N_CTX a multiple of BLOCK_M and BLOCK_N.
+
+    python3 hwx_attention.py          # compile for cuda:90 (no GPU), check the PTX
+    python3 hwx_attention.py --run    # on a GPU: check against torch, time it
+"""
+import sys
+
+import triton
+import triton.language as tl
+from triton.backends.compiler import GPUTarget
+from triton.compiler import ASTSource
+
+import kiln.triton
+from kiln.language import hwx
+
+
+@triton.jit
+def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
+                        HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                        STAGES: tl.constexpr, CAUSAL: tl.constexpr, CONSUMER_GROUPS: tl.constexpr):
+    start_m = tl.program_id(0)
+    row0 = tl.program_id(1) * N_CTX          # the (batch, head)'s first row
+    dtype = q_desc.dtype
+    q_buf = hwx.alloc([BLOCK_M, HEAD_DIM], dtype)
+    k_bufs = hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES)
+    v_bufs = hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES)
+    q_bar = hwx.alloc_barriers(1)
+    full = hwx.alloc_barriers(STAGES)
+    empty = hwx.alloc_barriers(STAGES, count=CONSUMER_GROUPS)
+    # Causal: the key blocks up to and including the diagonal.
+    hi = (start_m + 1) * BLOCK_M if CAUSAL else N_CTX
+    n_blocks = tl.cdiv(hi, BLOCK_N)
+    with hwx.async_tasks():
+        with hwx.async_task(num_warps=1, registers=24):
+            hwx.barrier_expect(q_bar[0], BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8)
+            hwx.async_load(q_desc, [row0 + start_m * BLOCK_M, 0], q_buf[0], q_bar[0])
+            for j in range(n_blocks):
+                s = j % STAGES
+                hwx.barrier_wait(empty[s], ((j // STAGES) & 1) ^ 1)
+                hwx.barrier_expect(full[s], 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
+                hwx.async_load(k_desc, [row0 + j * BLOCK_N, 0], k_bufs[s], full[s])
+                hwx.async_load(v_desc, [row0 + j * BLOCK_N, 0], v_bufs[s], full[s])
+        with hwx.async_task("default"):
+            qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
+            offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+            m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+            l_i = tl.zeros([BLOCK_M], tl.float32)
+            acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+            hwx.barrier_wait(q_bar[0], 0)
+            for j in range(n_blocks):
+                s = j % STAGES
+                hwx.barrier_wait(full[s], (j // STAGES) & 1)
+                qk = hwx.async_dot(q_buf[0], hwx.trans(k_bufs[s]),
+                                   tl.zeros([BLOCK_M, BLOCK_N], tl.float32))
+                qk = hwx.async_dot_wait(qk, 0)
+                if CAUSAL:
+                    cols = j * BLOCK_N + tl.arange(0, BLOCK_N)
+                    qk = tl.where(offs_m[:, None] >= cols[None, :], qk, float("-inf"))
+                m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+                p = tl.math.exp2(qk * qk_scale - m_ij[:, None])
+                alpha = tl.math.exp2(m_i - m_ij)
+                l_i = l_i * alpha + tl.sum(p, 1)
+                acc = acc * alpha[:, None]
+                acc = hwx.async_dot(p.to(dtype), v_bufs[s], acc)
+                acc = hwx.async_dot_wait(acc, 0)
+                # Both products of this slot have retired: the producer may refill it.
+                hwx.barrier_arrive(empty[s], per_warp_group=True)
+                m_i = m_ij
+            out = acc / l_i[:, None]
+            o_desc.store([row0 + start_m * BLOCK_M, 0], out.to(dtype))
+
+
+CONFIGS = [dict(BLOCK_M=128, BLOCK_N=128, STAGES=2, num_warps=8),
+           dict(BLOCK_M=128, BLOCK_N=64, STAGES=3, num_warps=4)]
+
+
+def constexprs(config, head_dim, causal):
+    return dict({k: v for k, v in config.items() if k != "num_warps"}, HEAD_DIM=head_dim,
+                CAUSAL=causal, CONSUMER_GROUPS=config["num_warps"] // 4)
+
+
+def signature(config, head_dim, dtype="fp16"):
+    qo = f"tensordesc<{dtype}[{config['BLOCK_M']}, {head_dim}]>"
+    kv = f"tensordesc<{dtype}[{config['BLOCK_N']}, {head_dim}]>"
+    return {"q_desc": qo, "k_desc": kv, "v_desc": kv, "o_desc": qo, "sm_scale": "fp32",
+            "N_CTX": "i32"}
+
+
+def compile_only():
+    kiln.triton.enable()
+    for head_dim in (64, 128):
+        for causal in (False, True):
+            config = CONFIGS[0]
+            src = ASTSource(hwx_attn_fwd_kernel, signature(config, head_dim),
+                            constexprs=constexprs(config, head_dim, causal))
+            kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32),
+                                    options={"num_warps": config["num_warps"]})
+            assert kernel.metadata.compiler == "kiln"
+            ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
+            assert "ttg.warp_specialize" in ttgir and "ttg.memdesc_trans" in ttgir, ttgir
+            assert ptx.count("wgmma.mma_async") >= 2 and "cp.async.bulk.tensor.2d" in ptx
+            print(f"hwx attention d{head_dim}{' causal' if causal else ''}: "
+                  f"{kernel.metadata.shared} bytes of shared memory, "
+                  f"{kernel.metadata.num_warps} warps")
+
+
+def run():
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    kiln.triton.enable()
+    Z, H, N = 4, 32, 4096
+    for head_dim in (64, 128):
+        for causal in (False, True):
+            q, k, v = (torch.randn(Z * H * N, head_dim, device="cuda", dtype=torch.float16)
+                       for _ in range(3))
+            o = torch.empty_like(q)
+            sm_scale = head_dim ** -0.5
+            shape = lambda t: t.view(Z, H, N, head_dim)
+            ref = torch.nn.functional.scaled_dot_product_attention(
+                shape(q), shape(k), shape(v), is_causal=causal, scale=sm_scale).reshape(-1, head_dim)
+            sdpa = triton.testing.do_bench(lambda: torch.nn.functional.scaled_dot_product_attention(
+                shape(q), shape(k), shape(v), is_causal=causal, scale=sm_scale))
+            for config in CONFIGS:
+                bm, bn = config["BLOCK_M"], config["BLOCK_N"]
+                descs = (TensorDescriptor.from_tensor(q, [bm, head_dim]),
+                         TensorDescriptor.from_tensor(k, [bn, head_dim]),
+                         TensorDescriptor.from_tensor(v, [bn, head_dim]),
+                         TensorDescriptor.from_tensor(o, [bm, head_dim]))
+                go = lambda: hwx_attn_fwd_kernel[(N // bm, Z * H)](
+                    *descs, sm_scale, N, **constexprs(config, head_dim, causal),
+                    num_warps=config["num_warps"])
+                go()
+                err = (o.float() - ref.float()).abs().max().item()
+                ok = err < 2e-2
+                ms = triton.testing.do_bench(go)
+                flops = 4 * Z * H * N * N * head_dim * (0.5 if causal else 1.0)
+                print(f"d{head_dim}{' causal' if causal else ''} {bm}x{bn} w{config['num_warps']} "
+                      f"s{config['STAGES']}: {'PASS' if ok else 'FAIL'} max err {err:.4f}; hwx "
+                      f"{flops / ms * 1e-9:.0f} TFLOP/s, sdpa {flops / sdpa * 1e-9:.0f}, "
+                      f"hwx/sdpa time {ms / sdpa:.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(run() if "--run" in sys.argv else compile_only())
