@@ -586,6 +586,17 @@ FailureOr<DictionaryAttr> KernelBuilder::completeConstants(StringRef opName,
   return completeConstants(*op, constants);
 }
 
+LogicalResult KernelBuilder::runBuilder(const KernelOp &op,
+                                        function_ref<LogicalResult()> builder) {
+  unsigned before = errors;
+  if (succeeded(builder()) && errors == before)
+    return success();
+  // A builder that failed without saying why.
+  if (errors == before)
+    emitError() << "'" << op.name << "' failed to build";
+  return failure();
+}
+
 LogicalResult KernelBuilder::buildScope(Operation *scope) {
   auto name = scope->getAttrOfType<StringAttr>(kScopeAttr);
   const KernelOp *op = name ? lookupOp(name.getValue()) : nullptr;
@@ -605,14 +616,10 @@ LogicalResult KernelBuilder::buildScope(Operation *scope) {
   b.setInsertionPoint(scope);
   Location savedLoc = currentLoc;
   currentLoc = scope->getLoc();
-  unsigned before = errors;
-  LogicalResult built = op->buildScope(*this, scope);
+  LogicalResult built = runBuilder(*op, [&] { return op->buildScope(*this, scope); });
   currentLoc = savedLoc;
-  if (failed(built) || errors != before) {
-    if (errors == before)
-      emitError() << "'" << op->name << "' failed to build";
+  if (failed(built))
     return failure();
-  }
   bool left = parent->walk([](Operation *op) {
                       return op->hasAttr(kScopeBuiltAttr) ? WalkResult::interrupt()
                                                            : WalkResult::advance();
@@ -657,15 +664,14 @@ FailureOr<SmallVector<Value>> KernelBuilder::call(StringRef opName, ValueRange o
   // caller's code continues where it was.
   OpBuilder::InsertionGuard guard(b);
   Location savedLoc = currentLoc;
-  unsigned before = errors;
-  FailureOr<SmallVector<Value>> results =
-      op->build(*this, operands, *complete);
+  FailureOr<SmallVector<Value>> results;
+  LogicalResult built = runBuilder(*op, [&] {
+    results = op->build(*this, operands, *complete);
+    return LogicalResult(results);
+  });
   currentLoc = savedLoc;
-  if (failed(results) || errors != before) {
-    if (errors == before)
-      emitError() << "'" << op->name << "' failed to build";
+  if (failed(built))
     return failure();
-  }
   if (results->size() != op->numResults)
     return emitError() << "'" << op->name << "' built " << results->size()
                        << " result(s) but declares " << op->numResults;

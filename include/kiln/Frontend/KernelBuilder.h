@@ -305,6 +305,10 @@ private:
   const KernelOp *lookupOp(llvm::StringRef opName);
   mlir::FailureOr<mlir::DictionaryAttr> completeConstants(const KernelOp &op,
                                                           mlir::DictionaryAttr constants);
+  /// Runs a plugin's op or scope builder: fails if it fails or reports an
+  /// error, with a diagnostic of its own if the builder gave none.
+  mlir::LogicalResult runBuilder(const KernelOp &op,
+                                 llvm::function_ref<mlir::LogicalResult()> builder);
   void init(llvm::StringRef name);
   bool usable(mlir::ValueRange operands);
   mlir::Operation *checked(mlir::Operation *op);
