@@ -34,7 +34,9 @@ config is the fastest of CONFIGS under it; the final figures are then taken
 in turn (Triton, kiln, vendor, ROUNDS times) and each is the median of its
 rounds, so that clock and temperature drift weigh on all three alike. Two
 input sets are used in turn when the operands are smaller than ROTATE_BELOW
-(larger ones exceed L2 anyway).
+(larger ones exceed L2 anyway). With --graphs each batch is replayed from
+a CUDA graph (for every kernel, cuBLAS's too), which measures the kernels
+where the host's launch path is slower than they are (the small shapes).
 
 Every case runs in its own try/except: an error is a FAIL row with its
 reason, never the end of the run. --budget bounds the whole run (default
@@ -137,7 +139,9 @@ def median_ms(launches, max_batches, max_seconds, warmup=2, min_batches=3):
     """Median time of one launch, in ms. `launches`: callables (one per input
     set) used in turn. Each event pair brackets a batch of about 1 ms of
     launches, so that the host's launch overhead overlaps the kernels rather
-    than showing as idle GPU time."""
+    than showing as idle GPU time. With --graphs the batch is captured in a
+    CUDA graph and replayed, so that a launch path slower than the kernel
+    (small shapes) does not count either."""
     for i in range(warmup):
         launches[i % len(launches)]()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -148,12 +152,22 @@ def median_ms(launches, max_batches, max_seconds, warmup=2, min_batches=3):
     estimate = max(start.elapsed_time(end), 1e-3)
     batch = max(1, min(100, int(1.0 / estimate)))
     batches = max(min_batches, min(max_batches, int(max_seconds * 1e3 / (estimate * batch))))
+
+    def one_batch():
+        for i in range(batch):
+            launches[i % len(launches)]()
+    if use_graphs:
+        # The batch replayed from a CUDA graph: no host work between kernels.
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            one_batch()
+        one_batch = graph.replay
+        one_batch()
     events = []
     for _ in range(batches):
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
-        for i in range(batch):
-            launches[i % len(launches)]()
+        one_batch()
         e.record()
         events.append((s, e))
     torch.cuda.synchronize()
@@ -200,7 +214,8 @@ def cfg_name(c):
 
 
 def hwx_cfg_name(c):
-    return f"{c['BM']}x{c['BN']}x{c['BK']} w{c['num_warps']} s{c['STAGES']}" if c else "-"
+    import hwx_ws_gemm
+    return hwx_ws_gemm.config_name(c) if c else "-"
 
 
 def tune(compiler, configs, run, output, want, tol, deadline):
@@ -301,6 +316,7 @@ class Runner:
 GEMM_KERNELS = {"blocked": matmul, "ws": matmul_tma_ws,
                 "tma": lambda a, b, c, config: matmul_tma_ws(a, b, c, config, warp_specialize=False)}
 gemm_kernel = matmul
+use_graphs = False   # --graphs: batches timed as CUDA graph replays
 with_hwx = False   # --hwx: a column for hwx's warp-specialised GEMM (GEMM cases)
 # With --kernel ws, attention runs through descriptors: kiln with its key
 # loops warp-specialised, Triton without (Triton 3.6 does not specialise
@@ -536,9 +552,13 @@ def main():
     parser.add_argument("--hwx", action="store_true",
                         help="also time hwx's persistent warp-specialised GEMM "
                              "(test/Python/Inputs/hwx_ws_gemm.py; needs the hwx plugin) on the GEMM cases")
+    parser.add_argument("--graphs", action="store_true",
+                        help="time batches of launches replayed from CUDA graphs (the kernels' "
+                             "own time, without the host's launch path)")
     args = parser.parse_args()
-    global gemm_kernel, attn_ws, with_hwx
+    global gemm_kernel, attn_ws, with_hwx, use_graphs
     with_hwx = args.hwx
+    use_graphs = args.graphs
     gemm_kernel = GEMM_KERNELS[args.kernel]
     attn_ws = args.kernel == "ws"
     deadline = time.perf_counter() + args.budget
@@ -552,7 +572,7 @@ def main():
     except Exception as e:  # the run goes on: every kiln column will say why
         who = f"kiln unavailable: {e}"
     header = (f"# gemm_side_by_side {time.strftime('%Y-%m-%d %H:%M')} on {torch.cuda.get_device_name()}; "
-              f"GEMM kernel {args.kernel}; Triton {triton.__version__}, torch {torch.__version__} (CUDA {torch.version.cuda}, "
+              f"GEMM kernel {args.kernel}{' (CUDA graphs)' if use_graphs else ''}; Triton {triton.__version__}, torch {torch.__version__} (CUDA {torch.version.cuda}, "
               f"cuDNN {torch.backends.cudnn.version()}), {who}; cuBLAS reduced-precision reduction: fp16 "
               f"{torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction}, bf16 "
               f"{torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction}")

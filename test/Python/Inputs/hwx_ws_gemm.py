@@ -1,13 +1,17 @@
-"""A persistent, warp-specialised TMA + wgmma matmul written with hwx: a
-producer task of one warp fills a ring of STAGES slots by TMA, the
-kernel's own warps (the default task) multiply out of it with one wgmma
-in flight and free each slot for the producer once its product retired
-(a `full` and an `empty` mbarrier per slot, phases tracked across tiles).
-Programs walk the output tiles in grouped order; the epilogue stores
-each tile by TMA.
+"""Persistent, warp-specialised TMA + wgmma matmuls written with hwx: a
+producer task of one warp fills a ring of STAGES slots by TMA (a `full`
+and an `empty` mbarrier per slot, phases tracked across tiles), and
+consumers multiply out of it with one wgmma in flight, freeing each slot
+for the producer once its product retired. Two schedules:
+cooperative (hwx_ws_matmul_kernel: the kernel's warps share each tile, a
+warp group 64 of its rows) and ping-pong (hwx_pingpong_matmul_kernel: two
+consumer warp groups own alternate tiles whole, one storing its tile while
+the other multiplies). Programs walk the output tiles in grouped order;
+the epilogue stores each tile by TMA.
 
     python3 hwx_ws_gemm.py            # compile for cuda:90 (no GPU), check the PTX
     python3 hwx_ws_gemm.py --run [N ...]   # on a GPU: check against torch (N³), time it
+    python3 hwx_ws_gemm.py --run-fp8 [N ...]   # e4m3 in, bf16 out, against torch._scaled_mm
 """
 import sys
 
@@ -86,18 +90,94 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                 c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
 
 
+@triton.jit
+def _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, r, num_tiles, num_programs,
+                       num_pid_m, num_pid_n, k_tiles, BM: tl.constexpr, BN: tl.constexpr,
+                       STAGES: tl.constexpr, GROUP_M: tl.constexpr):
+    # Consumer r takes the program's tiles r, r + 2, ...: its i-th tile's
+    # slots are ring positions i * k_tiles on, filled in tile order.
+    i = r
+    for tile in range(tl.program_id(0) + r * num_programs, num_tiles, 2 * num_programs):
+        pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
+        acc = tl.zeros([BM, BN], tl.float32)
+        it = i * k_tiles
+        for k in range(k_tiles):
+            s = it % STAGES
+            hwx.barrier_wait(full[s], (it // STAGES) & 1)
+            acc = hwx.async_dot(a_bufs[s], b_bufs[s], acc)
+            acc = hwx.async_dot_wait(acc, 1)
+            if k > 0:
+                hwx.barrier_arrive(empty[(it + STAGES - 1) % STAGES], per_warp_group=True)
+            it += 1
+        acc = hwx.async_dot_wait(acc, 0)
+        hwx.barrier_arrive(empty[(it + STAGES - 1) % STAGES], per_warp_group=True)
+        # The other consumer multiplies while this one stores.
+        c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+        i += 2
+
+
+@triton.jit
+def hwx_pingpong_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.constexpr,
+                               BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
+                               GROUP_M: tl.constexpr):
+    # Ping-pong: two consumer warp groups (the kernel's 4 warps and a task
+    # of 4) own alternate tiles whole, so one's epilogue overlaps the
+    # other's products; the ring hands them their slots in tile order.
+    dtype = a_desc.dtype
+    a_bufs = hwx.alloc([BM, BK], dtype, STAGES)
+    b_bufs = hwx.alloc([BK, BN], dtype, STAGES)
+    full = hwx.alloc_barriers(STAGES)
+    empty = hwx.alloc_barriers(STAGES)    # one consumer warp group frees a slot
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    k_tiles = tl.cdiv(K, BK)
+    num_tiles = num_pid_m * num_pid_n
+    with hwx.async_tasks():
+        with hwx.async_task(num_warps=1):
+            it = 0
+            for tile in range(tl.program_id(0), num_tiles, num_programs):
+                pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
+                for k in range(k_tiles):
+                    s = it % STAGES
+                    hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
+                    hwx.barrier_expect(full[s], (BM * BK + BK * BN) * dtype.primitive_bitwidth // 8)
+                    hwx.async_load(a_desc, [pid_m * BM, k * BK], a_bufs[s], full[s])
+                    hwx.async_load(b_desc, [k * BK, pid_n * BN], b_bufs[s], full[s])
+                    it += 1
+        with hwx.async_task("default"):
+            _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, 0, num_tiles, num_programs,
+                               num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M)
+        with hwx.async_task(num_warps=4):
+            _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, 1, num_tiles, num_programs,
+                               num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M)
+
+
 CONFIGS = [
     dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8),
     dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=8),
     dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4),
+    # Ping-pong: num_warps is one consumer's; the other brings 4 more.
+    dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4, schedule="pingpong"),
+    dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=4, schedule="pingpong"),
 ]
 
 
-def constexprs(config):
+def config_name(config):
+    return (f"{config['BM']}x{config['BN']}x{config['BK']} w{config['num_warps']} s{config['STAGES']}"
+            + (" pingpong" if config.get("schedule") == "pingpong" else ""))
+
+
+def kernel_of(config):
+    return hwx_pingpong_matmul_kernel if config.get("schedule") == "pingpong" else hwx_ws_matmul_kernel
+
+
+def constexprs(config, b_kmajor=False):
     # The default task (the consumers) runs on the kernel's num_warps warps.
     # Every constexpr named (Triton 3.9's ASTSource takes no defaults).
-    return dict({k: v for k, v in config.items() if k != "num_warps"},
-                CONSUMER_GROUPS=config["num_warps"] // 4, B_KMAJOR=False)
+    values = {k: v for k, v in config.items() if k not in ("num_warps", "schedule")}
+    if config.get("schedule") == "pingpong":
+        return values
+    return dict(values, CONSUMER_GROUPS=config["num_warps"] // 4, B_KMAJOR=b_kmajor)
 
 
 def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, **_):
@@ -117,8 +197,9 @@ def launcher(a, b, c, config, num_sms):
     descs = (TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BK, BN]),
              TensorDescriptor.from_tensor(c, [BM, BN]))
     programs = min(num_sms, triton.cdiv(M, BM) * triton.cdiv(N, BN))
-    return lambda: hwx_ws_matmul_kernel[(programs,)](*descs, M, N, K, programs, **constexprs(config),
-                                                     num_warps=config["num_warps"])
+    kernel = kernel_of(config)
+    return lambda: kernel[(programs,)](*descs, M, N, K, programs, **constexprs(config),
+                                       num_warps=config["num_warps"])
 
 
 def launch(a, b, c, config, num_sms):
@@ -129,13 +210,13 @@ def compile_only():
     kiln.triton.enable()
     for dtype in ("fp16", "bf16"):
         for config in CONFIGS:
-            src = ASTSource(hwx_ws_matmul_kernel, signature(**config, dtype=dtype),
+            src = ASTSource(kernel_of(config), signature(**config, dtype=dtype),
                             constexprs=constexprs(config))
             kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32),
                                     options={"num_warps": config["num_warps"]})
             assert kernel.metadata.compiler == "kiln"
             ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
-            assert "ttg.warp_specialize" in ttgir and "num_warps(1)" in ttgir, ttgir
+            assert "ttg.warp_specialize" in ttgir and "num_warps(1" in ttgir, ttgir
             assert "wgmma.mma_async" in ptx and "cp.async.bulk.tensor.2d" in ptx
             # With 12 warps the register file is short: the producer gives back
             # what the consumers take. With 8, every warp has 255 already.
@@ -143,15 +224,14 @@ def compile_only():
                 assert "setmaxnreg.dec.sync.aligned.u32 40" in ptx, "the producer gives registers back"
             grow = [l.split()[-1].rstrip(";") for l in ptx.splitlines()
                     if "setmaxnreg.inc.sync" in l]
-            print(f"hwx WS matmul {dtype} {config['BM']}x{config['BN']}x{config['BK']} "
-                  f"w{config['num_warps']} s{config['STAGES']}: {kernel.metadata.shared} bytes of "
+            print(f"hwx WS matmul {dtype} {config_name(config)}: {kernel.metadata.shared} bytes of "
                   f"shared memory, {kernel.metadata.num_warps} warps, consumers grow to "
                   f"{grow[0] if grow else '-'} registers")
     # fp8 (e4m3) in, bf16 out, B K-major.
     config = dict(BM=128, BN=256, BK=128, STAGES=4, GROUP_M=8, num_warps=8)
     src = ASTSource(hwx_ws_matmul_kernel,
                     signature(**config, dtype="fp8e4nv", out="bf16", b_kmajor=True),
-                    constexprs=dict(constexprs(config), B_KMAJOR=True))
+                    constexprs=constexprs(config, b_kmajor=True))
     kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 8})
     wgmma = [l.split()[0] for l in kernel.asm["ptx"].splitlines() if "wgmma.mma_async" in l]
     assert "ttg.memdesc_trans" in kernel.asm["ttgir"]
@@ -177,13 +257,51 @@ def run(sizes):
             ok = torch.allclose(c.float(), ref, atol=0.5, rtol=0.02)
             ms = triton.testing.do_bench(go, warmup=25, rep=100)
             tflops = 2 * M * N * K / ms * 1e-9
-            print(f"{M}x{N}x{K} {config['BM']}x{config['BN']}x{config['BK']} w{config['num_warps']} "
-                  f"s{config['STAGES']}: {'PASS' if ok else 'FAIL'} max err {err:.3f}; hwx {ms:.4f} ms "
+            print(f"{M}x{N}x{K} {config_name(config)}: {'PASS' if ok else 'FAIL'} max err {err:.3f}; hwx {ms:.4f} ms "
                   f"({tflops:.0f} TFLOP/s), cuBLAS {cublas:.4f} ms, hwx/cuBLAS time {ms / cublas:.3f}",
                   flush=True)
+
+
+FP8_CONFIGS = [dict(BM=128, BN=256, BK=128, STAGES=4, GROUP_M=8, num_warps=8),
+               dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8)]
+
+
+def run_fp8(sizes):
+    """e4m3 A and B (B K-major), bf16 C, against torch._scaled_mm (cuBLAS)
+    with unit scales."""
+    import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    kiln.triton.enable()
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    one = torch.ones((), device="cuda")
+    for n in sizes or (4096, 8192):
+        a = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn)
+        bt = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn)   # B's transpose, [N, K]
+        c = torch.empty(n, n, device="cuda", dtype=torch.bfloat16)
+        ref = a.float() @ bt.float().t()
+        scaled = lambda: torch._scaled_mm(a, bt.t(), scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+        cublas = triton.testing.do_bench(scaled, warmup=25, rep=100)
+        for config in FP8_CONFIGS:
+            BM, BN, BK = config["BM"], config["BN"], config["BK"]
+            descs = (TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(bt, [BN, BK]),
+                     TensorDescriptor.from_tensor(c, [BM, BN]))
+            programs = min(sms, triton.cdiv(n, BM) * triton.cdiv(n, BN))
+            go = lambda: hwx_ws_matmul_kernel[(programs,)](*descs, n, n, n, programs,
+                                                           **constexprs(config, b_kmajor=True),
+                                                           num_warps=config["num_warps"])
+            c.zero_()
+            go()
+            err = (c.float() - ref).abs().max().item()
+            ok = torch.allclose(c.float(), ref, atol=1e-3 * n ** 0.5, rtol=2e-2)
+            ms = triton.testing.do_bench(go, warmup=25, rep=100)
+            print(f"fp8 {n}^3 {config_name(config)}: {'PASS' if ok else 'FAIL'} max err {err:.3f}; "
+                  f"hwx {ms:.4f} ms ({2 * n ** 3 / ms * 1e-9:.0f} TFLOP/s), _scaled_mm {cublas:.4f} ms "
+                  f"({2 * n ** 3 / cublas * 1e-9:.0f}), hwx/cuBLAS time {ms / cublas:.3f}", flush=True)
 
 
 if __name__ == "__main__":
     # --run [N ...]: square sizes to check and time (512, 4096, 8192 by default).
     sizes = [int(a) for a in sys.argv[1:] if a.isdigit()]
+    if "--run-fp8" in sys.argv:
+        sys.exit(run_fp8(sizes))
     sys.exit(run(sizes) if "--run" in sys.argv else compile_only())
