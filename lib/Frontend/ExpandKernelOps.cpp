@@ -82,10 +82,11 @@ StringRef scopeMark(tt::CallOp call) {
 }
 
 /// Moves the ops strictly between `begin` and `end` (calls of scope op
-/// `name` in one block) into an scf.execute_region replacing both. A pure
-/// op used after the scope (Triton's CSE may have merged a later copy into
-/// it, a sibling task's included) stays before the region, with the pure
-/// ops it is computed from, when nothing else it needs is in the region.
+/// `name` in one block) into an scf.execute_region replacing both. An op
+/// free of memory effects used after the scope (Triton's CSE may have
+/// merged a later copy into it, a sibling task's included) stays before
+/// the region, with such ops it is computed from, when nothing else it
+/// needs is in the region.
 LogicalResult wrapScope(tt::CallOp begin, tt::CallOp end, StringAttr name) {
   auto func = begin->getParentOfType<tt::FuncOp>();
   KernelBuilder kb(func, begin);
@@ -105,10 +106,11 @@ LogicalResult wrapScope(tt::CallOp begin, tt::CallOp end, StringAttr name) {
                                std::next(begin->getIterator()), end->getIterator());
   b.setInsertionPointToEnd(body);
   scf::YieldOp::create(b, end.getLoc());
-  // A pure op (with the pure ops of the block it is computed from) can
-  // stand before the region.
+  // Such an op (with those of the block it is computed from) can stand
+  // before the region: the region's body always runs, so even a division
+  // (effect-free, not speculatable) runs on the same path as before.
   std::function<bool(Operation *)> hoistable = [&](Operation *op) {
-    if (!isPure(op) || op->getNumRegions() != 0)
+    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
       return false;
     return llvm::all_of(op->getOperands(), [&](Value v) {
       Operation *def = v.getDefiningOp();

@@ -184,8 +184,9 @@ LogicalResult buildAsyncTasks(KernelBuilder &kb, Operation *scope) {
         tasks.push_back(*task);
       continue;
     }
-    // What Triton's optimisations moved between the tasks.
-    if (isPure(&op) && op.getNumRegions() == 0) {
+    // What Triton's optimisations moved between the tasks (and scopes
+    // hoisted out of them).
+    if (isMemoryEffectFree(&op) && op.getNumRegions() == 0) {
       op.moveBefore(scope);
       continue;
     }

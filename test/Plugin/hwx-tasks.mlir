@@ -117,6 +117,40 @@ module {
 
 // -----
 
+// The same with a division (free of memory effects, not speculatable): the
+// task's body always runs, so it moves before the tasks too, and reaches
+// the producer as a capture.
+// CHECK-LABEL: tt.func public @division_merged_by_cse
+// CHECK: %[[Q:.*]] = arith.divsi %arg1, %arg2 : i32
+// CHECK-NEXT: ttg.warp_specialize(%arg0, %[[Q]])
+// CHECK-NEXT: default {
+// CHECK-NEXT: tt.store %arg0, %[[Q]]
+// CHECK: partition0(%[[X:.*]]: !tt.ptr<i32>, %[[CQ:.*]]: i32) num_warps(1) {
+// CHECK: tt.addptr %[[X]], %[[CQ]]
+module {
+  tt.func public @division_merged_by_cse(%x: !tt.ptr<i32>, %n: i32, %d: i32) {
+    tt.call @"hwx.async_tasks.kiln_op.0"() {kiln.scope = "begin", kiln.constants = "{}"} : () -> ()
+    tt.call @"hwx.async_task.kiln_op.0"() {kiln.scope = "begin", kiln.constants = "{\22num_warps\22: 1}"} : () -> ()
+    %q = arith.divsi %n, %d : i32
+    %p = tt.addptr %x, %q : !tt.ptr<i32>, i32
+    tt.store %p, %q : !tt.ptr<i32>
+    tt.call @"hwx.async_task.kiln_op.1"() {kiln.scope = "end"} : () -> ()
+    tt.call @"hwx.async_task.kiln_op.2"() {kiln.scope = "begin", kiln.constants = "{\22kind\22: \22default\22}"} : () -> ()
+    tt.store %x, %q : !tt.ptr<i32>
+    tt.call @"hwx.async_task.kiln_op.3"() {kiln.scope = "end"} : () -> ()
+    tt.call @"hwx.async_tasks.kiln_op.1"() {kiln.scope = "end"} : () -> ()
+    tt.return
+  }
+  tt.func private @"hwx.async_tasks.kiln_op.0"() attributes {kiln.kernel_op = "hwx.async_tasks"}
+  tt.func private @"hwx.async_tasks.kiln_op.1"() attributes {kiln.kernel_op = "hwx.async_tasks"}
+  tt.func private @"hwx.async_task.kiln_op.0"() attributes {kiln.kernel_op = "hwx.async_task"}
+  tt.func private @"hwx.async_task.kiln_op.1"() attributes {kiln.kernel_op = "hwx.async_task"}
+  tt.func private @"hwx.async_task.kiln_op.2"() attributes {kiln.kernel_op = "hwx.async_task"}
+  tt.func private @"hwx.async_task.kiln_op.3"() attributes {kiln.kernel_op = "hwx.async_task"}
+}
+
+// -----
+
 // A tensor loaded before the block cannot reach a task's warps.
 module {
   tt.func public @tensor_capture(%x: !tt.ptr<f32>) {
