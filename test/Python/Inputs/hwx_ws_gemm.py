@@ -175,6 +175,9 @@ CONFIGS = [
     dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8),
     dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=8),
     dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4),
+    # Twice the tiles of 128-row ones, for shapes that leave SMs idle.
+    dict(BM=64, BN=128, BK=64, STAGES=6, GROUP_M=8, num_warps=4),
+    dict(BM=64, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=4),
     # Ping-pong: num_warps is one consumer's; the other brings 4 more.
     dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4, schedule="pingpong"),
     dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=4, schedule="pingpong"),
