@@ -37,3 +37,24 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Requests the register file cannot hold: two worker groups at 256 leave
+// the 4 default warps of a 12-warp kernel nothing.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @too_many_registers() {
+    // expected-error @+1 {{ttg.warp_specialize's partitions ask for more registers than the register file holds: at 168 per thread for 12 warps, the default warps would keep 0 (setmaxnreg needs at least 24)}}
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 256, 256>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(4) {
+      ttg.warp_return
+    }
+    partition1() num_warps(4) {
+      ttg.warp_return
+    } : () -> ()
+    tt.return
+  }
+}

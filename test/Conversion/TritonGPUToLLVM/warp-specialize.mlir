@@ -210,6 +210,53 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // -----
 
+// A worker task may take registers too (TLX-style consumers in tasks):
+// 4 default warps, a producer warp asking for 24 and a consumer warp group
+// asking for 240 launch as 12 warps at 168; the producer's group gives back
+// to 24, the consumer's group grows to 240, the default warps get the
+// 240 left. Each group moves before it picks among its own partitions
+// only (ptxas keeps a count for the code a setmaxnreg reaches), and no
+// two-CTA plan is made (its rewrite covers growing default warps only).
+// NV-LABEL: llvm.func @workers_grow
+// NV-SAME: nvvm.maxnreg = 168 : i32
+// NV-NOT: kiln.registers for two CTAs
+// NV: "setmaxnreg.inc.sync.aligned.u32 240;"
+// NV: "bar.sync 1, 384;"
+// NV: llvm.udiv
+// NV-NEXT: llvm.switch %{{.*}} : i32, ^[[JOIN:bb[0-9]+]] [
+// NV-NEXT: 0: ^[[G0:bb[0-9]+]],
+// NV-NEXT: 1: ^[[G1:bb[0-9]+]]
+// NV: ^[[G0]]:
+// NV-NEXT: "setmaxnreg.inc.sync.aligned.u32 240;"
+// NV-NEXT: llvm.switch %{{.*}} : i32, ^[[JOIN]] [
+// NV-NEXT: 4: ^{{bb[0-9]+}},
+// NV-NEXT: 5: ^{{bb[0-9]+}},
+// NV-NEXT: 6: ^{{bb[0-9]+}},
+// NV-NEXT: 7: ^{{bb[0-9]+}}
+// NV-NEXT: ]
+// NV: ^[[G1]]:
+// NV-NEXT: "setmaxnreg.dec.sync.aligned.u32 24;"
+// NV-NEXT: llvm.switch %{{.*}} : i32, ^[[JOIN]] [
+// NV-NEXT: 8: ^{{bb[0-9]+}}
+// NV-NEXT: ]
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @workers_grow() {
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 24, 240>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(1) {
+      ttg.warp_return
+    }
+    partition1() num_warps(4) {
+      ttg.warp_return
+    } : () -> ()
+    tt.return
+  }
+}
+
+// -----
+
 // Below sm_90 there is no setmaxnreg: the request is left unmet.
 // NV-LABEL: llvm.func @no_setmaxnreg
 // NV-NOT: maxnreg

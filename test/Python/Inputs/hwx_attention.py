@@ -112,23 +112,125 @@ def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
             o_desc.store([row0 + start_m * BLOCK_M, 0], out.to(dtype))
 
 
+@triton.jit
+def _pingpong_consumer(r, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_scale, row,
+                       n_blocks, HEAD_DIM: tl.constexpr, HALF: tl.constexpr,
+                       BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
+    # Consumer r (a warp group) owns HALF query rows. The two take turns at
+    # the tensor cores (named barriers 8 + r, both groups counted): one
+    # issues its products while the other does its softmax. A turn issues
+    # Q Kᵀ of key block j and P V of block j - 1.
+    dtype = o_desc.dtype
+    qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
+    first_row = tl.program_id(0) * 2 * HALF + r * HALF
+    offs_m = first_row + tl.arange(0, HALF)
+    m_i = tl.full([HALF], float("-inf"), tl.float32)
+    l_i = tl.zeros([HALF], tl.float32)
+    acc = tl.zeros([HALF, HEAD_DIM], tl.float32)
+    hwx.barrier_wait(q_bar[0], 0)
+    if r == 1:
+        hwx.named_barrier_arrive(8, 256)   # consumer 0 goes first
+    hwx.barrier_wait(full[0], 0)
+    hwx.named_barrier_wait(8 + r, 256)
+    qk = hwx.async_dot(q_buf[r], hwx.trans(k_bufs[0]), tl.zeros([HALF, BLOCK_N], tl.float32))
+    hwx.named_barrier_arrive(9 - r, 256)
+    qk = hwx.async_dot_wait(qk, 0)
+    p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, 0, offs_m, qk_scale, BLOCK_N, CAUSAL)
+    for j in range(1, n_blocks):
+        s = j % STAGES
+        prev = (j - 1) % STAGES
+        hwx.barrier_wait(full[s], (j // STAGES) & 1)
+        hwx.named_barrier_wait(8 + r, 256)
+        qk = hwx.async_dot(q_buf[r], hwx.trans(k_bufs[s]), tl.zeros([HALF, BLOCK_N], tl.float32))
+        acc = hwx.async_dot(p.to(dtype), v_bufs[prev], acc * alpha[:, None])
+        hwx.named_barrier_arrive(9 - r, 256)
+        qk = hwx.async_dot_wait(qk, 1)
+        p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N, CAUSAL)
+        acc = hwx.async_dot_wait(acc, 0)
+        # K and V of block j - 1 are done with: one of the slot's two frees.
+        hwx.barrier_arrive(empty[prev], per_warp_group=True)
+    last = (n_blocks - 1) % STAGES
+    hwx.named_barrier_wait(8 + r, 256)
+    acc = hwx.async_dot(p.to(dtype), v_bufs[last], acc * alpha[:, None])
+    if r == 0:
+        hwx.named_barrier_arrive(9, 256)   # consumer 1's last turn; each wait has its arrival
+    acc = hwx.async_dot_wait(acc, 0)
+    hwx.barrier_arrive(empty[last], per_warp_group=True)
+    out = acc / l_i[:, None]
+    o_desc.store([row + first_row, 0], out.to(dtype))
+
+
+@triton.jit
+def hwx_attn_pingpong_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
+                             HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                             STAGES: tl.constexpr, CAUSAL: tl.constexpr):
+    # BLOCK_M query rows a program, half for each of two consumer warp
+    # groups (the kernel's 4 warps and a task of 4), FlashAttention-3's
+    # ping-pong; a one-warp producer streams K and V as above.
+    HALF: tl.constexpr = BLOCK_M // 2
+    start_m = tl.program_id(0)
+    row0 = tl.program_id(1) * N_CTX
+    dtype = q_desc.dtype
+    q_buf = hwx.alloc([HALF, HEAD_DIM], dtype, 2)
+    k_bufs = hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES)
+    v_bufs = hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES)
+    q_bar = hwx.alloc_barriers(1)
+    full = hwx.alloc_barriers(STAGES)
+    empty = hwx.alloc_barriers(STAGES, count=2)   # both consumers read every block
+    hi = (start_m + 1) * BLOCK_M if CAUSAL else N_CTX
+    n_blocks = tl.cdiv(hi, BLOCK_N)
+    with hwx.async_tasks():
+        # The producer gives back what the consumers take: 24 + 240 + 240
+        # registers a thread over the three warp groups.
+        with hwx.async_task(num_warps=1, registers=24):
+            hwx.barrier_expect(q_bar[0], BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8)
+            hwx.async_load(q_desc, [row0 + start_m * BLOCK_M, 0], q_buf[0], q_bar[0])
+            hwx.async_load(q_desc, [row0 + start_m * BLOCK_M + HALF, 0], q_buf[1], q_bar[0])
+            for j in range(n_blocks):
+                s = j % STAGES
+                hwx.barrier_wait(empty[s], ((j // STAGES) & 1) ^ 1)
+                hwx.barrier_expect(full[s], 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
+                hwx.async_load(k_desc, [row0 + j * BLOCK_N, 0], k_bufs[s], full[s])
+                hwx.async_load(v_desc, [row0 + j * BLOCK_N, 0], v_bufs[s], full[s])
+        with hwx.async_task("default"):
+            _pingpong_consumer(0, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_scale, row0,
+                               n_blocks, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
+        with hwx.async_task(num_warps=4, registers=240):
+            _pingpong_consumer(1, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_scale, row0,
+                               n_blocks, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
+
+
 CONFIGS = [dict(BLOCK_M=128, BLOCK_N=128, STAGES=2, num_warps=8, OVERLAP=False),
            dict(BLOCK_M=128, BLOCK_N=128, STAGES=2, num_warps=8, OVERLAP=True),
-           dict(BLOCK_M=128, BLOCK_N=64, STAGES=4, num_warps=8, OVERLAP=True)]
+           dict(BLOCK_M=128, BLOCK_N=64, STAGES=4, num_warps=8, OVERLAP=True),
+           # Ping-pong: num_warps is one consumer's; the other brings 4 more.
+           dict(BLOCK_M=128, BLOCK_N=128, STAGES=2, num_warps=4, schedule="pingpong"),
+           dict(BLOCK_M=128, BLOCK_N=64, STAGES=3, num_warps=4, schedule="pingpong")]
+
+
+def is_pingpong(config):
+    return config.get("schedule") == "pingpong"
 
 
 def config_name(config):
     return (f"{config['BLOCK_M']}x{config['BLOCK_N']} w{config['num_warps']} s{config['STAGES']}"
-            + (" overlap" if config["OVERLAP"] else ""))
+            + (" overlap" if config.get("OVERLAP") else "")
+            + (" pingpong" if is_pingpong(config) else ""))
+
+
+def kernel_of(config):
+    return hwx_attn_pingpong_kernel if is_pingpong(config) else hwx_attn_fwd_kernel
 
 
 def constexprs(config, head_dim, causal):
-    return dict({k: v for k, v in config.items() if k != "num_warps"}, HEAD_DIM=head_dim,
-                CAUSAL=causal, CONSUMER_GROUPS=config["num_warps"] // 4)
+    values = dict({k: v for k, v in config.items() if k not in ("num_warps", "schedule")},
+                  HEAD_DIM=head_dim, CAUSAL=causal)
+    return values if is_pingpong(config) else dict(values, CONSUMER_GROUPS=config["num_warps"] // 4)
 
 
 def signature(config, head_dim, dtype="fp16"):
-    qo = f"tensordesc<{dtype}[{config['BLOCK_M']}, {head_dim}]>"
+    rows = config["BLOCK_M"] // 2 if is_pingpong(config) else config["BLOCK_M"]
+    qo = f"tensordesc<{dtype}[{rows}, {head_dim}]>"
     kv = f"tensordesc<{dtype}[{config['BLOCK_N']}, {head_dim}]>"
     return {"q_desc": qo, "k_desc": kv, "v_desc": kv, "o_desc": qo, "sm_scale": "fp32",
             "N_CTX": "i32"}
@@ -138,8 +240,8 @@ def compile_only():
     kiln.triton.enable()
     for head_dim in (64, 128):
         for causal in (False, True):
-            for config in CONFIGS[:2]:
-                src = ASTSource(hwx_attn_fwd_kernel, signature(config, head_dim),
+            for config in CONFIGS[:2] + CONFIGS[3:4]:
+                src = ASTSource(kernel_of(config), signature(config, head_dim),
                                 constexprs=constexprs(config, head_dim, causal))
                 kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32),
                                         options={"num_warps": config["num_warps"]})
@@ -181,11 +283,12 @@ def run():
                 vendor = triton.testing.do_bench(cudnn)
                 for config in CONFIGS:
                     bm, bn = config["BLOCK_M"], config["BLOCK_N"]
-                    descs = (TensorDescriptor.from_tensor(q, [bm, head_dim]),
+                    rows = bm // 2 if is_pingpong(config) else bm
+                    descs = (TensorDescriptor.from_tensor(q, [rows, head_dim]),
                              TensorDescriptor.from_tensor(k, [bn, head_dim]),
                              TensorDescriptor.from_tensor(v, [bn, head_dim]),
-                             TensorDescriptor.from_tensor(o, [bm, head_dim]))
-                    go = lambda: hwx_attn_fwd_kernel[(N // bm, Z * H)](
+                             TensorDescriptor.from_tensor(o, [rows, head_dim]))
+                    go = lambda: kernel_of(config)[(N // bm, Z * H)](
                         *descs, sm_scale, N, **constexprs(config, head_dim, causal),
                         num_warps=config["num_warps"])
                     o.fill_(float("nan"))

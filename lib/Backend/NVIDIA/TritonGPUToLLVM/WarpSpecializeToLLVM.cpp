@@ -16,10 +16,11 @@
 //    Thread ids in a partition count from its first warp, so its layouts
 //    (made for its own warps) index as they would in a kernel of that size.
 //  * With requestedRegisters, the kernel launches with the register file
-//    shared evenly (.maxnreg), each worker warp group gives back down to
-//    its partitions' request (setmaxnreg.dec, one instruction per warp
-//    group as the ISA requires) and the default warps take what that frees
-//    (setmaxnreg.inc); both return to the launch count at the end.
+//    shared evenly (.maxnreg), each worker warp group moves to its
+//    partitions' request (setmaxnreg.dec or .inc, one instruction per warp
+//    group as the ISA requires; an .inc waits until the decs have freed
+//    enough) and the default warps take what is left; all return to the
+//    launch count at the end.
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -61,10 +62,13 @@ void namedBarrier(OpBuilder &b, Location loc, unsigned id, unsigned threads) {
                       "", {}, /*sideEffects=*/true);
 }
 
-void setMaxRegisters(OpBuilder &b, Location loc, bool increase, unsigned registers) {
+/// Moves this warp group from `from` to `to` registers per thread.
+void setMaxRegisters(OpBuilder &b, Location loc, unsigned from, unsigned to) {
+  if (from == to)
+    return;
   lowering::inlinePtx(b, loc, Type(),
-                      std::string("setmaxnreg.") + (increase ? "inc" : "dec") +
-                          ".sync.aligned.u32 " + std::to_string(registers) + ";",
+                      std::string("setmaxnreg.") + (to > from ? "inc" : "dec") +
+                          ".sync.aligned.u32 " + std::to_string(to) + ";",
                       "", {}, /*sideEffects=*/true);
 }
 
@@ -94,7 +98,8 @@ public:
       return success();
     if (failed(check()))
       return failure();
-    planRegisters();
+    if (failed(planRegisters()))
+      return failure();
     if (failed(rewriteBarriersAndThreadIds()))
       return failure();
     OpBuilder b(func.getContext());
@@ -173,7 +178,7 @@ private:
 
   /// Registers per thread at launch (0: the kernel does not reallocate), and
   /// each op's plan. Reallocation needs whole warp groups everywhere.
-  void planRegisters() {
+  LogicalResult planRegisters() {
     // Ops are lowered in program order (func.walk), so ops.front() is the
     // first of a block's.
     bool wanted = llvm::any_of(ops, [](ttg::WarpSpecializeOp op) {
@@ -186,7 +191,7 @@ private:
     if (!name.consume_front("cuda:") || name.getAsInteger(10, cc))
       cc = 0;
     if (!wanted || cc < 90 || numWarps % kWarpGroup || totalWarps % kWarpGroup)
-      return;
+      return success();
     unsigned threads = totalWarps * warpSize;
     unsigned launch = std::min(kMaxRegisters, kRegisterFile / threads / 8 * 8);
     if (auto cap = func->getAttrOfType<IntegerAttr>(NVVM::NVVMDialect::getMaxnregAttrName()))
@@ -203,6 +208,13 @@ private:
             unsigned &g = plan.groups[(unsigned(w) - numWarps) / kWarpGroup];
             g = std::max(g, unsigned(regs));
           }
+        if (leftForDefaults(plan, launch) < kMinRegisters)
+          return op.emitError() << "ttg.warp_specialize's partitions ask for more registers than "
+                                   "the register file holds: at "
+                                << launch << " per thread for " << totalWarps
+                                << " warps, the default warps would keep "
+                                << std::max<int64_t>(0, leftForDefaults(plan, launch))
+                                << " (setmaxnreg needs at least " << kMinRegisters << ")";
         plan.defaults = defaultRegisters(plan, launch);
       }
       if (plan.enabled())
@@ -215,22 +227,29 @@ private:
       return p.groups != plans.front().groups || p.defaults != plans.front().defaults;
     });
     if (!launchRegisters)
-      return;
+      return success();
     func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                   IntegerAttr::get(IntegerType::get(func.getContext(), 32), launchRegisters));
     // The plan for two CTAs per SM, which the ptx stage takes when shared
     // memory allows it and ptxas fits the kernel without spilling (a budget
-    // the lowering cannot judge).
+    // the lowering cannot judge). Only where the workers give registers
+    // and the default warps alone take them (the ptx stage rewrites the
+    // default warps' setmaxnreg.inc).
     unsigned launch2 = kRegisterFile / (2 * threads) / 8 * 8;
-    if (launch2 >= launchRegisters)
-      return;
+    bool workersGrow = llvm::any_of(plans, [&](const RegisterPlan &plan) {
+      return llvm::any_of(plan.groups, [&](unsigned r) { return r > launchRegisters; }) ||
+             (plan.enabled() && plan.defaults <= launchRegisters);
+    });
+    if (launch2 >= launchRegisters || workersGrow)
+      return success();
     SmallVector<std::pair<unsigned, unsigned>> grows;
     for (const RegisterPlan &plan : restores() ? ArrayRef(plans) : ArrayRef(plans).take_front()) {
       if (!plan.enabled())
         continue;
       unsigned defaults2 = defaultRegisters(plan, launch2);
-      if (!defaults2)
-        return;
+      if (defaults2 <= launch2 ||
+          llvm::any_of(plan.groups, [&](unsigned r) { return r > launch2; }))
+        return success();
       grows.push_back({plan.defaults, defaults2});
     }
     OpBuilder b(func.getContext());
@@ -238,6 +257,7 @@ private:
     lowering::inlinePtx(b, func.getLoc(), Type(),
                         nvidia::twoCTAsMarker(launchRegisters, launch2, grows, restores()),
                         "", {}, /*sideEffects=*/true);
+    return success();
   }
 
   /// Whether the registers go back to the launch count after each op. Not
@@ -247,18 +267,24 @@ private:
   /// the rest of the kernel (its epilogue) with their share.
   bool restores() const { return restoring; }
 
-  /// The default warps' registers when the kernel launches with `launch`
-  /// per thread and the worker groups keep `plan.groups`; 0 when that is no
-  /// gain for them, or a worker group would have to grow (setmaxnreg.dec
-  /// may not).
-  unsigned defaultRegisters(const RegisterPlan &plan, unsigned launch) const {
+  /// Registers per thread (a multiple of 8) the worker groups' `plan.groups`
+  /// leave each default thread when the kernel launches with `launch`.
+  int64_t leftForDefaults(const RegisterPlan &plan, unsigned launch) const {
     int64_t left = int64_t(launch) * totalWarps * warpSize;
     for (unsigned r : plan.groups)
       left -= int64_t(r) * kWarpGroup * warpSize;
-    int64_t defaults =
-        std::min<int64_t>(kMaxRegisters, left / (int64_t(numWarps) * warpSize) / 8 * 8);
-    if (defaults <= int64_t(launch) ||
-        llvm::any_of(plan.groups, [&](unsigned r) { return r > launch; }))
+    return left / (int64_t(numWarps) * warpSize) / 8 * 8;
+  }
+
+  /// The default warps' registers when the kernel launches with `launch`
+  /// per thread and the worker groups take `plan.groups`; 0 when nothing
+  /// would move, or what the workers take leaves the default warps fewer
+  /// than setmaxnreg allows.
+  unsigned defaultRegisters(const RegisterPlan &plan, unsigned launch) const {
+    int64_t defaults = std::min<int64_t>(kMaxRegisters, leftForDefaults(plan, launch));
+    bool moves = defaults != int64_t(launch) ||
+                 llvm::any_of(plan.groups, [&](unsigned r) { return r != launch; });
+    if (defaults < int64_t(kMinRegisters) || !moves)
       return 0;
     return unsigned(defaults);
   }
@@ -361,7 +387,7 @@ private:
       LLVM::StoreOp::create(b, loc, capture, slot(unsigned(j)), kWarpSpecializeCaptureSlot);
     sendState(b, loc, state);
     if (realloc)
-      setMaxRegisters(b, loc, /*increase=*/true, plan.defaults);
+      setMaxRegisters(b, loc, launchRegisters, plan.defaults);
     Block *defaultEntry = &op.getDefaultRegion().front();
     LLVM::BrOp::create(b, loc, ValueRange(), defaultEntry);
     body.getBlocks().splice(after->getIterator(), op.getDefaultRegion().getBlocks());
@@ -373,7 +399,7 @@ private:
     for (ttg::WarpYieldOp yield : yields) {
       b.setInsertionPoint(yield);
       if (restore)
-        setMaxRegisters(b, yield.getLoc(), /*increase=*/false, launchRegisters);
+        setMaxRegisters(b, yield.getLoc(), plan.defaults, launchRegisters);
       namedBarrier(b, yield.getLoc(), kDispatchBarrier, totalWarps * warpSize);
       LLVM::BrOp::create(b, yield.getLoc(), yield.getValues(), after);
       yield.erase();
@@ -381,37 +407,38 @@ private:
 
     // The workers: registers per warp group, then each warp to its
     // partition (or straight to the join when it has none).
-    Block *enter = new Block(), *pick = new Block(), *join = new Block();
+    Block *enter = new Block(), *join = new Block();
     body.push_back(enter);
-    body.push_back(pick);
     body.push_back(join);
-    b.setInsertionPointToEnd(join);
-    namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
-    if (restore)
-      setMaxRegisters(b, loc, /*increase=*/true, launchRegisters);
-    LLVM::BrOp::create(b, loc, ValueRange(), worker);
-
-    b.setInsertionPointToEnd(enter);
-    if (!realloc) {
-      LLVM::BrOp::create(b, loc, ValueRange(), pick);
-    } else {
+    // A block per worker warp group (its warps' groups counted from the
+    // first worker warp), each branching to `target(g)`.
+    auto switchOnGroup = [&](function_ref<Block *(unsigned)> target) {
       Value group = LLVM::UDivOp::create(
           b, loc, LLVM::SubOp::create(b, loc, warpId, i32(b, loc, numWarps)),
           i32(b, loc, kWarpGroup));
       SmallVector<int32_t> values;
       SmallVector<Block *> blocks;
-      for (auto [g, regs] : llvm::enumerate(plan.groups)) {
-        Block *give = new Block();
-        body.push_back(give);
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToEnd(give);
-        setMaxRegisters(b, loc, /*increase=*/false, regs);
-        LLVM::BrOp::create(b, loc, ValueRange(), pick);
+      for (unsigned g = 0; g < (totalWarps - numWarps) / kWarpGroup; ++g) {
         values.push_back(int32_t(g));
-        blocks.push_back(give);
+        blocks.push_back(target(g));
       }
-      LLVM::SwitchOp::create(b, loc, group, pick, ValueRange(), values, blocks,
+      LLVM::SwitchOp::create(b, loc, group, join, ValueRange(), values, blocks,
                              SmallVector<ValueRange>(blocks.size(), ValueRange()));
+    };
+    b.setInsertionPointToEnd(join);
+    namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
+    if (restore) {
+      switchOnGroup([&](unsigned g) {
+        Block *back = new Block();
+        body.push_back(back);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToEnd(back);
+        setMaxRegisters(b, loc, plan.groups[g], launchRegisters);
+        LLVM::BrOp::create(b, loc, ValueRange(), worker);
+        return back;
+      });
+    } else {
+      LLVM::BrOp::create(b, loc, ValueRange(), worker);
     }
 
     SmallVector<int32_t> warps;
@@ -440,9 +467,40 @@ private:
         runs.push_back(run);
       }
     }
-    b.setInsertionPointToEnd(pick);
-    LLVM::SwitchOp::create(b, loc, warpId, join, ValueRange(), warps, runs,
-                           SmallVector<ValueRange>(runs.size(), ValueRange()));
+    // Without reallocation one switch on the warp picks its partition. With
+    // it, each warp group first moves to its count, then picks among its
+    // own partitions only: ptxas keeps a count for the code a setmaxnreg
+    // reaches, so a group must not seem to reach another group's code.
+    auto pickAmong = [&](Block *at, function_ref<bool(int32_t)> mine) {
+      SmallVector<int32_t> ours;
+      SmallVector<Block *> ourRuns;
+      for (auto [w, run] : llvm::zip(warps, runs))
+        if (mine(w)) {
+          ours.push_back(w);
+          ourRuns.push_back(run);
+        }
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(at);
+      LLVM::SwitchOp::create(b, loc, warpId, join, ValueRange(), ours, ourRuns,
+                             SmallVector<ValueRange>(ourRuns.size(), ValueRange()));
+    };
+    if (!realloc) {
+      pickAmong(enter, [](int32_t) { return true; });
+    } else {
+      b.setInsertionPointToEnd(enter);
+      switchOnGroup([&](unsigned g) {
+        Block *move = new Block();
+        body.push_back(move);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToEnd(move);
+          setMaxRegisters(b, loc, launchRegisters, plan.groups[g]);
+        }
+        int32_t first = int32_t(numWarps + g * kWarpGroup);
+        pickAmong(move, [&](int32_t w) { return w >= first && w < first + int32_t(kWarpGroup); });
+        return move;
+      });
+    }
     op.erase();
     return enter;
   }
