@@ -252,9 +252,12 @@ def compile_only():
                 # Overlapped, Q Kᵀ of the next block retires while P V runs.
                 waits = sorted({l.split()[-1].rstrip(";") for l in ptx.splitlines()
                                 if "wgmma.wait_group" in l})
+                moves = sorted({" ".join(l.split()[0].split(".")[1:2] + [l.split()[-1].rstrip(";")])
+                                for l in ptx.splitlines() if l.strip().startswith("setmaxnreg.")})
                 print(f"hwx attention d{head_dim}{' causal' if causal else ''} "
                       f"{config_name(config)}: {kernel.metadata.shared} bytes of shared memory, "
-                      f"{kernel.metadata.num_warps} warps, wgmma waits {' '.join(waits)}")
+                      f"{kernel.metadata.num_warps} warps, wgmma waits {' '.join(waits)}, "
+                      f"setmaxnreg {', '.join(moves) or '-'}")
 
 
 def run():
