@@ -34,6 +34,18 @@ def _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N: tl.constexpr, CAUS
 
 
 @triton.jit
+def _kv_producer(k_desc, v_desc, k_bufs, v_bufs, full, empty, row0, n_blocks,
+                 BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, STAGES: tl.constexpr):
+    # Streams the key and value blocks through the ring.
+    for j in range(n_blocks):
+        s = j % STAGES
+        hwx.barrier_wait(empty[s], ((j // STAGES) & 1) ^ 1)
+        hwx.barrier_expect(full[s], 2 * BLOCK_N * HEAD_DIM * k_desc.dtype.primitive_bitwidth // 8)
+        hwx.async_load(k_desc, [row0 + j * BLOCK_N, 0], k_bufs[s], full[s])
+        hwx.async_load(v_desc, [row0 + j * BLOCK_N, 0], v_bufs[s], full[s])
+
+
+@triton.jit
 def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
                         HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                         STAGES: tl.constexpr, CAUSAL: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
@@ -56,12 +68,8 @@ def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
         with hwx.async_task(num_warps=1, registers=24):
             hwx.barrier_expect(q_bar[0], BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8)
             hwx.async_load(q_desc, [row0 + start_m * BLOCK_M, 0], q_buf[0], q_bar[0])
-            for j in range(n_blocks):
-                s = j % STAGES
-                hwx.barrier_wait(empty[s], ((j // STAGES) & 1) ^ 1)
-                hwx.barrier_expect(full[s], 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
-                hwx.async_load(k_desc, [row0 + j * BLOCK_N, 0], k_bufs[s], full[s])
-                hwx.async_load(v_desc, [row0 + j * BLOCK_N, 0], v_bufs[s], full[s])
+            _kv_producer(k_desc, v_desc, k_bufs, v_bufs, full, empty, row0, n_blocks, BLOCK_N,
+                         HEAD_DIM, STAGES)
         with hwx.async_task("default"):
             qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
             offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -186,12 +194,8 @@ def hwx_attn_pingpong_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
             hwx.barrier_expect(q_bar[0], BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8)
             hwx.async_load(q_desc, [row0 + start_m * BLOCK_M, 0], q_buf[0], q_bar[0])
             hwx.async_load(q_desc, [row0 + start_m * BLOCK_M + HALF, 0], q_buf[1], q_bar[0])
-            for j in range(n_blocks):
-                s = j % STAGES
-                hwx.barrier_wait(empty[s], ((j // STAGES) & 1) ^ 1)
-                hwx.barrier_expect(full[s], 2 * BLOCK_N * HEAD_DIM * dtype.primitive_bitwidth // 8)
-                hwx.async_load(k_desc, [row0 + j * BLOCK_N, 0], k_bufs[s], full[s])
-                hwx.async_load(v_desc, [row0 + j * BLOCK_N, 0], v_bufs[s], full[s])
+            _kv_producer(k_desc, v_desc, k_bufs, v_bufs, full, empty, row0, n_blocks, BLOCK_N,
+                         HEAD_DIM, STAGES)
         with hwx.async_task("default"):
             _pingpong_consumer(0, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_scale, row0,
                                n_blocks, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)

@@ -34,6 +34,28 @@ def _tile(tile, num_pid_m, num_pid_n, GROUP_M: tl.constexpr):
 
 
 @triton.jit
+def _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_programs, num_pid_m,
+              num_pid_n, k_tiles, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+              STAGES: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr):
+    # Fills the ring with the program's tiles' A and B, k step by k step.
+    dtype = a_desc.dtype
+    it = 0
+    for tile in range(tl.program_id(0), num_tiles, num_programs):
+        pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
+        for k in range(k_tiles):
+            s = it % STAGES
+            # The first round passes on the fresh barrier.
+            hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
+            hwx.barrier_expect(full[s], (BM * BK + BK * BN) * dtype.primitive_bitwidth // 8)
+            hwx.async_load(a_desc, [pid_m * BM, k * BK], a_bufs[s], full[s])
+            if B_KMAJOR:
+                hwx.async_load(b_desc, [pid_n * BN, k * BK], b_bufs[s], full[s])
+            else:
+                hwx.async_load(b_desc, [k * BK, pid_n * BN], b_bufs[s], full[s])
+            it += 1
+
+
+@triton.jit
 def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.constexpr,
                          BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
                          GROUP_M: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
@@ -59,20 +81,8 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
     num_tiles = num_pid_m * num_pid_n
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1, registers=40):
-            it = 0
-            for tile in range(tl.program_id(0), num_tiles, num_programs):
-                pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
-                for k in range(k_tiles):
-                    s = it % STAGES
-                    # The first round passes on the fresh barrier.
-                    hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
-                    hwx.barrier_expect(full[s], (BM * BK + BK * BN) * dtype.primitive_bitwidth // 8)
-                    hwx.async_load(a_desc, [pid_m * BM, k * BK], a_bufs[s], full[s])
-                    if B_KMAJOR:
-                        hwx.async_load(b_desc, [pid_n * BN, k * BK], b_bufs[s], full[s])
-                    else:
-                        hwx.async_load(b_desc, [k * BK, pid_n * BN], b_bufs[s], full[s])
-                    it += 1
+            _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_programs,
+                      num_pid_m, num_pid_n, k_tiles, BM, BN, BK, STAGES, GROUP_M, B_KMAJOR)
         with hwx.async_task("default"):
             it = 0
             for tile in range(tl.program_id(0), num_tiles, num_programs):
@@ -153,16 +163,8 @@ def hwx_pingpong_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM
     num_tiles = num_pid_m * num_pid_n
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1):
-            it = 0
-            for tile in range(tl.program_id(0), num_tiles, num_programs):
-                pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
-                for k in range(k_tiles):
-                    s = it % STAGES
-                    hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
-                    hwx.barrier_expect(full[s], (BM * BK + BK * BN) * dtype.primitive_bitwidth // 8)
-                    hwx.async_load(a_desc, [pid_m * BM, k * BK], a_bufs[s], full[s])
-                    hwx.async_load(b_desc, [k * BK, pid_n * BN], b_bufs[s], full[s])
-                    it += 1
+            _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_programs,
+                      num_pid_m, num_pid_n, k_tiles, BM, BN, BK, STAGES, GROUP_M, False)
         with hwx.async_task("default"):
             _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, 0, num_tiles, num_programs,
                                num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M)

@@ -410,9 +410,9 @@ private:
     Block *enter = new Block(), *join = new Block();
     body.push_back(enter);
     body.push_back(join);
-    // A block per worker warp group (its warps' groups counted from the
-    // first worker warp), each branching to `target(g)`.
-    auto switchOnGroup = [&](function_ref<Block *(unsigned)> target) {
+    // A switch on the worker warp group (counted from the first worker
+    // warp) to `target(g)`; every worker warp is in one.
+    auto switchOnGroup = [&](function_ref<Block *(unsigned)> target, Block *otherwise) {
       Value group = LLVM::UDivOp::create(
           b, loc, LLVM::SubOp::create(b, loc, warpId, i32(b, loc, numWarps)),
           i32(b, loc, kWarpGroup));
@@ -422,7 +422,7 @@ private:
         values.push_back(int32_t(g));
         blocks.push_back(target(g));
       }
-      LLVM::SwitchOp::create(b, loc, group, join, ValueRange(), values, blocks,
+      LLVM::SwitchOp::create(b, loc, group, otherwise, ValueRange(), values, blocks,
                              SmallVector<ValueRange>(blocks.size(), ValueRange()));
     };
     b.setInsertionPointToEnd(join);
@@ -436,7 +436,7 @@ private:
         setMaxRegisters(b, loc, plan.groups[g], launchRegisters);
         LLVM::BrOp::create(b, loc, ValueRange(), worker);
         return back;
-      });
+      }, worker);
     } else {
       LLVM::BrOp::create(b, loc, ValueRange(), worker);
     }
@@ -499,7 +499,7 @@ private:
         int32_t first = int32_t(numWarps + g * kWarpGroup);
         pickAmong(move, [&](int32_t w) { return w >= first && w < first + int32_t(kWarpGroup); });
         return move;
-      });
+      }, join);
     }
     op.erase();
     return enter;
