@@ -1,14 +1,16 @@
-//===- Ids.cpp - hwx's named barriers, cluster rank and clock -------------===//
+//===- Ids.cpp - hwx's named barriers, ids and clock ---------------------===//
 //
 //   hwx.named_barrier_arrive(3, 256)   # bar.arrive 3, 256
 //   hwx.named_barrier_wait(3, 256)     # bar.sync 3, 256
 //   r = hwx.cluster_cta_rank()         # this CTA's rank in its cluster
+//   i = hwx.thread_id()                # this thread's index (in its task)
 //   t = hwx.clock64()                  # the SM's cycle counter
 //
 //===----------------------------------------------------------------------===//
 #include "Ops.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Frontend/KernelBuilder.h"
 #include "kiln/Plugin/OpRegistry.h"
@@ -64,6 +66,17 @@ Results clusterRank(KernelBuilder &kb, ValueRange, DictionaryAttr) {
   return SmallVector<Value>{ttng::ClusterCTARankOp::create(b, kb.loc(), b.getI32Type())};
 }
 
+// Threads run along one axis in a Triton program: the others are 0.
+Results threadId(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
+  auto axis = constants.getAs<IntegerAttr>("axis");
+  if (!axis || axis.getInt() < 0 || axis.getInt() > 2)
+    return kb.emitError() << "hwx.thread_id: axis must be 0, 1 or 2, got " << constants.get("axis");
+  OpBuilder &b = kb.builder();
+  if (axis.getInt() != 0)
+    return SmallVector<Value>{arith::ConstantOp::create(b, kb.loc(), b.getI32IntegerAttr(0))};
+  return SmallVector<Value>{kiln::ttg::ThreadIdOp::create(b, kb.loc(), b.getI32Type())};
+}
+
 // Triton's own inline-asm op, not pure: each read is a new sample.
 Results clock64(KernelBuilder &kb, ValueRange, DictionaryAttr) {
   OpBuilder &b = kb.builder();
@@ -87,6 +100,11 @@ void registerIdOps(kiln::OpRegistry &registry) {
            &namedBarrierWait},
           {"hwx.cluster_cta_rank", {}, {{"tensor", "()", "'int32'"}}, "() -> int32",
            "this CTA's rank in its cluster (0 without clusters)", &clusterRank},
+          {"hwx.thread_id", {{"axis", "constexpr", "0"}}, {{"tensor", "()", "'int32'"}},
+           "(axis: int = 0) -> int32",
+           "this thread's index in its program, or in its hwx.async_task (counted from the "
+           "task's first thread); not the same in every thread: a branch on it diverges",
+           &threadId},
           {"hwx.clock64", {}, {{"tensor", "()", "'int64'"}}, "() -> int64",
            "the SM's cycle counter (%clock64)", &clock64}});
 }

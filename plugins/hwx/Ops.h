@@ -27,7 +27,7 @@ void addOps(kiln::OpRegistry &registry, llvm::ArrayRef<OpDecl> decls);
 
 /// async_tasks, async_task and async_task_replica_id (Tasks.cpp).
 void registerTaskOps(kiln::OpRegistry &registry);
-/// Named barriers, the cluster rank and the clock (Ids.cpp).
+/// Named barriers, the cluster rank, the thread index and the clock (Ids.cpp).
 void registerIdOps(kiln::OpRegistry &registry);
 /// Transposed and sliced views of buffers (Views.cpp).
 void registerViewOps(kiln::OpRegistry &registry);

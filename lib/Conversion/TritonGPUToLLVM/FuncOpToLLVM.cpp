@@ -131,13 +131,26 @@ struct GlobalScratchAllocLowering : OpConversionPattern<ttg::GlobalScratchAllocO
   const Context &ctx;
 };
 
+/// The target's thread index (its warp-specialise lowering then counts a
+/// partition's from the partition's first thread).
+struct ThreadIdLowering : OpConversionPattern<ttg::ThreadIdOp> {
+  ThreadIdLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttg::ThreadIdOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, ctx.target.threadId(rewriter, op.getLoc()));
+    return success();
+  }
+  const Context &ctx;
+};
+
 } // namespace
 
 void populateFuncPatterns(TypeConverter &converter, const Context &ctx,
                           RewritePatternSet &patterns) {
   patterns.add<FuncOpLowering, GridOpLowering<tt::GetProgramIdOp, false>,
-               GridOpLowering<tt::GetNumProgramsOp, true>, GlobalScratchAllocLowering>(converter,
-                                                                                       ctx);
+               GridOpLowering<tt::GetNumProgramsOp, true>, GlobalScratchAllocLowering,
+               ThreadIdLowering>(converter, ctx);
   patterns.add<ReturnOpLowering>(converter, &converter.getContext());
 }
 

@@ -257,6 +257,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// ttg.thread_id counts a partition's threads from its first: the
+// partition's warp starts at warp 4, so its thread 0 is the CTA's 128.
+// NV-LABEL: llvm.func @thread_ids
+// NV: ^bb1:
+// NV: %[[T:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// NV-NOT: llvm.sub %[[T]]
+// NV: llvm.store
+// NV: nvvm.read.ptx.sreg.tid.x
+// NV-NEXT: llvm.mlir.constant(128 : i32)
+// NV-NEXT: llvm.sub
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @thread_ids(%p: !tt.ptr<i32>) {
+    ttg.warp_specialize(%p)
+    default {
+      %t = ttg.thread_id : i32
+      tt.store %p, %t : !tt.ptr<i32>
+      ttg.warp_yield
+    }
+    partition0(%x: !tt.ptr<i32>) num_warps(1) {
+      %t = ttg.thread_id : i32
+      %q = tt.addptr %x, %t : !tt.ptr<i32>, i32
+      tt.store %q, %t : !tt.ptr<i32>
+      ttg.warp_return
+    } : (!tt.ptr<i32>) -> ()
+    tt.return
+  }
+}
+
+// -----
+
 // Below sm_90 there is no setmaxnreg: the request is left unmet.
 // NV-LABEL: llvm.func @no_setmaxnreg
 // NV-NOT: maxnreg

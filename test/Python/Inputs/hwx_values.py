@@ -97,6 +97,20 @@ def ids_kernel(y_ptr, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def thread_id_kernel(y_ptr, BLOCK: tl.constexpr):
+    # Each task's thread 0 stores its task's part; ids count from the task's
+    # first thread.
+    offs = tl.arange(0, BLOCK)
+    with hwx.async_tasks():
+        with hwx.async_task(num_warps=1):
+            if hwx.thread_id() == 0:
+                tl.store(y_ptr + BLOCK + offs, offs)
+        with hwx.async_task("default"):
+            if hwx.thread_id() == 0:
+                tl.store(y_ptr + offs, offs + hwx.thread_id(axis=1))
+
+
+@triton.jit
 def reduce_kernel(y_desc):
     # Adds a tile of ones into y by TMA.
     buf = hwx.alloc([64, 64], tl.float32)
@@ -199,6 +213,11 @@ def main():
     assert "ttng.named_barrier_wait %c3_i32, %c128_i32" in kernel.asm["ttgir"]
     assert "%cluster_ctarank" in ptx, ptx
     print("ids: clock64 twice, named barrier 3 of 128 threads, the cluster rank")
+
+    kernel = compile(thread_id_kernel, {"y_ptr": "*i32"}, {"BLOCK": 128})
+    assert kernel.asm["ttgir"].count("ttg.thread_id") == 2, kernel.asm["ttgir"]
+    assert "%tid.x" in kernel.asm["ptx"]
+    print("thread ids: one in each task (axis 1 is 0)")
 
     kernel = compile(reduce_kernel, {"y_desc": "tensordesc<fp32[64, 64]>"}, {})
     assert "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add" in kernel.asm["ptx"]

@@ -230,6 +230,23 @@ def TTG_GlobalScratchAllocOp : TTG_Op<"global_scratch_alloc", [
 }
 
 //===----------------------------------------------------------------------===//
+// Threads
+//===----------------------------------------------------------------------===//
+
+def TTG_ThreadIdOp : TTG_Op<"thread_id", [Pure]> {
+  let summary = "this thread's index in its program (a kiln op; Triton has none)";
+  let description = [{
+    The calling thread's index along the program's only axis of threads,
+    0 to num-warps * threads-per-warp - 1; in a `ttg.warp_specialize`
+    partition, counted from the partition's first thread (its warps index
+    as a program of their own would). Not uniform over the program: an
+    `scf.if` on it diverges threads, as kernels written with hwx mean it to.
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
 // Synchronisation
 //===----------------------------------------------------------------------===//
 
