@@ -1,6 +1,7 @@
 """Non-tensor plugin values (hwx buffers and barriers) in @triton.jit
 kernels, compiled for cuda:90 without a GPU. KILN_PLUGIN_PATHS must load
 the hwx plugin. Every check is an assert; prints lines for FileCheck.
+`--run` runs the thread-id kernel on a GPU instead.
 """
 import sys
 
@@ -247,5 +248,23 @@ def main():
     print("noinline:", [l for l in message.splitlines() if "error:" in l][0].split("error: ")[1])
 
 
+def run():
+    """On a GPU: each task's thread 0 alone stores (its own elements)."""
+    import torch
+    kiln.triton.enable()
+    block = 128
+    y = torch.full((2 * block,), -1, device="cuda", dtype=torch.int32)
+    thread_id_kernel[(1,)](y, BLOCK=block, num_warps=4)
+    ys = y.tolist()
+    default = [i for i in range(block) if ys[i] != -1]
+    task = [i for i in range(block) if ys[block + i] != -1]
+    # 128 elements over the default task's 128 threads, over the one-warp
+    # task's 32: thread 0 holds one, and four.
+    ok = default == [0] and ys[0] == 0 and len(task) == 4 and all(ys[block + i] == i for i in task)
+    print(f"thread_id: {'PASS' if ok else 'FAIL'}: the default task wrote {default}, the "
+          f"one-warp task {task}")
+    return 0 if ok else 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run() if "--run" in sys.argv else main())
