@@ -178,13 +178,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 
 // Two ops with different plans: after each the default warps give back to
 // the launch count and the workers take it again, so that the next op
-// starts from it; the two-CTA plan rewrites those as well.
+// starts from it; the two-CTA plan rewrites those as well. Everyone moves
+// back after the join (an .inc there waits for the others' decs).
 // NV: "// kiln.registers for two CTAs per SM: maxnreg 168 -> 80, setmaxnreg.inc 240 -> 104, setmaxnreg.inc 232 -> 96, setmaxnreg.inc 168 -> 80, setmaxnreg.dec 168 -> 80"
 // NV: "setmaxnreg.inc.sync.aligned.u32 240;"
-// NV: "setmaxnreg.dec.sync.aligned.u32 168;"
-// NV-NEXT: "bar.sync 1, 384;"
+// NV: "bar.sync 1, 384;"
+// NV-NEXT: "setmaxnreg.dec.sync.aligned.u32 168;"
 // NV: "setmaxnreg.inc.sync.aligned.u32 232;"
-// NV: "setmaxnreg.dec.sync.aligned.u32 168;"
+// NV: "bar.sync 1, 384;"
+// NV-NEXT: "setmaxnreg.dec.sync.aligned.u32 168;"
 // NV-DAG: "setmaxnreg.dec.sync.aligned.u32 24;"
 // NV-DAG: "setmaxnreg.dec.sync.aligned.u32 40;"
 // NV-DAG: "setmaxnreg.inc.sync.aligned.u32 168;"
@@ -246,6 +248,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       ttg.warp_yield
     }
     partition0() num_warps(1) {
+      ttg.warp_return
+    }
+    partition1() num_warps(4) {
+      ttg.warp_return
+    } : () -> ()
+    tt.return
+  }
+}
+
+// -----
+
+// Default warps that give registers to growing workers (two consumer
+// groups at 240 leave the 4 default warps 24) and two plans: the default
+// warps take theirs back only after the join, where the workers give
+// theirs back too; before it, their .inc would wait for decs that cannot
+// come (the workers are at the barrier).
+// NV-LABEL: llvm.func @defaults_shrink
+// NV: "setmaxnreg.dec.sync.aligned.u32 24;"
+// NV: "bar.sync 1, 384;"
+// NV-NEXT: "setmaxnreg.inc.sync.aligned.u32 168;"
+// NV: "setmaxnreg.dec.sync.aligned.u32 40;"
+// NV: "bar.sync 1, 384;"
+// NV-NEXT: "setmaxnreg.inc.sync.aligned.u32 168;"
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @defaults_shrink() {
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 240, 240>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(4) {
+      ttg.warp_return
+    }
+    partition1() num_warps(4) {
+      ttg.warp_return
+    } : () -> ()
+    ttg.warp_specialize() attributes {requestedRegisters = array<i32: 232, 232>}
+    default {
+      ttg.warp_yield
+    }
+    partition0() num_warps(4) {
       ttg.warp_return
     }
     partition1() num_warps(4) {

@@ -398,9 +398,11 @@ private:
     bool restore = realloc && restores();
     for (ttg::WarpYieldOp yield : yields) {
       b.setInsertionPoint(yield);
+      namedBarrier(b, yield.getLoc(), kDispatchBarrier, totalWarps * warpSize);
+      // After the join: an .inc back (the default warps gave registers)
+      // waits for the workers' decs, which come after it too.
       if (restore)
         setMaxRegisters(b, yield.getLoc(), plan.defaults, launchRegisters);
-      namedBarrier(b, yield.getLoc(), kDispatchBarrier, totalWarps * warpSize);
       LLVM::BrOp::create(b, yield.getLoc(), yield.getValues(), after);
       yield.erase();
     }
