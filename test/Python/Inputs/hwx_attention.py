@@ -34,9 +34,24 @@ def _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N: tl.constexpr, CAUS
 
 
 @triton.jit
-def _kv_producer(k_desc, v_desc, k_bufs, v_bufs, full, empty, row0, n_blocks,
-                 BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, STAGES: tl.constexpr):
-    # Streams the key and value blocks through the ring.
+def _kv_ring(dtype: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
+             STAGES: tl.constexpr, CONSUMERS: tl.constexpr):
+    # Slots for K and V blocks, a `full` and an `empty` mbarrier each (one
+    # arrival per consumer warp group frees a slot).
+    return (hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES), hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES),
+            hwx.alloc_barriers(STAGES), hwx.alloc_barriers(STAGES, count=CONSUMERS))
+
+
+@triton.jit
+def _producer(q_desc, k_desc, v_desc, q_buf, q_bar, k_bufs, v_bufs, full, empty, q_row, row0,
+              n_blocks, Q_PARTS: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
+              STAGES: tl.constexpr):
+    # Loads the program's Q rows once (Q_PARTS boxes of q_desc's block),
+    # then streams the key and value blocks through the ring.
+    rows: tl.constexpr = q_desc.block_shape[0]
+    hwx.barrier_expect(q_bar[0], Q_PARTS * rows * HEAD_DIM * q_desc.dtype.primitive_bitwidth // 8)
+    for p in tl.static_range(Q_PARTS):
+        hwx.async_load(q_desc, [q_row + p * rows, 0], q_buf[p], q_bar[0])
     for j in range(n_blocks):
         s = j % STAGES
         hwx.barrier_wait(empty[s], ((j // STAGES) & 1) ^ 1)
@@ -75,20 +90,15 @@ def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
     row0 = tl.program_id(1) * N_CTX          # the (batch, head)'s first row
     dtype = q_desc.dtype
     q_buf = hwx.alloc([BLOCK_M, HEAD_DIM], dtype)
-    k_bufs = hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES)
-    v_bufs = hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES)
     q_bar = hwx.alloc_barriers(1)
-    full = hwx.alloc_barriers(STAGES)
-    empty = hwx.alloc_barriers(STAGES, count=CONSUMER_GROUPS)
+    k_bufs, v_bufs, full, empty = _kv_ring(dtype, BLOCK_N, HEAD_DIM, STAGES, CONSUMER_GROUPS)
     # Causal: the key blocks up to and including the diagonal.
     hi = (start_m + 1) * BLOCK_M if CAUSAL else N_CTX
     n_blocks = tl.cdiv(hi, BLOCK_N)
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1, registers=24):
-            hwx.barrier_expect(q_bar[0], BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8)
-            hwx.async_load(q_desc, [row0 + start_m * BLOCK_M, 0], q_buf[0], q_bar[0])
-            _kv_producer(k_desc, v_desc, k_bufs, v_bufs, full, empty, row0, n_blocks, BLOCK_N,
-                         HEAD_DIM, STAGES)
+            _producer(q_desc, k_desc, v_desc, q_buf, q_bar, k_bufs, v_bufs, full, empty,
+                      row0 + start_m * BLOCK_M, row0, n_blocks, 1, BLOCK_N, HEAD_DIM, STAGES)
         with hwx.async_task("default"):
             qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
             offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -197,22 +207,17 @@ def hwx_attn_pingpong_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
     row0 = tl.program_id(1) * N_CTX
     dtype = q_desc.dtype
     q_buf = hwx.alloc([HALF, HEAD_DIM], dtype, 2)
-    k_bufs = hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES)
-    v_bufs = hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES)
     q_bar = hwx.alloc_barriers(1)
-    full = hwx.alloc_barriers(STAGES)
-    empty = hwx.alloc_barriers(STAGES, count=2)   # both consumers read every block
+    # Both consumers read every block.
+    k_bufs, v_bufs, full, empty = _kv_ring(dtype, BLOCK_N, HEAD_DIM, STAGES, 2)
     hi = (start_m + 1) * BLOCK_M if CAUSAL else N_CTX
     n_blocks = tl.cdiv(hi, BLOCK_N)
     with hwx.async_tasks():
         # The producer gives back what the consumers take: 24 + 240 + 240
         # registers a thread over the three warp groups.
         with hwx.async_task(num_warps=1, registers=24):
-            hwx.barrier_expect(q_bar[0], BLOCK_M * HEAD_DIM * dtype.primitive_bitwidth // 8)
-            hwx.async_load(q_desc, [row0 + start_m * BLOCK_M, 0], q_buf[0], q_bar[0])
-            hwx.async_load(q_desc, [row0 + start_m * BLOCK_M + HALF, 0], q_buf[1], q_bar[0])
-            _kv_producer(k_desc, v_desc, k_bufs, v_bufs, full, empty, row0, n_blocks, BLOCK_N,
-                         HEAD_DIM, STAGES)
+            _producer(q_desc, k_desc, v_desc, q_buf, q_bar, k_bufs, v_bufs, full, empty,
+                      row0 + start_m * BLOCK_M, row0, n_blocks, 2, BLOCK_N, HEAD_DIM, STAGES)
         with hwx.async_task("default"):
             _pingpong_consumer(0, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_scale, row0,
                                n_blocks, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
