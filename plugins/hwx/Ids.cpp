@@ -26,10 +26,10 @@ namespace {
 
 constexpr int64_t kNamedBarriers = 16;
 
-/// The barrier id and thread count of a named-barrier op: constants, the
-/// count whole warps.
-FailureOr<std::pair<Value, Value>> namedBarrier(KernelBuilder &kb, StringRef op,
-                                                DictionaryAttr constants) {
+/// A named-barrier op (`OpT` at barrier `id`, of `num_threads` threads):
+/// its operands are constants, the count whole warps.
+template <typename OpT>
+Results namedBarrier(KernelBuilder &kb, StringRef op, DictionaryAttr constants) {
   auto id = constants.getAs<IntegerAttr>("id");
   auto threads = constants.getAs<IntegerAttr>("num_threads");
   if (!id || id.getInt() < 0 || id.getInt() >= kNamedBarriers)
@@ -42,23 +42,16 @@ FailureOr<std::pair<Value, Value>> namedBarrier(KernelBuilder &kb, StringRef op,
   auto i32 = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(b, kb.loc(), b.getI32IntegerAttr(int32_t(v)));
   };
-  return std::make_pair(i32(id.getInt()), i32(threads.getInt()));
+  OpT::create(b, kb.loc(), i32(id.getInt()), i32(threads.getInt()));
+  return SmallVector<Value>{};
 }
 
 Results namedBarrierArrive(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
-  auto bar = namedBarrier(kb, "hwx.named_barrier_arrive", constants);
-  if (failed(bar))
-    return failure();
-  ttng::NamedBarrierArriveOp::create(kb.builder(), kb.loc(), bar->first, bar->second);
-  return SmallVector<Value>{};
+  return namedBarrier<ttng::NamedBarrierArriveOp>(kb, "hwx.named_barrier_arrive", constants);
 }
 
 Results namedBarrierWait(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
-  auto bar = namedBarrier(kb, "hwx.named_barrier_wait", constants);
-  if (failed(bar))
-    return failure();
-  ttng::NamedBarrierWaitOp::create(kb.builder(), kb.loc(), bar->first, bar->second);
-  return SmallVector<Value>{};
+  return namedBarrier<ttng::NamedBarrierWaitOp>(kb, "hwx.named_barrier_wait", constants);
 }
 
 Results clusterRank(KernelBuilder &kb, ValueRange, DictionaryAttr) {
