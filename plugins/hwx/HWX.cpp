@@ -35,7 +35,10 @@ namespace ttng = kiln::ttng;
 
 namespace {
 
+using hwx::coordinates;
+using hwx::predicate;
 using hwx::Results;
+using hwx::scalarI32;
 
 /// The memdesc of a buffer or barrier operand, or an error naming the op.
 FailureOr<ttg::MemDescType> memdescOf(KernelBuilder &kb, StringRef op, Value value) {
@@ -43,15 +46,6 @@ FailureOr<ttg::MemDescType> memdescOf(KernelBuilder &kb, StringRef op, Value val
   if (!type)
     return kb.emitError() << op << " takes an hwx buffer or barrier, got " << value.getType();
   return type;
-}
-
-/// `value` as an i32 scalar (Python ints are i32 already; i64 is narrowed).
-Value scalarI32(KernelBuilder &kb, StringRef op, StringRef what, Value value) {
-  if (isa<RankedTensorType>(value.getType()) || !value.getType().isIntOrIndex()) {
-    kb.emitError() << op << ": " << what << " must be an integer scalar, got " << value.getType();
-    return {};
-  }
-  return value.getType().isInteger(32) ? value : kb.cast(value, kb.builder().getI32Type());
 }
 
 /// A constexpr list of positive powers of two.
@@ -79,18 +73,6 @@ FailureOr<int64_t> positive(KernelBuilder &kb, StringRef op, DictionaryAttr cons
   return attr.getInt();
 }
 
-/// A predicate operand: an i1 scalar (the default True), or an integer
-/// scalar compared with zero.
-Value predicate(KernelBuilder &kb, StringRef op, Value value) {
-  if (isa<RankedTensorType>(value.getType()) || !value.getType().isIntOrIndex()) {
-    kb.emitError() << op << ": pred must be a boolean scalar, got " << value.getType();
-    return {};
-  }
-  if (value.getType().isInteger(1))
-    return value;
-  return kb.cmp(kiln::CmpKind::NE, value, kb.constInt(0, value.getType()));
-}
-
 // hwx.alloc(shape, dtype, num=1): `num` buffers of `shape`, in the layout
 // wgmma and TMA read when the buffer has rows to swizzle (the layout
 // engine's default for a TMA block of that shape), else unswizzled.
@@ -105,14 +87,9 @@ Results alloc(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
     return kb.emitError() << "hwx.alloc: dtype must be a Triton dtype, got "
                           << constants.get("dtype");
   MLIRContext *ctx = &kb.context();
-  Attribute encoding;
-  if (shape->size() >= 2)
-    encoding = ttng::defaultTMAEncoding(RankedTensorType::get(*shape, element), {});
-  else
-    encoding = ttg::SwizzledSharedEncodingAttr::get(ctx, 1, 1, 1, {0});
   SmallVector<int64_t> allocShape{*num};
   allocShape.append(shape->begin(), shape->end());
-  auto type = ttg::MemDescType::get(allocShape, element, encoding,
+  auto type = ttg::MemDescType::get(allocShape, element, hwx::bufferEncoding(*shape, element),
                                     ttg::SharedMemorySpaceAttr::get(ctx), /*mutableMemory=*/true);
   return SmallVector<Value>{ttg::LocalAllocOp::create(kb.builder(), kb.loc(), type, Value(), IntegerAttr()).getResult()};
 }
@@ -251,6 +228,25 @@ Results fenceAsyncShared(KernelBuilder &kb, ValueRange, DictionaryAttr) {
   return SmallVector<Value>{};
 }
 
+// hwx.fence(scope="gpu", sem="acq_rel"): orders this thread's earlier
+// memory accesses before its later ones, as the threads of `scope` see them.
+Results fence(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
+  auto scopeName = constants.getAs<StringAttr>("scope");
+  auto semName = constants.getAs<StringAttr>("sem");
+  std::optional<kiln::tt::MemSyncScope> scope =
+      scopeName ? kiln::tt::symbolizeMemSyncScope(scopeName.getValue()) : std::nullopt;
+  std::optional<kiln::tt::MemSemantic> sem =
+      semName ? kiln::tt::symbolizeMemSemantic(semName.getValue()) : std::nullopt;
+  if (!scope)
+    return kb.emitError() << "hwx.fence: scope must be 'cta', 'gpu' or 'sys', got "
+                          << constants.get("scope");
+  if (!sem || *sem == kiln::tt::MemSemantic::RELAXED)
+    return kb.emitError() << "hwx.fence: sem must be 'acquire', 'release' or 'acq_rel', got "
+                          << constants.get("sem");
+  ttg::MemoryFenceOp::create(kb.builder(), kb.loc(), *sem, *scope);
+  return SmallVector<Value>{};
+}
+
 /// The block a descriptor moves must be the buffer's shape.
 LogicalResult checkBox(KernelBuilder &kb, StringRef op, Value desc, Value buf) {
   auto descType = dyn_cast<kiln::tt::TensorDescType>(desc.getType());
@@ -263,22 +259,6 @@ LogicalResult checkBox(KernelBuilder &kb, StringRef op, Value desc, Value buf) {
     return kb.emitError() << op << ": the descriptor's block " << RankedTensorType(block)
                           << " does not fit the buffer " << ttg::MemDescType(bufType);
   return success();
-}
-
-/// The offsets of a TMA copy: one i32 scalar per dimension of the block.
-FailureOr<SmallVector<Value>> coordinates(KernelBuilder &kb, StringRef op, Value desc,
-                                          ValueRange offsets) {
-  auto block = cast<kiln::tt::TensorDescType>(desc.getType()).getSignlessBlockType();
-  if (offsets.size() != size_t(block.getRank()))
-    return kb.emitError() << op << ": " << offsets.size() << " offset(s) for a " << block.getRank()
-                          << "-D descriptor";
-  SmallVector<Value> coords;
-  for (Value offset : offsets) {
-    coords.push_back(scalarI32(kb, op, "an offset", offset));
-    if (!coords.back())
-      return failure();
-  }
-  return coords;
 }
 
 // hwx.async_load(desc, offsets, buf, bar): a TMA copy of the descriptor's
@@ -494,11 +474,19 @@ void registerOps(kiln::OpRegistry &registry) {
        "() -> None",
        "orders earlier shared-memory accesses before later TMA and wgmma ones",
        &fenceAsyncShared},
+      {"hwx.fence",
+       {{"scope", "constexpr", "\"gpu\""}, {"sem", "constexpr", "\"acq_rel\""}},
+       {},
+       "(scope: str = 'gpu', sem: str = 'acq_rel') -> None",
+       "orders this thread's earlier memory accesses before its later ones for the threads of "
+       "scope (cta, gpu, sys)",
+       &fence},
   };
   hwx::addOps(registry, decls);
   hwx::registerTaskOps(registry);
   hwx::registerIdOps(registry);
   hwx::registerViewOps(registry);
+  hwx::registerCopyOps(registry);
 }
 
 const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("hwx", "0.1"),
@@ -506,6 +494,49 @@ const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("hwx", "0.1"),
                                /*extendPipeline=*/nullptr, &registerOps};
 
 } // namespace
+
+/// `value` as an i32 scalar (Python ints are i32 already; i64 is narrowed).
+Value hwx::scalarI32(KernelBuilder &kb, StringRef op, StringRef what, Value value) {
+  if (isa<RankedTensorType>(value.getType()) || !value.getType().isIntOrIndex()) {
+    kb.emitError() << op << ": " << what << " must be an integer scalar, got " << value.getType();
+    return {};
+  }
+  return value.getType().isInteger(32) ? value : kb.cast(value, kb.builder().getI32Type());
+}
+
+/// A predicate operand: an i1 scalar (the default True), or an integer
+/// scalar compared with zero.
+Value hwx::predicate(KernelBuilder &kb, StringRef op, Value value) {
+  if (isa<RankedTensorType>(value.getType()) || !value.getType().isIntOrIndex()) {
+    kb.emitError() << op << ": pred must be a boolean scalar, got " << value.getType();
+    return {};
+  }
+  if (value.getType().isInteger(1))
+    return value;
+  return kb.cmp(kiln::CmpKind::NE, value, kb.constInt(0, value.getType()));
+}
+
+/// The offsets of a TMA copy: one i32 scalar per dimension of the block.
+FailureOr<SmallVector<Value>> hwx::coordinates(KernelBuilder &kb, StringRef op, Value desc,
+                                          ValueRange offsets) {
+  auto block = cast<kiln::tt::TensorDescType>(desc.getType()).getSignlessBlockType();
+  if (offsets.size() != size_t(block.getRank()))
+    return kb.emitError() << op << ": " << offsets.size() << " offset(s) for a " << block.getRank()
+                          << "-D descriptor";
+  SmallVector<Value> coords;
+  for (Value offset : offsets) {
+    coords.push_back(scalarI32(kb, op, "an offset", offset));
+    if (!coords.back())
+      return failure();
+  }
+  return coords;
+}
+
+Attribute hwx::bufferEncoding(ArrayRef<int64_t> shape, Type element) {
+  if (shape.size() >= 2)
+    return ttng::defaultTMAEncoding(RankedTensorType::get(shape, element), {});
+  return ttg::SwizzledSharedEncodingAttr::get(element.getContext(), 1, 1, 1, {0});
+}
 
 void hwx::addOps(kiln::OpRegistry &registry, ArrayRef<OpDecl> decls) {
   for (const OpDecl &decl : decls) {

@@ -5,6 +5,7 @@
 #include "kiln/Plugin/OpRegistry.h"
 
 #include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -22,6 +23,22 @@ struct OpDecl {
   kiln::KernelOpBuildFn build;
   kiln::KernelScopeBuildFn buildScope = nullptr;
 };
+// Operand checks shared by the op files (HWX.cpp); each reports a located
+// error and returns null (failure) on a bad operand.
+/// `value` as an i32 scalar (Python ints are i32 already; i64 is narrowed).
+mlir::Value scalarI32(kiln::KernelBuilder &kb, llvm::StringRef op, llvm::StringRef what,
+                      mlir::Value value);
+/// A predicate operand: an i1 scalar, or an integer scalar compared with 0.
+mlir::Value predicate(kiln::KernelBuilder &kb, llvm::StringRef op, mlir::Value value);
+/// The offsets of a TMA copy: one i32 scalar per dimension of the block.
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+coordinates(kiln::KernelBuilder &kb, llvm::StringRef op, mlir::Value desc,
+            mlir::ValueRange offsets);
+
+/// The layout of an hwx buffer of `shape`: the swizzle wgmma and TMA read
+/// where it has rows to swizzle, else unswizzled.
+mlir::Attribute bufferEncoding(llvm::ArrayRef<int64_t> shape, mlir::Type element);
+
 /// Registers `decls` (HWX.cpp).
 void addOps(kiln::OpRegistry &registry, llvm::ArrayRef<OpDecl> decls);
 
@@ -29,8 +46,10 @@ void addOps(kiln::OpRegistry &registry, llvm::ArrayRef<OpDecl> decls);
 void registerTaskOps(kiln::OpRegistry &registry);
 /// Named barriers, the cluster rank, the thread index and the clock (Ids.cpp).
 void registerIdOps(kiln::OpRegistry &registry);
-/// Transposed and sliced views of buffers (Views.cpp).
+/// Transposed, sliced and reinterpreted views of buffers (Views.cpp).
 void registerViewOps(kiln::OpRegistry &registry);
+/// cp.async copies and TMA prefetches (Copies.cpp).
+void registerCopyOps(kiln::OpRegistry &registry);
 
 } // namespace hwx
 

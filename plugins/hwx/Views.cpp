@@ -1,10 +1,12 @@
-//===- Views.cpp - hwx's views of buffers: transposes and slices ----------===//
+//===- Views.cpp - hwx's views of buffers: transposes, slices, reinterprets ===//
 //
 //   bt = hwx.trans(b_bufs[s])               # [BK, BN] read as [BN, BK]
 //   half = hwx.slice(buf, [0, 64], [128, 64])
+//   out = hwx.reinterpret(a_bufs[0], [128, 128], tl.float16)
 //
 // Views touch no memory: the same bytes, read another way (wgmma takes a
-// transposed view of a K-major operand, as fp8 products need).
+// transposed view of a K-major operand, as fp8 products need; an epilogue
+// may reuse operand buffers as its own, reinterpreted).
 //
 //===----------------------------------------------------------------------===//
 #include "Ops.h"
@@ -13,6 +15,9 @@
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Frontend/KernelBuilder.h"
 #include "kiln/Plugin/OpRegistry.h"
+
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using kiln::KernelBuilder;
@@ -81,6 +86,34 @@ Results slice(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) 
       ttg::MemDescSubsliceOp::create(kb.builder(), kb.loc(), result, operands[0], at)};
 }
 
+// hwx.reinterpret(buf, shape, dtype): the same bytes as a buffer of
+// `shape` and `dtype` (no copy), in the layout hwx.alloc gives that shape.
+Results reinterpret(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
+  FailureOr<ttg::MemDescType> type = bufferOf(kb, "hwx.reinterpret", operands[0]);
+  if (failed(type))
+    return failure();
+  auto list = constants.getAs<ArrayAttr>("shape");
+  SmallVector<int64_t> shape;
+  for (Attribute a : list ? list.getValue() : ArrayRef<Attribute>())
+    if (auto i = dyn_cast<IntegerAttr>(a); i && i.getInt() > 0 && llvm::isPowerOf2_64(i.getInt()))
+      shape.push_back(i.getInt());
+  if (!list || shape.empty() || shape.size() != list.size())
+    return kb.emitError() << "hwx.reinterpret: shape must be a non-empty list of powers of two, "
+                             "got "
+                          << constants.get("shape");
+  auto dtypeName = constants.getAs<StringAttr>("dtype");
+  Type element = dtypeName ? kb.dtype(dtypeName.getValue()) : Type();
+  if (!element || !element.isIntOrFloat())
+    return kb.emitError() << "hwx.reinterpret: dtype must be a Triton number dtype, got "
+                          << constants.get("dtype");
+  auto result = ttg::MemDescType::get(shape, element, bufferEncoding(shape, element),
+                                      type->getMemorySpace(), type->getMutableMemory());
+  auto op = ttg::MemDescReinterpretOp::create(kb.builder(), kb.loc(), result, operands[0]);
+  if (failed(mlir::verify(op)))
+    return failure();
+  return SmallVector<Value>{op.getResult()};
+}
+
 } // namespace
 
 void registerViewOps(kiln::OpRegistry &registry) {
@@ -96,7 +129,14 @@ void registerViewOps(kiln::OpRegistry &registry) {
            {{"buffer", "list(shape)", "buf.dtype"}},
            "(buf: buffer, offsets: list[int], shape: list[int]) -> buffer",
            "the box of shape at offsets (multiples of shape) of the buffer (no copy)",
-           &slice}});
+           &slice},
+          {"hwx.reinterpret",
+           {{"buf", "buffer"}, {"shape", "constexpr"}, {"dtype", "constexpr"}},
+           {{"buffer", "list(shape)", "dtype"}},
+           "(buf: buffer, shape: list[int], dtype) -> buffer",
+           "the buffer's bytes as a buffer of shape and dtype (no copy; no larger than buf and "
+           "the buffers after it)",
+           &reinterpret}});
 }
 
 } // namespace hwx

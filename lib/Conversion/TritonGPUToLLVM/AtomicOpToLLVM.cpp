@@ -529,10 +529,24 @@ LogicalResult checkAtomicLowering(Operation *op, const TargetInfo &target) {
   return op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM: " << why;
 }
 
+namespace {
+struct MemoryFenceLowering : OpConversionPattern<ttg::MemoryFenceOp> {
+  MemoryFenceLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttg::MemoryFenceOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    ctx.target.fence(rewriter, op.getLoc(), orderOf(op.getSem()), scopeOf(op.getScope()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+} // namespace
+
 void populateAtomicPatterns(TypeConverter &converter, const Context &ctx,
                             RewritePatternSet &patterns) {
   patterns.add<AtomicRMWLowering, AtomicCASLowering, AtomicLoadLowering, AtomicStoreLowering,
-               AtomicPollLowering>(converter, ctx);
+               AtomicPollLowering, MemoryFenceLowering>(converter, ctx);
 }
 
 } // namespace kiln::lowering

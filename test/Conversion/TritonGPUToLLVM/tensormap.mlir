@@ -167,6 +167,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// A prefetch: one cp.async.bulk.prefetch.tensor per 64-column box, from
+// thread 0 where the predicate holds; no barrier, no shared memory.
+// CHECK-LABEL: llvm.func @prefetch
+// CHECK: %[[T0:.*]] = llvm.icmp "eq"
+// CHECK: %[[P:.*]] = llvm.and %[[T0]], %arg3
+// CHECK-COUNT-2: llvm.inline_asm has_side_effects "@$0 cp.async.bulk.prefetch.tensor.2d.L2.global.tile [$1, {$2, $3}];", "b,l,r,r" %[[P]]
+// CHECK-NOT: cp.async.bulk.prefetch
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @prefetch(%d: !tt.tensordesc<tensor<64x128xf16, #shared>>, %i: i32, %j: i32, %p: i1) {
+    ttng.async_tma_prefetch %d[%i, %j], %p : !tt.tensordesc<tensor<64x128xf16, #shared>>
+    tt.return
+  }
+}
+
+// -----
+
 // An unswizzled block (Gluon's NVMMASharedLayout for a row of 32 bytes, or
 // fewer than 8 rows): the buffer is row-major, one TMA message moves the
 // whole 4x16 box.

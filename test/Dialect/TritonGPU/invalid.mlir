@@ -779,3 +779,11 @@ tt.func @subslice_rank(%m: !ttg.memdesc<64x64xf32, #shared, #smem, mutable>) {
   %v = ttg.memdesc_subslice %m[0] : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf32, #shared, #smem, mutable, 64x64>
   tt.return
 }
+
+// -----
+
+tt.func @relaxed_fence() {
+  // expected-error @+1 {{'ttg.memory_fence' op a relaxed fence orders nothing; use acquire, release or acq_rel}}
+  ttg.memory_fence relaxed, gpu
+  tt.return
+}

@@ -140,3 +140,15 @@ tt.func @subslice(%m: !ttg.memdesc<128x128xf16, #nvmma, #smem, mutable>) {
   %v = ttg.memdesc_subslice %m[0, 64] : !ttg.memdesc<128x128xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable, 128x128>
   tt.return
 }
+
+// -----
+
+// kiln's memory fence (no Triton 3.6 op prints one): order and scope.
+// CHECK-LABEL: tt.func @memory_fence
+// CHECK: ttg.memory_fence acq_rel, gpu
+// CHECK: ttg.memory_fence release, sys
+tt.func @memory_fence() {
+  ttg.memory_fence acq_rel, gpu
+  ttg.memory_fence release, sys
+  tt.return
+}

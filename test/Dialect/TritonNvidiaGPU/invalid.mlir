@@ -240,3 +240,12 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+tt.func @prefetch_coordinates(%d: !tt.tensordesc<tensor<64x64xf16, #shared>>, %i: i32, %p: i1) {
+  // expected-error @+1 {{'ttng.async_tma_prefetch' op needs 2 coordinates for the descriptor's block, got 1}}
+  ttng.async_tma_prefetch %d[%i], %p : !tt.tensordesc<tensor<64x64xf16, #shared>>
+  tt.return
+}

@@ -107,6 +107,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %d = ttng.reinterpret_tensor_descriptor %map : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16, #shared>>
     // CHECK: ttng.async_tma_reduce add, %[[D]][%{{.*}}, %{{.*}}] %{{.*}} : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
     ttng.async_tma_reduce add, %d[%m, %n] %buf : !tt.tensordesc<tensor<64x64xf16, #shared>>, !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    // CHECK: ttng.async_tma_prefetch %[[D]][%{{.*}}, %{{.*}}], %{{.*}} : !tt.tensordesc<tensor<64x64xf16, #shared>>
+    ttng.async_tma_prefetch %d[%m, %n], %p : !tt.tensordesc<tensor<64x64xf16, #shared>>
     // CHECK: ttng.arrive_barrier %{{.*}}, 2 : !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable>
     ttng.arrive_barrier %bar, 2 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
     // CHECK: ttng.arrive_barrier %{{.*}}, 1, %{{.*}} : !ttg.memdesc<1xi64, #{{.*}}, #smem, mutable>

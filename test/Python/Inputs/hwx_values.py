@@ -142,6 +142,41 @@ def views_kernel(a_desc, bt_desc, o_ptr):
 
 
 @triton.jit
+def copies_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    # Two tiles by cp.async in two groups; the first is read while the
+    # second may still be in flight. Past n, the first tile reads zeros.
+    offs = tl.arange(0, BLOCK)
+    bufs = hwx.alloc([BLOCK], tl.float32, 2)
+    hwx.async_copy(x_ptr + offs, bufs[0], mask=offs < n)
+    hwx.async_copy_commit()
+    hwx.async_copy(x_ptr + BLOCK + offs, bufs[1])
+    hwx.async_copy_commit()
+    hwx.async_copy_wait(1)
+    first = hwx.load(bufs[0])
+    hwx.async_copy_wait(0)
+    tl.store(y_ptr + offs, first * 1000 + hwx.load(bufs[1]))
+
+
+@triton.jit
+def prefetch_kernel(a_desc, y_ptr, flag_ptr):
+    # A prefetch into L2, the TMA load of the same block, its bytes read
+    # back as 32-bit words through a reinterpreted view; a release fence
+    # before the flag.
+    col = 64 * tl.program_id(0)
+    a = hwx.alloc([64, 64], tl.float16)
+    bars = hwx.alloc_barriers(1)
+    hwx.async_prefetch(a_desc, [0, col])
+    hwx.barrier_expect(bars[0], 64 * 64 * 2)
+    hwx.async_load(a_desc, [0, col], a[0], bars[0])
+    hwx.barrier_wait(bars[0], 0)
+    words = hwx.load(hwx.reinterpret(a[0], [64, 32], tl.int32))
+    offs = tl.arange(0, 64)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    tl.store(y_ptr + tl.program_id(0) * 64 * 32 + offs, words)
+    hwx.fence("gpu", "release")
+    tl.atomic_add(flag_ptr, 1)
+
+
+@triton.jit
 def task_capture_kernel(x_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
@@ -231,6 +266,21 @@ def main():
     assert "wgmma.mma_async" in kernel.asm["ptx"]
     print("views: a K-major B read transposed by the product, a slice of a buffer")
 
+    kernel = compile(copies_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"},
+                     {"BLOCK": 128})
+    ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
+    assert ttgir.count("ttg.async_copy_global_to_local") == 2, ttgir
+    assert ttgir.count("ttg.async_commit_group") == 2 and "ttg.async_wait {num = 1" in ttgir, ttgir
+    assert "cp.async.ca.shared.global" in ptx and ptx.count("cp.async.wait_group") == 2, ptx
+    print("copies: two cp.async groups, the first waited for alone")
+
+    kernel = compile(prefetch_kernel, {"a_desc": "tensordesc<fp16[64, 64]>", "y_ptr": "*i32",
+                                       "flag_ptr": "*i32"}, {})
+    ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
+    assert "ttng.async_tma_prefetch" in ttgir and "ttg.memdesc_reinterpret" in ttgir, ttgir
+    assert "cp.async.bulk.prefetch.tensor.2d.L2.global.tile" in ptx and "fence.release.gpu" in ptx
+    print("prefetch: into L2 before the TMA load; a reinterpreted view; a release fence")
+
     message = error_of(wrong_kind_kernel, {"y_ptr": "*fp32"}, {"BLOCK": 128})
     assert "hwx.load(bars[0])" in message, message
     print("wrong kind:", last_line(message))
@@ -249,9 +299,30 @@ def main():
 
 
 def run():
-    """On a GPU: each task's thread 0 alone stores (its own elements)."""
+    """On a GPU: each task's thread 0 alone stores (its own elements); the
+    cp.async, prefetch and reinterpret kernels against torch."""
     import torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
     kiln.triton.enable()
+    failed = 0
+
+    x = torch.randn(256, device="cuda")
+    y = torch.empty(128, device="cuda")
+    copies_kernel[(1,)](x, y, 100, BLOCK=128)
+    first = torch.where(torch.arange(128, device="cuda") < 100, x[:128], 0.0)
+    ok = torch.equal(y, first * 1000 + x[128:])
+    failed += not ok
+    print(f"copies: {'PASS' if ok else 'FAIL'}")
+
+    a = torch.randn(64, 128, device="cuda", dtype=torch.float16)
+    words = torch.empty(2, 64, 32, device="cuda", dtype=torch.int32)
+    flag = torch.zeros(1, device="cuda", dtype=torch.int32)
+    prefetch_kernel[(2,)](TensorDescriptor.from_tensor(a, [64, 64]), words, flag)
+    got = words.view(torch.float16)  # [2, 64, 64]: each program's column block
+    ok = torch.equal(got[0], a[:, :64]) and torch.equal(got[1], a[:, 64:]) and flag.item() == 2
+    failed += not ok
+    print(f"prefetch: {'PASS' if ok else 'FAIL'}")
+
     block = 128
     y = torch.full((2 * block,), -1, device="cuda", dtype=torch.int32)
     thread_id_kernel[(1,)](y, BLOCK=block, num_warps=4)
@@ -263,7 +334,8 @@ def run():
     ok = default == [0] and ys[0] == 0 and len(task) == 4 and all(ys[block + i] == i for i in task)
     print(f"thread_id: {'PASS' if ok else 'FAIL'}: the default task wrote {default}, the "
           f"one-warp task {task}")
-    return 0 if ok else 1
+    failed += not ok
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -102,6 +102,9 @@ public:
   virtual void tmaStore(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
                         mlir::Value src, llvm::ArrayRef<mlir::Value> coords,
                         mlir::Value pred) const = 0;
+  /// Starts bringing the box at `coords` of the tensor map into L2.
+  virtual void tmaPrefetch(mlir::OpBuilder &b, mlir::Location loc, mlir::Value desc,
+                           llvm::ArrayRef<mlir::Value> coords, mlir::Value pred) const = 0;
   /// Like tmaStore, but each element is combined with the one in global
   /// memory by `kind` (add, min, max, and, or, xor; the tensor map's
   /// element type says how).

@@ -484,6 +484,38 @@ struct TMAStoreLikeLowering : OpConversionPattern<Op> {
   const Context &ctx;
 };
 
+/// Thread 0 asks for every box of the descriptor's block (every CTA of a
+/// cluster alike: a hint, as cheap to repeat as to share).
+struct TMAPrefetchLowering : OpConversionPattern<ttng::AsyncTMAPrefetchOp> {
+  TMAPrefetchLowering(lowering::TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttng::AsyncTMAPrefetchOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<ttng::TMADescriptorInfo> info =
+        ttng::getTMADescriptorInfo(op, op.getDesc().getType());
+    if (failed(info))
+      return failure();
+    Location loc = op.getLoc();
+    Value pred = electedAnd(rewriter, loc, ctx, adaptor.getPred());
+    ArrayRef<int64_t> block = op.getDesc().getType().getSignlessBlockType().getShape();
+    SmallVector<int64_t> start(block.size(), 0);
+    SmallVector<Value> noOrigin(block.size());
+    for (;;) {
+      targetInfo(ctx).tmaPrefetch(
+          rewriter, loc, adaptor.getDesc(),
+          tmaCoordinates(rewriter, loc, adaptor.getCoord(), start, noOrigin), pred);
+      int d = int(block.size()) - 1;
+      while (d >= 0 && (start[d] += info->box[d]) >= block[d])
+        start[d--] = 0;
+      if (d < 0)
+        break;
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
 struct TMAStoreWaitLowering : OpConversionPattern<ttng::TMAStoreWaitOp> {
   TMAStoreWaitLowering(lowering::TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
@@ -542,6 +574,7 @@ bool isTMAOp(Operation *op) {
   return isa<ttng::InitBarrierOp, ttng::InvalBarrierOp, ttng::BarrierExpectOp,
              ttng::WaitBarrierOp, ttng::AsyncTMACopyGlobalToLocalOp,
              ttng::AsyncTMACopyLocalToGlobalOp, ttng::AsyncTMAReduceOp, ttng::TMAStoreWaitOp,
+             ttng::AsyncTMAPrefetchOp,
              ttng::ArriveBarrierOp, ttng::ClusterCTARankOp, ttng::MapToRemoteBufferOp,
              ttng::ClusterArriveOp, ttng::ClusterWaitOp,
              ttng::FenceMBarrierInitReleaseClusterOp>(op);
@@ -575,6 +608,7 @@ void populateTMAPatterns(lowering::TypeConverter &converter, const Context &ctx,
                WaitBarrierLowering, ArriveBarrierLowering, TMALoadLowering,
                TMAStoreLikeLowering<ttng::AsyncTMACopyLocalToGlobalOp>,
                TMAStoreLikeLowering<ttng::AsyncTMAReduceOp>, TMAStoreWaitLowering,
+               TMAPrefetchLowering,
                ClusterCTARankLowering, MapToRemoteBufferLowering,
                ClusterSyncLowering<ttng::ClusterArriveOp>, ClusterSyncLowering<ttng::ClusterWaitOp>,
                ClusterSyncLowering<ttng::FenceMBarrierInitReleaseClusterOp>>(converter, ctx);

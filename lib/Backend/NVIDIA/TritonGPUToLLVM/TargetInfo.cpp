@@ -790,6 +790,22 @@ private:
                                                        NVVM::TMAStoreMode::TILE, pred);
   }
 
+  // As for reductions: inline PTX takes the predicate.
+  void tmaPrefetch(OpBuilder &b, Location loc, Value desc, ArrayRef<Value> coords,
+                   Value pred) const override {
+    SmallVector<Value> args{pred, LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), desc)};
+    std::string constraints = "b,l", coordList;
+    for (Value c : coords) {
+      coordList += (args.size() > 2 ? ", $" : "$") + std::to_string(args.size());
+      args.push_back(c);
+      constraints += ",r";
+    }
+    ptx(b, loc, Type(),
+        "@$0 cp.async.bulk.prefetch.tensor." + std::to_string(coords.size()) +
+            "d.L2.global.tile [$1, {" + coordList + "}];",
+        constraints, args, /*sideEffects=*/true);
+  }
+
   // NVVM's reduction takes no predicate; inline PTX does.
   void tmaReduce(OpBuilder &b, Location loc, StringRef kind, Value desc, Value src,
                  ArrayRef<Value> coords, Value pred) const override {

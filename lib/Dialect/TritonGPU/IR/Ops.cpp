@@ -214,6 +214,12 @@ LogicalResult MemDescSubsliceOp::verify() {
   return verifySameBuffer(*this, src, result);
 }
 
+LogicalResult MemoryFenceOp::verify() {
+  if (getSem() == kiln::tt::MemSemantic::RELAXED)
+    return emitOpError() << "a relaxed fence orders nothing; use acquire, release or acq_rel";
+  return success();
+}
+
 LogicalResult MemDescReinterpretOp::verify() {
   auto bytes = [](MemDescType type) {
     int64_t n = type.getElementType().getIntOrFloatBitWidth();

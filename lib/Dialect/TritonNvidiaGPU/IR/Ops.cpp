@@ -234,6 +234,14 @@ LogicalResult AsyncTMACopyLocalToGlobalOp::verify() {
   return verifyTMACopy(*this, getDesc().getType(), getCoord().size(), getSrc().getType());
 }
 
+LogicalResult AsyncTMAPrefetchOp::verify() {
+  size_t rank = getDesc().getType().getSignlessBlockType().getRank();
+  if (getCoord().size() != rank)
+    return emitOpError() << "needs " << rank << " coordinates for the descriptor's block, got "
+                         << getCoord().size();
+  return success();
+}
+
 LogicalResult TMAStoreWaitOp::verify() {
   if (getPendingsAttr().getInt() < 0) // signed: getPendings() is unsigned
     return emitOpError() << "pendings must not be negative";

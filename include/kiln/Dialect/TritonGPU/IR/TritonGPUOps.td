@@ -250,6 +250,19 @@ def TTG_ThreadIdOp : TTG_Op<"thread_id", [Pure]> {
 // Synchronisation
 //===----------------------------------------------------------------------===//
 
+def TTG_MemoryFenceOp : TTG_Op<"memory_fence"> {
+  let summary = "order this thread's memory accesses within `scope`";
+  let description = [{
+    A fence of the thread's earlier accesses against its later ones, as
+    seen by the threads of `scope` (`cta`, `gpu` or `sys`): `acquire`,
+    `release` or `acq_rel` (`fence.acq_rel.gpu` on NVIDIA). Declares no
+    memory effects, so that it is never erased or moved.
+  }];
+  let arguments = (ins TT_MemSemanticAttr:$sem, TT_MemSyncScopeAttr:$scope);
+  let assemblyFormat = "$sem `,` $scope attr-dict";
+  let hasVerifier = 1;
+}
+
 def TTG_BarrierOp : TTG_Op<"barrier"> {
   let summary = "CTA-wide barrier (Triton 3.7 and later; 3.6 used gpu.barrier)";
   let description = [{

@@ -289,6 +289,24 @@ def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local">
   let hasVerifier = 1;
 }
 
+def TTNG_AsyncTMAPrefetchOp : TTNG_Op<"async_tma_prefetch"> {
+  let summary = "start bringing the block at `coord` of a descriptor into L2";
+  let description = [{
+    A hint (`cp.async.bulk.prefetch.tensor`): the block's lines are fetched
+    into L2 for a later copy; no shared memory is written and nothing
+    waits for it. Does nothing when `pred` is false. Declares no memory
+    effects, so that it is never erased as if it did nothing.
+  }];
+  let arguments = (ins
+    TT_TensorDescType:$desc,
+    Variadic<I32>:$coord,
+    I1:$pred);
+  let assemblyFormat = [{
+    $desc `[` $coord `]` `,` $pred attr-dict `:` qualified(type($desc))
+  }];
+  let hasVerifier = 1;
+}
+
 def TTNG_AsyncTMACopyLocalToGlobalOp : TTNG_Op<"async_tma_copy_local_to_global"> {
   let summary = "start a TMA copy of a buffer to the block at `coord` of a descriptor";
   let description = [{
