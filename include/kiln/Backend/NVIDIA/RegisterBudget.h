@@ -20,6 +20,12 @@
 
 namespace kiln::nvidia {
 
+/// Whether two CTAs of `sharedBytes` of shared memory each fit one sm_90
+/// SM: 228 KB, of which the driver reserves 1 KB per resident CTA.
+constexpr bool twoCTAsFitShared(int64_t sharedBytes) {
+  return 2 * (sharedBytes + 1024) <= 228 * 1024;
+}
+
 /// The marker: the launch registers per thread (`.maxnreg`) of the one-CTA
 /// plan and of the two-CTA plan, each op's default-warp share in both
 /// (`setmaxnreg.inc`), and, when the lowering restores the launch count

@@ -11,11 +11,6 @@ using namespace llvm;
 namespace kiln::nvidia {
 
 namespace {
-// sm_90: 228 KB of shared memory per SM, of which the driver reserves 1 KB
-// per resident CTA.
-constexpr int64_t kSharedPerSM = 228 * 1024;
-constexpr int64_t kReservedPerCTA = 1024;
-
 constexpr StringLiteral kMarker = "// kiln.registers for two CTAs per SM:";
 } // namespace
 
@@ -37,7 +32,7 @@ std::string twoCTAsMarker(unsigned launch, unsigned launch2,
 std::string chooseRegisterBudget(StringRef ptx, int64_t sharedBytes,
                                  const CompileOptions &options) {
   size_t markerAt = ptx.find(kMarker);
-  if (markerAt == StringRef::npos || 2 * (sharedBytes + kReservedPerCTA) > kSharedPerSM)
+  if (markerAt == StringRef::npos || !twoCTAsFitShared(sharedBytes))
     return ptx.str();
   StringRef marker = ptx.substr(markerAt + kMarker.size()).take_until([](char c) {
     return c == '\n';

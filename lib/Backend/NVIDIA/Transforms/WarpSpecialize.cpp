@@ -24,6 +24,7 @@
 #include "PipelinePlan.h"
 
 #include "kiln/Analysis/Allocation.h"
+#include "kiln/Backend/NVIDIA/RegisterBudget.h"
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
@@ -183,7 +184,13 @@ private:
     return all && !groups.empty();
   }
 
-  /// Fewer slots when the rings would not leave room for the rest.
+  /// Fewer slots when the rings would not leave room for the rest; one
+  /// more where it fits and costs no occupancy (a second CTA per SM did not
+  /// fit anyway): a slot comes back to the producer only after the
+  /// consumers' arrival has woken it, a hand-off the unspecialised
+  /// pipeline does not make, and the extra slot hides it (measured on
+  /// H100, bench/NOTES.md 2026-12-06 third session: 3 to 8 % at the large
+  /// GEMM shapes).
   void fitStages() {
     int64_t perStage = 0;
     for (Group &g : groups)
@@ -192,6 +199,9 @@ private:
     int64_t other = nvidia::sharedBesideRings(loop, scratch);
     while (numStages > 2 && int64_t(numStages) * perStage + other > kSharedMemory)
       --numStages;
+    int64_t bytes = int64_t(numStages) * perStage + other;
+    if (!nvidia::twoCTAsFitShared(bytes) && bytes + perStage <= kSharedMemory)
+      ++numStages;
     for (Group &g : groups)
       for (Stream &s : g.streams) {
         SmallVector<int64_t> shape{int64_t(numStages)};

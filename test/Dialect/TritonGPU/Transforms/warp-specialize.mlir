@@ -2,13 +2,15 @@
 
 // A persistent TMA matmul whose tile loop Triton marks tt.warp_specialize,
 // as kiln's ttgir stage has it before pipelining.
-// Rings of 3 slots for A and B, and their ready and empty mbarriers.
+// Rings for A and B, and their ready and empty mbarriers: 4 slots, the 3
+// of num-stages and one more, since the rings and the epilogue's buffer
+// (128 KB) already keep a second CTA off the SM.
 // CHECK-LABEL: @persistent_matmul
-// CHECK: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>
-// CHECK: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>
-// CHECK: %[[READY:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, {{#shared[0-9]*}}, #smem, mutable>
-// CHECK: %[[EMPTY:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64, {{#shared[0-9]*}}, #smem, mutable>
-// CHECK-COUNT-6: ttng.init_barrier %{{.*}}, 1
+// CHECK: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4x128x64xf16, #shared, #smem, mutable>
+// CHECK: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4x128x64xf16, #shared, #smem, mutable>
+// CHECK: %[[READY:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4x1xi64, {{#shared[0-9]*}}, #smem, mutable>
+// CHECK: %[[EMPTY:.*]] = ttg.local_alloc : () -> !ttg.memdesc<4x1xi64, {{#shared[0-9]*}}, #smem, mutable>
+// CHECK-COUNT-8: ttng.init_barrier %{{.*}}, 1
 // CHECK: ttg.warp_specialize({{.*}}) attributes {requestedRegisters = array<i32: 24>}
 // The consumers: the tile loop carries the step counter into the K loop,
 // which waits for its slot and reads it in place. One wgmma stays in
@@ -17,8 +19,8 @@
 // CHECK-NEXT: default {
 // CHECK: scf.for {{.*}} iter_args(%[[TC:.*]] = %c0_i32{{.*}}) -> (i32)
 // CHECK: %[[K:.*]]:2 = scf.for %[[KI:.*]] = %c0_i32 to {{.*}} iter_args(%[[ACC:.*]] = %cst, %[[C:.*]] = %[[TC]]) -> (tensor<128x128xf32, #mma>, i32)
-// CHECK: %[[SLOT:.*]] = arith.remui %[[C]], %c3_i32
-// CHECK: %[[ROUND:.*]] = arith.divui %[[C]], %c3_i32
+// CHECK: %[[SLOT:.*]] = arith.remui %[[C]], %c4_i32
+// CHECK: %[[ROUND:.*]] = arith.divui %[[C]], %c4_i32
 // CHECK: %[[PHASE:.*]] = arith.andi %[[ROUND]]
 // CHECK: %[[R:.*]] = ttg.memdesc_index %[[READY]][%[[SLOT]]]
 // CHECK: ttng.wait_barrier %[[R]], %[[PHASE]]
@@ -29,8 +31,8 @@
 // CHECK: %[[W:.*]]:3 = ttng.warp_group_dot_wait %[[D]], %[[AS]], %[[BT]] {pendings = 1 : i32}
 // CHECK: %[[NEXT:.*]] = arith.addi %[[C]], %c1_i32
 // CHECK: %[[NOTFIRST:.*]] = arith.cmpi ne, %[[KI]], %c0_i32
-// CHECK: %[[BACK:.*]] = arith.addi %[[C]], %c2_i32
-// CHECK: %[[PREV:.*]] = arith.remui %[[BACK]], %c3_i32
+// CHECK: %[[BACK:.*]] = arith.addi %[[C]], %c3_i32
+// CHECK: %[[PREV:.*]] = arith.remui %[[BACK]], %c4_i32
 // CHECK: %[[E:.*]] = ttg.memdesc_index %[[EMPTY]][%[[PREV]]]
 // CHECK: ttng.arrive_barrier %[[E]], 1, %[[NOTFIRST]]
 // CHECK: scf.yield %[[W]]#0, %[[NEXT]]
@@ -125,6 +127,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // Eight consumer warps of a matmul (two warp groups, each waiting only for
 // its own wgmma, the slots' only readers): thread 0 of each warp group
 // frees a slot, on an empty mbarrier counting two, with no CTA barrier.
+// The rings take 96 KB, so two CTAs fit an SM: they keep num-stages' 3
+// slots.
 // CHECK-LABEL: @two_warp_groups
 // CHECK-COUNT-3: ttng.init_barrier %{{.*}}, 1
 // CHECK-SAME: {{$}}
