@@ -117,6 +117,8 @@ CLUSTER_CONFIGS = [
     dict(_cfg(128, 256, 64, 8, 3), num_ctas=2),
     dict(_cfg(256, 128, 64, 8, 3), num_ctas=2),
     dict(_cfg(128, 256, 64, 4, 3), num_ctas=2),
+    # Each CTA a 128x256 or 256x128 half of the program's tile.
+    dict(_cfg(256, 256, 64, 8, 3), num_ctas=2),
 ]
 
 ATTN_SHAPE = dict(Z=4, H=32, N_CTX=4096)

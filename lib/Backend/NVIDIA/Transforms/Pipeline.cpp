@@ -542,6 +542,19 @@ void LoopPipeliner::run() {
   eraseDeadOps(firstNew->getIterator(), newLoop->getIterator());
 }
 
+/// Whether `a` and `b` lie in different regions of one scf.if, so that
+/// at most one of them runs.
+bool onOtherBranches(Operation *a, Operation *b) {
+  for (Operation *ifOp = a->getParentOp(); ifOp; ifOp = ifOp->getParentOp()) {
+    if (!isa<scf::IfOp>(ifOp) || !ifOp->isProperAncestor(b))
+      continue;
+    Region *regionA = ifOp->getRegion(0).findAncestorOpInRegion(*a) ? &ifOp->getRegion(0)
+                                                                    : &ifOp->getRegion(1);
+    return !regionA->findAncestorOpInRegion(*b);
+  }
+  return false;
+}
+
 constexpr int64_t kMaxStages = 16;
 
 struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
@@ -592,8 +605,12 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
                            lookupNumWarps(module.getOperation()).value_or(4)};
     for (auto [loop, stages] : loops) {
       int64_t others = nvidia::sharedBesideRings(loop, scratch);
+      // A buffer on the other side of an scf.if from the loop (the
+      // unflattened version of a tl.range(flatten=True) loop nest) is never
+      // live beside it.
       loop->getParentOfType<tt::FuncOp>().walk([&](LocalAllocOp alloc) {
-        others += localAllocBytes(alloc);
+        if (!onOtherBranches(alloc, loop))
+          others += localAllocBytes(alloc);
       });
       if (std::optional<LoopPlan> plan =
               nvidia::planLoopWithin(loop, stages, axes, limit - others))

@@ -613,10 +613,17 @@ int64_t sharedBesideRings(scf::ForOp loop, const ScratchContext &scratch) {
           buffers += ttng::bufferBytes(type);
       return;
     }
+    // A conversion feeding TMA stores is made by the store into its
+    // staging buffer (one CTA; in a cluster, where the buffer is split over
+    // the CTAs as the conversion's source is: ttng::tmaStoreSource), so it
+    // takes no scratch of its own.
     bool feedsTMAStores =
-        isa<ConvertLayoutOp>(op) && lookupNumCTAs(op) == 1 &&
-        llvm::all_of(op->getUsers(), [](Operation *u) {
-          return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
+        isa<ConvertLayoutOp>(op) && llvm::all_of(op->getUsers(), [&](Operation *u) {
+          if (lookupNumCTAs(op) == 1)
+            return isa<tt::DescriptorStoreOp, tt::DescriptorReduceOp>(u);
+          auto store = dyn_cast<tt::DescriptorStoreOp>(u);
+          MemDescType staging = store ? tmaStoreStaging(store).buffer : MemDescType();
+          return staging && ttng::tmaStoreSource(store.getSrc(), staging) != store.getSrc();
         });
     if (!feedsTMAStores)
       largestScratch = std::max(largestScratch, scratchBytes(op, scratch));
