@@ -197,13 +197,14 @@ def noinline_kernel(BLOCK: tl.constexpr):
     not_inlined(buf[0])
 
 
-def compile(fn, signature, constexprs):
-    return triton.compile(ASTSource(fn, signature, constexprs=constexprs), target=TARGET)
+def compile(fn, signature, constexprs, options=None):
+    return triton.compile(ASTSource(fn, signature, constexprs=constexprs), target=TARGET,
+                          options=options)
 
 
-def error_of(fn, signature, constexprs):
+def error_of(fn, signature, constexprs, options=None):
     try:
-        compile(fn, signature, constexprs)
+        compile(fn, signature, constexprs, options)
     except Exception as e:  # Triton wraps the builtin's error with the source line
         return str(e)
     raise AssertionError(f"{fn.__name__} compiled")
@@ -297,6 +298,12 @@ def main():
 
     message = error_of(noinline_kernel, {}, {"BLOCK": 128})
     print("noinline:", [l for l in message.splitlines() if "error:" in l][0].split("error: ")[1])
+
+    message = error_of(round_trip_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32"}, {"BLOCK": 128},
+                       {"num_ctas": 2})
+    line = [l for l in message.splitlines() if "error:" in l][0]
+    assert "hwx_values.py:" in line, message
+    print("clusters:", line.split("error: ")[1])
 
 
 def run():

@@ -393,6 +393,23 @@ void ConvertFromTTIRPass::runOnOperation() {
   });
   if (hasLayouts)
     return fail("the module already has layouts (is it TTGIR?)");
+  // Buffers made before layouts (a plugin's, such as hwx's) are one CTA's.
+  WalkResult buffers = module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes()) {
+      auto memdesc = dyn_cast<MemDescType>(type);
+      auto layout = memdesc ? dyn_cast<LayoutEncodingInterface>(memdesc.getEncoding()) : nullptr;
+      if (layout && layout.getNumCTAs() != unsigned(numCTAs)) {
+        op->emitError() << "this shared-memory buffer, made before layouts (by a plugin op such "
+                           "as hwx's), belongs to one CTA, and kiln does not split such buffers "
+                           "over the "
+                        << int(numCTAs) << " CTAs of a program yet: compile with num_ctas=1";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (buffers.wasInterrupted())
+    return signalPassFailure();
   Builder b(ctx);
   module->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
   module->setAttr("ttg.num-ctas", b.getI32IntegerAttr(numCTAs));
