@@ -84,11 +84,10 @@ Results asyncCopyCommit(KernelBuilder &kb, ValueRange, DictionaryAttr) {
 // hwx.async_copy_wait(pendings=0): waits until at most `pendings` groups
 // are in flight.
 Results asyncCopyWait(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
-  auto pendings = constants.getAs<IntegerAttr>("pendings");
-  if (!pendings || pendings.getInt() < 0 || pendings.getInt() > 64)
-    return kb.emitError() << "hwx.async_copy_wait: pendings must be an int in [0, 64], got "
-                          << constants.get("pendings");
-  ttg::AsyncWaitOp::create(kb.builder(), kb.loc(), ValueRange(), pendings.getInt());
+  FailureOr<int64_t> pendings = pendingsOf(kb, "hwx.async_copy_wait", constants);
+  if (failed(pendings))
+    return failure();
+  ttg::AsyncWaitOp::create(kb.builder(), kb.loc(), ValueRange(), *pendings);
   return SmallVector<Value>{};
 }
 

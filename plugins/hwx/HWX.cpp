@@ -36,6 +36,7 @@ namespace ttng = kiln::ttng;
 namespace {
 
 using hwx::coordinates;
+using hwx::pendingsOf;
 using hwx::predicate;
 using hwx::Results;
 using hwx::scalarI32;
@@ -316,14 +317,6 @@ Results asyncReduce(KernelBuilder &kb, ValueRange operands, DictionaryAttr const
   return SmallVector<Value>{};
 }
 
-/// The `pendings` constexpr of a wait: how many operations may still run.
-FailureOr<int64_t> pendingsOf(KernelBuilder &kb, StringRef op, DictionaryAttr constants) {
-  auto pendings = constants.getAs<IntegerAttr>("pendings");
-  if (!pendings || pendings.getInt() < 0 || pendings.getInt() > 64)
-    return kb.emitError() << op << ": pendings must be an int in [0, 64]";
-  return pendings.getInt();
-}
-
 // hwx.async_store_wait(pendings=0): waits until at most `pendings` TMA
 // stores are still reading their buffers.
 Results asyncStoreWait(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
@@ -530,6 +523,14 @@ FailureOr<SmallVector<Value>> hwx::coordinates(KernelBuilder &kb, StringRef op, 
       return failure();
   }
   return coords;
+}
+
+/// The `pendings` constexpr of a wait: how many operations may still run.
+FailureOr<int64_t> hwx::pendingsOf(KernelBuilder &kb, StringRef op, DictionaryAttr constants) {
+  auto pendings = constants.getAs<IntegerAttr>("pendings");
+  if (!pendings || pendings.getInt() < 0 || pendings.getInt() > 64)
+    return kb.emitError() << op << ": pendings must be an int in [0, 64]";
+  return pendings.getInt();
 }
 
 Attribute hwx::bufferEncoding(ArrayRef<int64_t> shape, Type element) {

@@ -35,6 +35,9 @@ mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 coordinates(kiln::KernelBuilder &kb, llvm::StringRef op, mlir::Value desc,
             mlir::ValueRange offsets);
 
+/// The `pendings` constexpr of a wait: how many operations may still run.
+mlir::FailureOr<int64_t> pendingsOf(kiln::KernelBuilder &kb, llvm::StringRef op,
+                                    mlir::DictionaryAttr constants);
 /// The layout of an hwx buffer of `shape`: the swizzle wgmma and TMA read
 /// where it has rows to swizzle, else unswizzled.
 mlir::Attribute bufferEncoding(llvm::ArrayRef<int64_t> shape, mlir::Type element);

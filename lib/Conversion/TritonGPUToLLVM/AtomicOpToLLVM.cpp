@@ -15,6 +15,7 @@
 // them, as Triton places them: an acquire load is followed by a fence and a
 // CTA barrier, a release store preceded by a barrier and a fence; a poll
 // spins each thread over its elements and ends in a (fence and a) barrier.
+// A ttg.memory_fence is the same fence alone.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Conversion/TritonGPUToLLVM/Lowering.h"
@@ -513,6 +514,19 @@ struct AtomicPollLowering : OpConversionPattern<tt::AtomicPollOp> {
   const Context &ctx;
 };
 
+/// ttg.memory_fence: the target's fence, in the thread alone.
+struct MemoryFenceLowering : OpConversionPattern<ttg::MemoryFenceOp> {
+  MemoryFenceLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
+  LogicalResult matchAndRewrite(ttg::MemoryFenceOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    ctx.target.fence(rewriter, op.getLoc(), orderOf(op.getSem()), scopeOf(op.getScope()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const Context &ctx;
+};
+
 } // namespace
 
 LogicalResult checkAtomicLowering(Operation *op, const TargetInfo &target) {
@@ -528,20 +542,6 @@ LogicalResult checkAtomicLowering(Operation *op, const TargetInfo &target) {
     return success();
   return op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM: " << why;
 }
-
-namespace {
-struct MemoryFenceLowering : OpConversionPattern<ttg::MemoryFenceOp> {
-  MemoryFenceLowering(TypeConverter &converter, const Context &ctx)
-      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
-  LogicalResult matchAndRewrite(ttg::MemoryFenceOp op, OpAdaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    ctx.target.fence(rewriter, op.getLoc(), orderOf(op.getSem()), scopeOf(op.getScope()));
-    rewriter.eraseOp(op);
-    return success();
-  }
-  const Context &ctx;
-};
-} // namespace
 
 void populateAtomicPatterns(TypeConverter &converter, const Context &ctx,
                             RewritePatternSet &patterns) {

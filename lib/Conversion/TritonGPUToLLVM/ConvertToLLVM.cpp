@@ -132,8 +132,9 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
           tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, tt::MapElementwiseOp,
           tt::MapElementwiseReturnOp, scf::ForOp, scf::IfOp, scf::YieldOp,
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp,
-          ttg::BarrierOp, ttg::MemoryFenceOp, ttg::GlobalScratchAllocOp, ttg::ThreadIdOp, ttg::WarpSpecializeOp,
-          ttg::WarpSpecializePartitionsOp, ttg::WarpYieldOp, ttg::WarpReturnOp>(op))
+          ttg::BarrierOp, ttg::MemoryFenceOp, ttg::GlobalScratchAllocOp, ttg::ThreadIdOp,
+          ttg::WarpSpecializeOp, ttg::WarpSpecializePartitionsOp, ttg::WarpYieldOp,
+          ttg::WarpReturnOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (dialect == "arith")
