@@ -74,9 +74,10 @@ FailureOr<int64_t> positive(KernelBuilder &kb, StringRef op, DictionaryAttr cons
   return attr.getInt();
 }
 
-// hwx.alloc(shape, dtype, num=1): `num` buffers of `shape`, in the layout
-// wgmma and TMA read when the buffer has rows to swizzle (the layout
-// engine's default for a TMA block of that shape), else unswizzled.
+// hwx.alloc(shape, dtype, num=1, swizzle=-1): `num` buffers of `shape`, in
+// the layout wgmma and TMA read: with the swizzle asked for, or kiln's
+// choice, the one kiln's descriptors of a block of that shape use (so that
+// TMA copies and products agree on it), and unswizzled for one row.
 Results alloc(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
   FailureOr<SmallVector<int64_t>> shape = shapeOf(kb, "hwx.alloc", constants.get("shape"));
   FailureOr<int64_t> num = positive(kb, "hwx.alloc", constants, "num", 64);
@@ -88,9 +89,29 @@ Results alloc(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
     return kb.emitError() << "hwx.alloc: dtype must be a Triton dtype, got "
                           << constants.get("dtype");
   MLIRContext *ctx = &kb.context();
+  // The swizzle asked for, or (-1) the one wgmma and TMA read for the shape.
+  auto swizzle = constants.getAs<IntegerAttr>("swizzle");
+  Attribute encoding;
+  if (swizzle && swizzle.getInt() == -1) {
+    encoding = hwx::bufferEncoding(*shape, element);
+  } else {
+    int64_t bytes = swizzle ? swizzle.getInt() : -2;
+    int64_t rowBytes = shape->back() * element.getIntOrFloatBitWidth() / 8;
+    if (!llvm::is_contained({0, 32, 64, 128}, bytes))
+      return kb.emitError() << "hwx.alloc: swizzle must be -1 (kiln's choice), 0, 32, 64 or 128 "
+                               "bytes, got "
+                            << constants.get("swizzle");
+    if (bytes && (shape->size() < 2 || rowBytes % bytes))
+      return kb.emitError() << "hwx.alloc: a " << bytes << "-byte swizzle needs rows of a "
+                            << "multiple of " << bytes << " bytes and two or more dimensions; "
+                            << "this buffer's rows are " << rowBytes << " bytes";
+    encoding = ttg::NVMMASharedEncodingAttr::get(ctx, unsigned(bytes), /*transposed=*/false,
+                                                 element.getIntOrFloatBitWidth(),
+                                                 /*fp4Padded=*/false, unsigned(shape->size()), {});
+  }
   SmallVector<int64_t> allocShape{*num};
   allocShape.append(shape->begin(), shape->end());
-  auto type = ttg::MemDescType::get(allocShape, element, hwx::bufferEncoding(*shape, element),
+  auto type = ttg::MemDescType::get(allocShape, element, encoding,
                                     ttg::SharedMemorySpaceAttr::get(ctx), /*mutableMemory=*/true);
   return SmallVector<Value>{ttg::LocalAllocOp::create(kb.builder(), kb.loc(), type, Value(), IntegerAttr()).getResult()};
 }
@@ -366,10 +387,14 @@ void registerOps(kiln::OpRegistry &registry) {
                          "mbarriers (hwx.alloc_barriers); bars[i] is barrier i", "hwx.index"});
   const hwx::OpDecl decls[] = {
       {"hwx.alloc",
-       {{"shape", "constexpr"}, {"dtype", "constexpr"}, {"num", "constexpr", "1"}},
+       {{"shape", "constexpr"},
+        {"dtype", "constexpr"},
+        {"num", "constexpr", "1"},
+        {"swizzle", "constexpr", "-1"}},
        {{"buffer", "[num] + list(shape)", "dtype"}},
-       "(shape: list[int], dtype, num: int = 1) -> buffer[num, *shape]",
-       "num shared-memory buffers of shape and dtype, swizzled for wgmma and TMA when 2-D",
+       "(shape: list[int], dtype, num: int = 1, swizzle: int = -1) -> buffer[num, *shape]",
+       "num shared-memory buffers of shape and dtype, in the layout wgmma and TMA read (swizzle: "
+       "its byte width, -1 for kiln's choice)",
        &alloc},
       {"hwx.index",
        {{"value", "buffer|barrier"}, "i"},

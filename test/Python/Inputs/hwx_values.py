@@ -178,6 +178,37 @@ def prefetch_kernel(a_desc, y_ptr, flag_ptr):
 
 
 @triton.jit
+def swizzle_kernel(a_ptr, b_ptr, c_ptr):
+    # A in a 64-byte swizzle (its rows are 64 bytes; kiln's choice would be
+    # the same here, asked for explicitly), B in kiln's choice (128 bytes),
+    # both read by one wgmma.
+    ra = tl.arange(0, 64)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    rb = tl.arange(0, 32)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    a = hwx.alloc([64, 32], tl.float16, swizzle=64)
+    b = hwx.alloc([32, 64], tl.float16)
+    hwx.store(a[0], tl.load(a_ptr + ra))
+    hwx.store(b[0], tl.load(b_ptr + rb))
+    hwx.fence_async_shared()
+    c = hwx.async_dot_wait(hwx.async_dot(a[0], b[0], tl.zeros([64, 64], tl.float32)))
+    tl.store(c_ptr + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :], c)
+
+
+@triton.jit
+def unswizzled_kernel(a_ptr, c_ptr):
+    # Swizzle 0 asked for: a plain row-major buffer, read back.
+    r = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    a = hwx.alloc([64, 64], tl.float16, swizzle=0)
+    hwx.store(a[0], tl.load(a_ptr + r))
+    tl.store(c_ptr + r, hwx.load(a[0]))
+
+
+@triton.jit
+def bad_swizzle_kernel(a_ptr):
+    a = hwx.alloc([64, 32], tl.float16, swizzle=128)
+    hwx.store(a[0], 0.0)
+
+
+@triton.jit
 def task_capture_kernel(x_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
@@ -283,6 +314,18 @@ def main():
     assert "cp.async.bulk.prefetch.tensor.2d.L2.global.tile" in ptx and "fence.release.gpu" in ptx
     print("prefetch: into L2 before the TMA load; a reinterpreted view; a release fence")
 
+    kernel = compile(swizzle_kernel, {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32"}, {})
+    ttgir = kernel.asm["ttgir"]
+    assert "swizzlingByteWidth = 64" in ttgir and "swizzlingByteWidth = 128" in ttgir, ttgir
+    assert "wgmma.mma_async" in kernel.asm["ptx"]
+    kernel = compile(unswizzled_kernel, {"a_ptr": "*fp16", "c_ptr": "*fp16"}, {})
+    assert "swizzlingByteWidth = 0" in kernel.asm["ttgir"], kernel.asm["ttgir"]
+    message = error_of(bad_swizzle_kernel, {"a_ptr": "*fp16"}, {})
+    line = [l for l in message.splitlines() if "error:" in l][0]
+    assert "hwx_values.py:" in line, message
+    print("swizzle: 64 bytes asked for, read by wgmma; 0 asked for; 128 refused:",
+          line.split("error: ")[1])
+
     message = error_of(wrong_kind_kernel, {"y_ptr": "*fp32"}, {"BLOCK": 128})
     assert "hwx.load(bars[0])" in message, message
     print("wrong kind:", last_line(message))
@@ -330,6 +373,18 @@ def run():
     ok = torch.equal(got[0], a[:, :64]) and torch.equal(got[1], a[:, 64:]) and flag.item() == 2
     failed += not ok
     print(f"prefetch: {'PASS' if ok else 'FAIL'}")
+
+    a = torch.randn(64, 32, device="cuda", dtype=torch.float16)
+    b = torch.randn(32, 64, device="cuda", dtype=torch.float16)
+    c = torch.empty(64, 64, device="cuda")
+    swizzle_kernel[(1,)](a, b, c)
+    ok = torch.allclose(c, a.float() @ b.float(), rtol=1e-3, atol=1e-3)
+    x = torch.randn(64, 64, device="cuda", dtype=torch.float16)
+    y = torch.empty_like(x)
+    unswizzled_kernel[(1,)](x, y)
+    ok = ok and torch.equal(x, y)
+    failed += not ok
+    print(f"swizzle: {'PASS' if ok else 'FAIL'}")
 
     block = 128
     y = torch.full((2 * block,), -1, device="cuda", dtype=torch.int32)
