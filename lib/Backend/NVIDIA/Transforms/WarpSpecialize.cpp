@@ -4,7 +4,8 @@
 // warp_specialize=True)`) whose descriptor loads can stream becomes a
 // ttg.warp_specialize: one producer warp issues the TMA copies, the
 // module's warps (the default region) compute, and the two meet at rings
-// of num_stages slots:
+// of S slots (num_stages, one more where the CTA has its SM to itself; see
+// fitStages):
 //
 //   producer, per step of a load's loop:  wait empty[s] (parity p ^ 1),
 //                                         expect ready[s], copy into slot s
