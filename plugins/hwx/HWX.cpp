@@ -101,10 +101,13 @@ Results alloc(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
       return kb.emitError() << "hwx.alloc: swizzle must be -1 (kiln's choice), 0, 32, 64 or 128 "
                                "bytes, got "
                             << constants.get("swizzle");
-    if (bytes && (shape->size() < 2 || rowBytes % bytes))
-      return kb.emitError() << "hwx.alloc: a " << bytes << "-byte swizzle needs rows of a "
-                            << "multiple of " << bytes << " bytes and two or more dimensions; "
-                            << "this buffer's rows are " << rowBytes << " bytes";
+    int64_t rows = 1;
+    for (int64_t d : ArrayRef<int64_t>(*shape).drop_back())
+      rows *= d;
+    if (bytes && (shape->size() < 2 || rowBytes % bytes || rows < 8))
+      return kb.emitError() << "hwx.alloc: a " << bytes << "-byte swizzle needs 8 or more rows "
+                            << "of a multiple of " << bytes << " bytes; this buffer has " << rows
+                            << " row(s) of " << rowBytes << " bytes";
     encoding = ttg::NVMMASharedEncodingAttr::get(ctx, unsigned(bytes), /*transposed=*/false,
                                                  element.getIntOrFloatBitWidth(),
                                                  /*fp4Padded=*/false, unsigned(shape->size()), {});

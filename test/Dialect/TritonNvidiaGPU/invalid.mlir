@@ -168,6 +168,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// From a buffer chosen at run time, a view may span that buffer alone: the
+// buffers after it are not known to exist.
+#flat = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#ring = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reinterpret_from_a_dynamic_index(%ring: !ttg.memdesc<2x8x64xf16, #ring, #smem, mutable>, %i: i32) {
+    %buf = ttg.memdesc_index %ring[%i] : !ttg.memdesc<2x8x64xf16, #ring, #smem, mutable> -> !ttg.memdesc<8x64xf16, #ring, #smem, mutable>
+    %one = ttg.memdesc_reinterpret %buf : !ttg.memdesc<8x64xf16, #ring, #smem, mutable> -> !ttg.memdesc<256xi32, #flat, #smem, mutable>
+    // expected-error @+1 {{view of 2048 bytes is larger than the 1024 bytes of its buffer}}
+    %two = ttg.memdesc_reinterpret %buf : !ttg.memdesc<8x64xf16, #ring, #smem, mutable> -> !ttg.memdesc<512xi32, #flat, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
 tt.func @named_barrier_id() {
   %c16 = arith.constant 16 : i32
   %c64 = arith.constant 64 : i32

@@ -159,6 +159,17 @@ def copies_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def wide_copy_kernel(x_ptr, y_ptr):
+    # A 64x64 f16 tile by cp.async: coalesced like a load, 16 bytes a copy.
+    r = tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :]
+    buf = hwx.alloc([64, 64], tl.float16)
+    hwx.async_copy(x_ptr + r, buf[0])
+    hwx.async_copy_commit()
+    hwx.async_copy_wait(0)
+    tl.store(y_ptr + r, hwx.load(buf[0]))
+
+
+@triton.jit
 def prefetch_kernel(a_desc, y_ptr, flag_ptr):
     # A prefetch into L2, the TMA load of the same block, its bytes read
     # back as 32-bit words through a reinterpreted view; a release fence
@@ -228,9 +239,11 @@ def noinline_kernel(BLOCK: tl.constexpr):
     not_inlined(buf[0])
 
 
-def compile(fn, signature, constexprs, options=None):
-    return triton.compile(ASTSource(fn, signature, constexprs=constexprs), target=TARGET,
-                          options=options)
+def compile(fn, signature, constexprs, options=None, aligned=()):
+    # `aligned`: argument indices Triton's launcher would mark 16-byte aligned.
+    attrs = {(i,): [["tt.divisibility", 16]] for i in aligned}
+    return triton.compile(ASTSource(fn, signature, constexprs=constexprs, attrs=attrs),
+                          target=TARGET, options=options)
 
 
 def error_of(fn, signature, constexprs, options=None):
@@ -306,6 +319,10 @@ def main():
     assert ttgir.count("ttg.async_commit_group") == 2 and "ttg.async_wait {num = 1" in ttgir, ttgir
     assert "cp.async.ca.shared.global" in ptx and ptx.count("cp.async.wait_group") == 2, ptx
     print("copies: two cp.async groups, the first waited for alone")
+    kernel = compile(wide_copy_kernel, {"x_ptr": "*fp16", "y_ptr": "*fp16"}, {}, aligned=(0, 1))
+    ptx = kernel.asm["ptx"]
+    assert ptx.count("cp.async.cg.shared.global") == 4 and ", 16;" in ptx, ptx
+    print("wide copies: a 64x64 f16 tile in 16-byte cp.async copies")
 
     kernel = compile(prefetch_kernel, {"a_desc": "tensordesc<fp16[64, 64]>", "y_ptr": "*i32",
                                        "flag_ptr": "*i32"}, {})
@@ -362,6 +379,10 @@ def run():
     copies_kernel[(1,)](x, y, 100, BLOCK=128)
     first = torch.where(torch.arange(128, device="cuda") < 100, x[:128], 0.0)
     ok = torch.equal(y[:128], first) and torch.equal(y[128:], x[128:])
+    x16 = torch.randn(64, 64, device="cuda", dtype=torch.float16)
+    y16 = torch.empty_like(x16)
+    wide_copy_kernel[(1,)](x16, y16)
+    ok = ok and torch.equal(x16, y16)
     failed += not ok
     print(f"copies: {'PASS' if ok else 'FAIL'}")
 

@@ -543,11 +543,14 @@ void LoopPipeliner::run() {
 }
 
 /// Whether `a` and `b` lie in different regions of one scf.if, so that
-/// at most one of them runs.
+/// at most one of them runs (and the allocator may overlap their buffers,
+/// which it does not inside a ttg.warp_specialize).
 bool onOtherBranches(Operation *a, Operation *b) {
   for (Operation *ifOp = a->getParentOp(); ifOp; ifOp = ifOp->getParentOp()) {
     if (!isa<scf::IfOp>(ifOp) || !ifOp->isProperAncestor(b))
       continue;
+    if (ifOp->getParentOfType<WarpSpecializeOp>())
+      return false;
     Region *regionA = ifOp->getRegion(0).findAncestorOpInRegion(*a) ? &ifOp->getRegion(0)
                                                                     : &ifOp->getRegion(1);
     return !regionA->findAncestorOpInRegion(*b);

@@ -200,8 +200,9 @@ private:
     int64_t other = nvidia::sharedBesideRings(loop, scratch);
     while (numStages > 2 && int64_t(numStages) * perStage + other > kSharedMemory)
       --numStages;
-    int64_t bytes = int64_t(numStages) * perStage + other;
-    if (!nvidia::twoCTAsFitShared(bytes) && bytes + perStage <= kSharedMemory)
+    // (1 KB kept for the rings' mbarriers and alignment.)
+    int64_t bytes = int64_t(numStages) * perStage + other + sharedOutside();
+    if (!nvidia::twoCTAsFitShared(bytes) && bytes + perStage + 1024 <= kSharedMemory)
       ++numStages;
     for (Group &g : groups)
       for (Stream &s : g.streams) {
@@ -210,6 +211,24 @@ private:
         s.ringType = MemDescType::get(shape, s.slotType.getElementType(),
                                       s.slotType.getEncoding(), s.slotType.getMemorySpace(), true);
       }
+  }
+
+  /// Shared memory the kernel takes outside the loop: its buffers, and
+  /// those its descriptor loads there will take (attention's Q), so that
+  /// the extra slot never pushes a kernel that fitted over the limit.
+  int64_t sharedOutside() {
+    int64_t bytes = 0;
+    loop->getParentOfType<tt::FuncOp>().walk([&](Operation *op) {
+      if (loop->isAncestor(op))
+        return;
+      if (isa<LocalAllocOp>(op))
+        bytes += localAllocBytes(op);
+      else if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
+        if (MemDescType type = ttng::tmaBufferType(load.getDesc().getType(),
+                                                   load.getType().getShape(), true))
+          bytes += ttng::bufferBytes(type);
+    });
+    return bytes;
   }
 
   /// One step counter per group, carried from the marked loop down to the

@@ -232,15 +232,15 @@ LogicalResult MemDescReinterpretOp::verify() {
     return emitOpError() << "reinterprets buffers of numbers only";
   // A view from a buffer of a multi-buffered allocation may reach into the
   // buffers after it (Gluon's tutorials borrow two operand buffers for an
-  // epilogue): it is bounded by the allocation's bytes from that buffer on.
+  // epilogue): it is bounded by the allocation's bytes from that buffer on,
+  // when the index is known; by the one buffer otherwise.
   int64_t room = bytes(src);
   if (auto index = getSrc().getDefiningOp<MemDescIndexOp>()) {
     int64_t count = index.getSrc().getType().getShape().front();
     APInt at;
     if (matchPattern(index.getIndex(), m_ConstantInt(&at)) && at.getSExtValue() >= 0 &&
         at.getSExtValue() < count)
-      count -= at.getSExtValue();
-    room *= count;
+      room *= count - at.getSExtValue();
   }
   if (bytes(result) > room)
     return emitOpError() << "view of " << bytes(result) << " bytes is larger than the "

@@ -36,6 +36,7 @@ Value getMemAccessPtr(Operation *op) {
                   .Case<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp,
                         tt::AtomicLoadOp, tt::AtomicStoreOp, tt::AtomicPollOp>(
                       [](auto memOp) { return memOp.getPtr(); })
+                  .Case([](AsyncCopyGlobalToLocalOp copy) { return copy.getSrc(); })
                   .Default([](Operation *) { return Value(); });
   auto tensor = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : nullptr;
   if (!tensor || !isa<tt::PointerType>(tensor.getElementType()))

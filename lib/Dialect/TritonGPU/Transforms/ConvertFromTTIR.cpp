@@ -135,13 +135,16 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
     if (auto dot = dyn_cast<tt::DotOp>(op)) {
       RankedTensorType c = dot.getC().getType();
       unsigned rank = c.getRank();
-      // A result no wider than tall is split along M, as Triton's plan-cta
-      // splits the larger dimension (M when they are equal): each CTA then
-      // loads half of A and all of B, and keeps the full width N, which a
-      // wgmma instruction covers at its best (m64n256 rather than two
-      // m64n128 for a 256x256 tile over two CTAs).
+      // A result taller than wide is split along M, as Triton's plan-cta
+      // splits the larger dimension: each CTA then loads half of A and all
+      // of B, not all of the larger A. So is a square one whose CTAs keep
+      // 128 rows or more (256x256 over two, as Triton splits it): each
+      // keeps the full width N, which a wgmma instruction covers at its best
+      // (m64n256 rather than two m64n128); a smaller square splits along N,
+      // so that no CTA is left fewer rows than a warp group's 64.
+      int64_t rows = c.getShape()[rank - 2], cols = c.getShape()[rank - 1];
       uint64_t mBit = uint64_t(1) << (rank - 2), nBit = uint64_t(1) << (rank - 1);
-      if (c.getShape()[rank - 2] >= c.getShape()[rank - 1] &&
+      if ((rows > cols || (rows == cols && rows / numCTAs >= 128)) &&
           !(wholeAxes.lookup(dot.getD()) & (mBit | nBit))) {
         mark(dot.getD(), nBit);
         mark(dot.getC(), nBit);

@@ -92,9 +92,9 @@ tt.func @wide_and_tall(%a: !tt.tensordesc<tensor<128x64xf16>>, %b: !tt.tensordes
 
 // -----
 
-// A square result (256x256) is split along M, as Triton's plan-cta splits
-// it: each CTA keeps the full width N (one m64n256 wgmma per warp group
-// and k step) and B is whole in each CTA.
+// A square result whose CTAs keep 128 rows (256x256 over two) is split
+// along M, as Triton's plan-cta splits it: each CTA keeps the full width N
+// (one m64n256 wgmma per warp group and k step) and B is whole in each CTA.
 // DOT-LABEL: tt.func @square
 // DOT: tt.descriptor_load {{.*}} -> tensor<256x64xf16, #ttg.blocked<{{.*}}CGALayout = {{\[\[}}1, 0]]}>>
 // DOT: tt.descriptor_load {{.*}} -> tensor<64x256xf16, #ttg.blocked<{{.*}}CGALayout = {{\[\[}}0, 0]]}>>
@@ -105,4 +105,20 @@ tt.func @square(%a: !tt.tensordesc<tensor<256x64xf16>>, %b: !tt.tensordesc<tenso
   %y = tt.descriptor_load %b[%i, %i] : !tt.tensordesc<tensor<64x256xf16>> -> tensor<64x256xf16>
   %d = tt.dot %x, %y, %z : tensor<256x64xf16> * tensor<64x256xf16> -> tensor<256x256xf32>
   tt.return %d : tensor<256x256xf32>
+}
+
+// -----
+
+// A smaller square (128x128 over two CTAs: 64 rows each if split along M)
+// splits along N, as Triton's does: A whole in each CTA, B's columns split.
+// DOT-LABEL: tt.func @small_square
+// DOT: tt.descriptor_load {{.*}} -> tensor<128x64xf16, #ttg.blocked<{{.*}}CGALayout = {{\[\[}}0, 0]]}>>
+// DOT: tt.descriptor_load {{.*}} -> tensor<64x128xf16, #ttg.blocked<{{.*}}CGALayout = {{\[\[}}0, 1]]}>>
+tt.func @small_square(%a: !tt.tensordesc<tensor<128x64xf16>>, %b: !tt.tensordesc<tensor<64x128xf16>>,
+                      %i: i32) -> tensor<128x128xf32> {
+  %z = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+  %x = tt.descriptor_load %a[%i, %i] : !tt.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16>
+  %y = tt.descriptor_load %b[%i, %i] : !tt.tensordesc<tensor<64x128xf16>> -> tensor<64x128xf16>
+  %d = tt.dot %x, %y, %z : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+  tt.return %d : tensor<128x128xf32>
 }
