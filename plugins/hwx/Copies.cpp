@@ -30,20 +30,6 @@ namespace ttng = kiln::ttng;
 namespace hwx {
 namespace {
 
-/// A tensor operand of `shape` with `element`s: a tensor as is (checked),
-/// a scalar of that type splat.
-Value tensorOf(KernelBuilder &kb, StringRef op, StringRef what, Value value, Type element,
-               ArrayRef<int64_t> shape) {
-  if (!isa<RankedTensorType>(value.getType()) && value.getType() == element)
-    value = kb.splat(value, shape);
-  if (KernelBuilder::shape(value) != shape || KernelBuilder::elementType(value) != element) {
-    kb.emitError() << op << ": " << what << " of type " << value.getType() << " does not fit "
-                   << RankedTensorType::get(shape, element);
-    return {};
-  }
-  return value;
-}
-
 // hwx.async_copy(ptrs, buf, mask=True): starts copying the elements `ptrs`
 // point to into `buf` (cp.async); where `mask` is false the element is not
 // read and zero is written (the instruction's own fill, as in Gluon).
@@ -60,15 +46,16 @@ Results asyncCopy(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
     return kb.emitError() << "hwx.async_copy: pointers " << ptrType << " do not fit the buffer "
                           << ttg::MemDescType(type);
   OpBuilder &b = kb.builder();
-  Value maskT; // an all-true mask is no mask
-  if (!matchPattern(mask, m_One())) {
-    if (!KernelBuilder::elementType(mask).isInteger(1))
-      return kb.emitError() << "hwx.async_copy: mask must be boolean, got " << mask.getType();
-    maskT = tensorOf(kb, "hwx.async_copy", "mask", mask, b.getI1Type(), type.getShape());
-    if (!maskT)
-      return failure();
-  }
-  ttg::AsyncCopyGlobalToLocalOp::create(b, kb.loc(), ptrs, buf, maskT, Value(),
+  // An all-true mask is no mask; a boolean scalar is splat.
+  if (matchPattern(mask, m_One()))
+    mask = Value();
+  else if (!isa<RankedTensorType>(mask.getType()) && mask.getType().isInteger(1))
+    mask = kb.splat(mask, type.getShape());
+  if (mask && (KernelBuilder::shape(mask) != type.getShape() ||
+               !KernelBuilder::elementType(mask).isInteger(1)))
+    return kb.emitError() << "hwx.async_copy: mask must be a boolean of the buffer's shape, got "
+                          << mask.getType();
+  ttg::AsyncCopyGlobalToLocalOp::create(b, kb.loc(), ptrs, buf, mask, Value(),
                                         tt::CacheModifier::NONE, tt::EvictionPolicy::NORMAL,
                                         /*isVolatile=*/false, /*contiguity=*/1);
   return SmallVector<Value>{};

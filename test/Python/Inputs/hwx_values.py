@@ -374,6 +374,11 @@ def run():
     kiln.triton.enable()
     failed = 0
 
+    def report(name, ok):
+        nonlocal failed
+        failed += not ok
+        print(f"{name}: {'PASS' if ok else 'FAIL'}")
+
     x = torch.randn(256, device="cuda")
     y = torch.empty(256, device="cuda")
     copies_kernel[(1,)](x, y, 100, BLOCK=128)
@@ -383,8 +388,7 @@ def run():
     y16 = torch.empty_like(x16)
     wide_copy_kernel[(1,)](x16, y16)
     ok = ok and torch.equal(x16, y16)
-    failed += not ok
-    print(f"copies: {'PASS' if ok else 'FAIL'}")
+    report("copies", ok)
 
     a = torch.randn(64, 128, device="cuda", dtype=torch.float16)
     words = torch.empty(2, 64, 32, device="cuda", dtype=torch.int32)
@@ -392,8 +396,7 @@ def run():
     prefetch_kernel[(2,)](TensorDescriptor.from_tensor(a, [64, 64]), words, flag)
     got = words.view(torch.float16)  # [2, 64, 64]: each program's column block
     ok = torch.equal(got[0], a[:, :64]) and torch.equal(got[1], a[:, 64:]) and flag.item() == 2
-    failed += not ok
-    print(f"prefetch: {'PASS' if ok else 'FAIL'}")
+    report("prefetch", ok)
 
     a = torch.randn(64, 32, device="cuda", dtype=torch.float16)
     b = torch.randn(32, 64, device="cuda", dtype=torch.float16)
@@ -404,8 +407,7 @@ def run():
     y = torch.empty_like(x)
     unswizzled_kernel[(1,)](x, y)
     ok = ok and torch.equal(x, y)
-    failed += not ok
-    print(f"swizzle: {'PASS' if ok else 'FAIL'}")
+    report("swizzle", ok)
 
     block = 128
     y = torch.full((2 * block,), -1, device="cuda", dtype=torch.int32)
