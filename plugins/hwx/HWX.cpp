@@ -25,6 +25,7 @@
 #include "kiln/Plugin/PluginAPI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -190,14 +191,18 @@ Results store(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
   return SmallVector<Value>{};
 }
 
-/// A single barrier (rank-1 `1xi64` memdesc) or an error.
-FailureOr<Value> barrierOf(KernelBuilder &kb, StringRef op, Value value) {
+/// A single barrier (rank-1 `1xi64` memdesc) or an error; another CTA's
+/// (hwx.remote) only where `remote` allows it.
+FailureOr<Value> barrierOf(KernelBuilder &kb, StringRef op, Value value, bool remote = false) {
   FailureOr<ttg::MemDescType> type = memdescOf(kb, op, value);
   if (failed(type))
     return failure();
   if (type->getRank() != 1 || !type->getElementType().isInteger(64))
     return kb.emitError() << op << " takes one barrier (index the allocation: bars[i]), got "
                           << ttg::MemDescType(*type);
+  if (!remote && ttng::isRemote(*type))
+    return kb.emitError() << op << " takes a barrier of this CTA's; only hwx.barrier_arrive "
+                                   "takes another CTA's (hwx.remote)";
   return value;
 }
 
@@ -215,7 +220,7 @@ Results barrierExpect(KernelBuilder &kb, ValueRange operands, DictionaryAttr con
 
 // hwx.barrier_arrive(bar, count=1): `count` arrivals from the CTA.
 Results barrierArrive(KernelBuilder &kb, ValueRange operands, DictionaryAttr constants) {
-  FailureOr<Value> bar = barrierOf(kb, "hwx.barrier_arrive", operands[0]);
+  FailureOr<Value> bar = barrierOf(kb, "hwx.barrier_arrive", operands[0], /*remote=*/true);
   FailureOr<int64_t> count = positive(kb, "hwx.barrier_arrive", constants, "count", 1 << 20);
   Value pred = predicate(kb, "hwx.barrier_arrive", operands[1]);
   auto perGroup = constants.getAs<BoolAttr>("per_warp_group");
@@ -286,22 +291,31 @@ LogicalResult checkBox(KernelBuilder &kb, StringRef op, Value desc, Value buf) {
   return success();
 }
 
-// hwx.async_load(desc, offsets, buf, bar): a TMA copy of the descriptor's
-// block at `offsets` into `buf`, completing on `bar` (expect its bytes).
+// hwx.async_load(desc, offsets, buf, bar, pred, multicast=0): a TMA copy
+// of the descriptor's block at `offsets` into `buf`, completing on `bar`
+// (expect its bytes). With a multicast mask, into `buf` and onto `bar` of
+// each CTA of the cluster whose rank's bit is set instead.
 Results asyncLoad(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
-  // desc, offsets..., buf, bar, pred
+  // desc, offsets..., buf, bar, pred, multicast
   size_t n = operands.size();
-  Value desc = operands.front(), buf = operands[n - 3];
-  FailureOr<Value> bar = barrierOf(kb, "hwx.async_load", operands[n - 2]);
-  Value pred = predicate(kb, "hwx.async_load", operands[n - 1]);
+  Value desc = operands.front(), buf = operands[n - 4];
+  FailureOr<Value> bar = barrierOf(kb, "hwx.async_load", operands[n - 3]);
+  Value pred = predicate(kb, "hwx.async_load", operands[n - 2]);
   if (failed(bar) || !pred || failed(checkBox(kb, "hwx.async_load", desc, buf)))
     return failure();
   FailureOr<SmallVector<Value>> coords =
-      coordinates(kb, "hwx.async_load", desc, operands.drop_front().drop_back(3));
+      coordinates(kb, "hwx.async_load", desc, operands.drop_front().drop_back(4));
   if (failed(coords))
     return failure();
+  // multicast=0 (the default, a constant) is an ordinary copy.
+  Value mask = operands[n - 1];
+  APInt constant;
+  if (matchPattern(mask, m_ConstantInt(&constant)) && constant.isZero())
+    mask = Value();
+  else if (!(mask = scalarI32(kb, "hwx.async_load", "multicast (a CTA mask)", mask)))
+    return failure();
   ttng::AsyncTMACopyGlobalToLocalOp::create(kb.builder(), kb.loc(), desc, *coords, *bar, buf,
-                                            pred);
+                                            pred, mask);
   return SmallVector<Value>{};
 }
 
@@ -450,11 +464,14 @@ void registerOps(kiln::OpRegistry &registry) {
         {"offsets", "tensors"},
         {"buf", "buffer"},
         {"bar", "barrier"},
-        {"pred", "tensor", "true"}},
+        {"pred", "tensor", "true"},
+        {"multicast", "tensor", "0"}},
        {},
        "(desc: tensor_descriptor, offsets: list[int32], buf: buffer, bar: barrier, "
-       "pred: bool = True) -> None",
-       "TMA copy of the descriptor's block at offsets into buf, completing on bar",
+       "pred: bool = True, multicast: int32 = 0) -> None",
+       "TMA copy of the descriptor's block at offsets into buf, completing on bar; with a "
+       "multicast mask (bit r: the cluster's CTA of rank r), into buf and onto bar of each CTA "
+       "it names",
        &asyncLoad},
       {"hwx.async_store",
        {{"desc", "descriptor"}, {"offsets", "tensors"}, {"buf", "buffer"}},

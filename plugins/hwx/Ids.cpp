@@ -1,8 +1,10 @@
-//===- Ids.cpp - hwx's named barriers, ids and clock ---------------------===//
+//===- Ids.cpp - hwx's named barriers, clusters, ids and clock ------------===//
 //
 //   hwx.named_barrier_arrive(3, 256)   # bar.arrive 3, 256
 //   hwx.named_barrier_wait(3, 256)     # bar.sync 3, 256
 //   r = hwx.cluster_cta_rank()         # this CTA's rank in its cluster
+//   hwx.cluster_barrier()              # every thread of the cluster meets
+//   peer = hwx.remote(bars[s], r ^ 1)  # barrier s of the CTA of rank r ^ 1
 //   i = hwx.thread_id()                # this thread's index (in its task)
 //   t = hwx.clock64()                  # the SM's cycle counter
 //
@@ -59,6 +61,38 @@ Results clusterRank(KernelBuilder &kb, ValueRange, DictionaryAttr) {
   return SmallVector<Value>{ttng::ClusterCTARankOp::create(b, kb.loc(), b.getI32Type())};
 }
 
+// hwx.cluster_barrier(): the mbarriers this thread initialised are made
+// visible to the cluster, then every thread of every CTA of the cluster
+// meets (release, acquire): before another CTA's copies or arrivals reach
+// this CTA's barriers, and before a CTA leaves while others may still.
+Results clusterBarrier(KernelBuilder &kb, ValueRange, DictionaryAttr) {
+  OpBuilder &b = kb.builder();
+  ttng::FenceMBarrierInitReleaseClusterOp::create(b, kb.loc());
+  ttng::ClusterArriveOp::create(b, kb.loc(), /*relaxed=*/false);
+  ttng::ClusterWaitOp::create(b, kb.loc());
+  return SmallVector<Value>{};
+}
+
+// hwx.remote(bar, cta): the same barrier in the cluster's CTA of rank `cta`
+// (an arrival there is hwx.barrier_arrive's on it).
+Results remote(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
+  auto type = dyn_cast<kiln::ttg::MemDescType>(operands[0].getType());
+  if (!type || type.getRank() != 1 || !type.getElementType().isInteger(64) ||
+      ttng::isRemote(type))
+    return kb.emitError() << "hwx.remote takes one barrier of this CTA's (bars[i]), got "
+                          << operands[0].getType();
+  Value cta = scalarI32(kb, "hwx.remote", "cta", operands[1]);
+  if (!cta)
+    return failure();
+  auto result = kiln::ttg::MemDescType::get(
+      &kb.context(), type.getShape(), type.getElementType(), type.getEncoding(),
+      ttng::SharedClusterMemorySpaceAttr::get(&kb.context()), type.getMutableMemory(),
+      type.getAllocShape());
+  return SmallVector<Value>{
+      ttng::MapToRemoteBufferOp::create(kb.builder(), kb.loc(), result, operands[0], cta)
+          .getResult()};
+}
+
 // Threads run along one axis in a Triton program: the others are 0.
 Results threadId(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
   auto axis = constants.getAs<IntegerAttr>("axis");
@@ -93,6 +127,16 @@ void registerIdOps(kiln::OpRegistry &registry) {
            &namedBarrierWait},
           {"hwx.cluster_cta_rank", {}, {{"tensor", "()", "'int32'"}}, "() -> int32",
            "this CTA's rank in its cluster (0 without clusters)", &clusterRank},
+          {"hwx.cluster_barrier", {}, {}, "() -> None",
+           "makes this thread's barrier inits visible to the cluster, then waits until every "
+           "thread of the cluster's CTAs has come (num_ctas > 1)",
+           &clusterBarrier},
+          {"hwx.remote",
+           {{"bar", "barrier"}, "cta"},
+           {{"barrier", "bar.shape", "bar.dtype"}},
+           "(bar: barrier, cta: int32) -> barrier",
+           "the same barrier in the cluster's CTA of rank cta, to arrive on (num_ctas > 1)",
+           &remote},
           {"hwx.thread_id", {{"axis", "constexpr", "0"}}, {{"tensor", "()", "'int32'"}},
            "(axis: int = 0) -> int32",
            "this thread's index in its program, or in its hwx.async_task (counted from the "

@@ -273,7 +273,8 @@ struct ConvertTritonGPUToLLVM
     lowering::Context lctx{*target, warpSize, unsigned(numWarps.getInt()),
                            options ? &*options : nullptr};
     lctx.numCTAs = ttg::lookupNumCTAs(module);
-    if (std::string why = target->clusterUnsupported(lctx.numCTAs); !why.empty()) {
+    lctx.clusterCTAs = ttg::lookupClusterCTAs(module);
+    if (std::string why = target->clusterUnsupported(lctx.clusterCTAs); !why.empty()) {
       module.emitError() << "the module cannot be lowered to LLVM: " << why;
       return signalPassFailure();
     }

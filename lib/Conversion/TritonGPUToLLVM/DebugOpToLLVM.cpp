@@ -101,7 +101,7 @@ struct PrintLowering : OpConversionPattern<tt::PrintOp> {
     Location loc = op.getLoc();
     SmallVector<Value> pid;
     for (unsigned axis = 0; axis < 3; ++axis)
-      pid.push_back(ctx.target.programId(rewriter, loc, axis, ctx.numCTAs));
+      pid.push_back(ctx.target.programId(rewriter, loc, axis, ctx.clusterCTAs));
     std::string head = "pid (%u, %u, %u)";
     if (op.getArgs().empty()) {
       Value fmt = stringPointer(rewriter, loc, op, "printfFormat_",

@@ -51,7 +51,7 @@ struct FuncOpLowering : OpConversionPattern<tt::FuncOp> {
       if (auto total = module->getAttrOfType<IntegerAttr>("ttg.total-num-warps"))
         warps = std::max(warps, unsigned(total.getInt()));
     }
-    ctx.target.markKernel(kernel, ctx.warpSize * warps, maxRegisters, ctx.numCTAs);
+    ctx.target.markKernel(kernel, ctx.warpSize * warps, maxRegisters, ctx.clusterCTAs);
     rewriter.eraseOp(func);
     return success();
   }
@@ -76,8 +76,8 @@ struct GridOpLowering : OpConversionPattern<Op> {
                                 ConversionPatternRewriter &rewriter) const override {
     unsigned axis = unsigned(op.getAxis());
     rewriter.replaceOp(op, isCount
-                               ? ctx.target.numPrograms(rewriter, op.getLoc(), axis, ctx.numCTAs)
-                               : ctx.target.programId(rewriter, op.getLoc(), axis, ctx.numCTAs));
+                               ? ctx.target.numPrograms(rewriter, op.getLoc(), axis, ctx.clusterCTAs)
+                               : ctx.target.programId(rewriter, op.getLoc(), axis, ctx.clusterCTAs));
     return success();
   }
   const Context &ctx;

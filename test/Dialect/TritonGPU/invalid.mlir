@@ -414,6 +414,13 @@ module attributes {"ttg.num-ctas" = 0 : i32} {
 
 // -----
 
+// Clusters of CTAs that each run the program alone have one-CTA layouts.
+// expected-error @+1 {{'ttg.cluster-ctas' needs 'ttg.num-ctas' = 1 (its CTAs each hold whole tensors), got 2}}
+module attributes {"ttg.cluster-ctas" = 2 : i32, "ttg.num-ctas" = 2 : i32} {
+}
+
+// -----
+
 // expected-error @+1 {{'ttg.target' must be a string, got 90 : i32}}
 module attributes {ttg.target = 90 : i32} {
 }

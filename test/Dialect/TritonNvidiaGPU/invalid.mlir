@@ -227,7 +227,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func @cluster_wait_one_cta() {
-    // expected-error @+1 {{'ttng.cluster_wait' op requires ttg.num-ctas > 1 (a thread-block cluster)}}
+    // expected-error @+1 {{'ttng.cluster_wait' op needs a thread-block cluster (compile with num_ctas > 1)}}
     ttng.cluster_wait
     tt.return
   }
@@ -265,4 +265,36 @@ tt.func @prefetch_coordinates(%d: !tt.tensordesc<tensor<64x64xf16, #shared>>, %i
   // expected-error @+1 {{'ttng.async_tma_prefetch' op needs 2 coordinates for the descriptor's block, got 1}}
   ttng.async_tma_prefetch %d[%i], %p : !tt.tensordesc<tensor<64x64xf16, #shared>>
   tt.return
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @multicast_mask_one_cta(%d: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %x: i32, %mask: i32) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %true = arith.constant true
+    // expected-error @+1 {{'ttng.async_tma_copy_global_to_local' op needs a thread-block cluster (compile with num_ctas > 1)}}
+    ttng.async_tma_copy_global_to_local %d[%x, %x] %buf, %bar, %true multicast_mask %mask : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.cluster-ctas" = 2 : i32, "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @multicast_twice(%d: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %x: i32, %mask: i32) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %true = arith.constant true
+    // expected-error @+1 {{takes either multicast (the layout's CTAs share the copy) or a multicast_mask, not both}}
+    ttng.async_tma_copy_global_to_local %d[%x, %x] %buf, %bar, %true multicast_mask %mask {multicast} : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
 }

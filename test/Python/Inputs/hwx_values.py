@@ -239,6 +239,45 @@ def noinline_kernel(BLOCK: tl.constexpr):
     not_inlined(buf[0])
 
 
+@triton.jit
+def multicast_kernel(x_desc, y_ptr, BLOCK_N: tl.constexpr, CLUSTER: tl.constexpr):
+    # A cluster of CLUSTER CTAs: each loads its 1/CLUSTER of the columns of
+    # a [64, BLOCK_N] block by TMA multicast into every CTA's buffer, then
+    # tells every CTA it is done (a remote arrival) and waits until all
+    # are; each CTA stores what it received (the whole block) as row block
+    # `rank` of y.
+    rank = hwx.cluster_cta_rank()
+    part: tl.constexpr = BLOCK_N // CLUSTER
+    buf = hwx.alloc([64, BLOCK_N], tl.float16)
+    landed = hwx.alloc_barriers(1)
+    done = hwx.alloc_barriers(1, count=CLUSTER)
+    hwx.cluster_barrier()
+    hwx.barrier_expect(landed[0], 64 * BLOCK_N * 2)
+    for r in tl.static_range(CLUSTER):
+        if rank == r:
+            hwx.async_load(x_desc, [0, r * part], hwx.slice(buf[0], [0, r * part], [64, part]),
+                           landed[0], multicast=(1 << CLUSTER) - 1)
+    hwx.barrier_wait(landed[0], 0)
+    for r in tl.static_range(CLUSTER):
+        hwx.barrier_arrive(hwx.remote(done[0], r))
+    hwx.barrier_wait(done[0], 0)
+    offs = tl.arange(0, 64)[:, None] * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]
+    tl.store(y_ptr + (tl.program_id(0) * CLUSTER + rank) * 64 * BLOCK_N + offs, hwx.load(buf[0]))
+    hwx.cluster_barrier()
+
+
+@triton.jit
+def lone_cluster_barrier_kernel(y_ptr):
+    hwx.cluster_barrier()
+    tl.store(y_ptr, 1)
+
+
+@triton.jit
+def wait_remote_kernel(y_ptr):
+    bars = hwx.alloc_barriers(1)
+    hwx.barrier_wait(hwx.remote(bars[0], 1), 0)
+
+
 def compile(fn, signature, constexprs, options=None, aligned=()):
     # `aligned`: argument indices Triton's launcher would mark 16-byte aligned.
     attrs = {(i,): [["tt.divisibility", 16]] for i in aligned}
@@ -359,11 +398,23 @@ def main():
     message = error_of(noinline_kernel, {}, {"BLOCK": 128})
     print("noinline:", [l for l in message.splitlines() if "error:" in l][0].split("error: ")[1])
 
-    message = error_of(round_trip_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32"}, {"BLOCK": 128},
-                       {"num_ctas": 2})
+    # Clusters: each CTA runs the program alone, and the launch groups them.
+    kernel = compile(multicast_kernel, {"x_desc": "tensordesc<fp16[64, 64]>", "y_ptr": "*fp16"},
+                     {"BLOCK_N": 128, "CLUSTER": 2}, {"num_ctas": 2})
+    ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
+    assert kernel.metadata.num_ctas == 2 and '"ttg.cluster-ctas" = 2' in ttgir, ttgir
+    assert ".reqnctapercluster 2" in ptx and "%clusterid.x" in ptx, ptx
+    assert "multicast::cluster" in ptx and "mapa.shared::cluster" in ptx, ptx
+    assert "fence.mbarrier_init.release.cluster" in ptx and "barrier.cluster.wait" in ptx, ptx
+    print("clusters: multicast copies, remote arrivals and cluster barriers in 2-CTA clusters")
+    message = error_of(lone_cluster_barrier_kernel, {"y_ptr": "*i32"}, {})
     line = [l for l in message.splitlines() if "error:" in l][0]
     assert "hwx_values.py:" in line, message
-    print("clusters:", line.split("error: ")[1])
+    print("one CTA:", line.split("error: ")[1])
+    message = error_of(wait_remote_kernel, {"y_ptr": "*i32"}, {}, {"num_ctas": 2})
+    line = [l for l in message.splitlines() if "error:" in l][0]
+    assert "hwx_values.py:" in line, message
+    print("remote wait:", line.split("error: ")[1])
 
 
 def run():
@@ -421,6 +472,13 @@ def run():
     print(f"thread_id: {'PASS' if ok else 'FAIL'}: the default task wrote {default}, the "
           f"one-warp task {task}")
     failed += not ok
+
+    for cluster in (2, 4):
+        x = torch.randn(64, 128, device="cuda", dtype=torch.float16)
+        y = torch.zeros(3 * cluster, 64, 128, device="cuda", dtype=torch.float16)
+        multicast_kernel[(3,)](TensorDescriptor.from_tensor(x, [64, 128 // cluster]), y,
+                               BLOCK_N=128, CLUSTER=cluster, num_ctas=cluster)
+        report(f"multicast over {cluster} CTAs", all(torch.equal(y[i], x) for i in range(len(y))))
     return 1 if failed else 0
 
 

@@ -36,9 +36,13 @@ def _tile(tile, num_pid_m, num_pid_n, GROUP_M: tl.constexpr):
 @triton.jit
 def _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_programs, num_pid_m,
               num_pid_n, k_tiles, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
-              STAGES: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr):
+              STAGES: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr,
+              CLUSTER: tl.constexpr = 1):
     # Fills the ring with the program's tiles' A and B, k step by k step.
+    # In a cluster, each CTA loads its own rows of A and its share of B's
+    # columns, which the TMA unit multicasts to every CTA of the cluster.
     dtype = a_desc.dtype
+    rank = hwx.cluster_cta_rank()
     it = 0
     for tile in range(tl.program_id(0), num_tiles, num_programs):
         pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
@@ -47,8 +51,15 @@ def _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_progra
             # The first round passes on the fresh barrier.
             hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
             hwx.barrier_expect(full[s], (BM * BK + BK * BN) * dtype.primitive_bitwidth // 8)
-            hwx.async_load(a_desc, [pid_m * BM, k * BK], a_bufs[s], full[s])
-            if B_KMAJOR:
+            hwx.async_load(a_desc, [(pid_m * CLUSTER + rank) * BM, k * BK], a_bufs[s], full[s])
+            if CLUSTER > 1:
+                for r in tl.static_range(CLUSTER):
+                    if rank == r:
+                        hwx.async_load(b_desc, [k * BK, pid_n * BN + r * (BN // CLUSTER)],
+                                       hwx.slice(b_bufs[s], [0, r * (BN // CLUSTER)],
+                                                 [BK, BN // CLUSTER]),
+                                       full[s], multicast=(1 << CLUSTER) - 1)
+            elif B_KMAJOR:
                 hwx.async_load(b_desc, [pid_n * BN, k * BK], b_bufs[s], full[s])
             else:
                 hwx.async_load(b_desc, [k * BK, pid_n * BN], b_bufs[s], full[s])
@@ -56,16 +67,32 @@ def _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_progra
 
 
 @triton.jit
+def _release(empty, s, CLUSTER: tl.constexpr):
+    # The slot is free in every CTA whose copies fill it: each CTA's, in a
+    # cluster sharing B.
+    if CLUSTER > 1:
+        for r in tl.static_range(CLUSTER):
+            hwx.barrier_arrive(hwx.remote(empty[s], r), per_warp_group=True)
+    else:
+        hwx.barrier_arrive(empty[s], per_warp_group=True)
+
+
+@triton.jit
 def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.constexpr,
                          BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
                          GROUP_M: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
-                         B_KMAJOR: tl.constexpr = False, PROMOTE: tl.constexpr = 0):
+                         B_KMAJOR: tl.constexpr = False, PROMOTE: tl.constexpr = 0,
+                         CLUSTER: tl.constexpr = 1):
     # B_KMAJOR: b_desc describes B's transpose ([N, K]), read transposed by
     # the product (fp8 products take B only K-major). PROMOTE: every
     # PROMOTE k steps the products' sum moves into an f32 accumulator of
     # the kernel's own (fp8 wgmma keeps fewer bits than f32 as it
     # accumulates; cuBLAS does the same unless told to accumulate fast).
+    # CLUSTER (num_ctas): a program is a cluster of CLUSTER CTAs owning
+    # CLUSTER tiles on top of one another (BM rows each), whose B they share:
+    # each loads 1/CLUSTER of B's columns for all (TMA multicast).
     dtype = a_desc.dtype
+    rank = hwx.cluster_cta_rank()
     a_bufs = hwx.alloc([BM, BK], dtype, STAGES)
     if B_KMAJOR:
         b_bufs = hwx.alloc([BN, BK], dtype, STAGES)
@@ -73,16 +100,23 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
         b_bufs = hwx.alloc([BK, BN], dtype, STAGES)
     full = hwx.alloc_barriers(STAGES)     # the producer's copies landed
     # The consumers' products retired: one arrival per warp group, each
-    # after its own wait (a warp group knows only its own products retired).
-    empty = hwx.alloc_barriers(STAGES, count=CONSUMER_GROUPS)
-    num_pid_m = tl.cdiv(M, BM)
+    # after its own wait (a warp group knows only its own products retired);
+    # in a cluster, every CTA's warp groups, since each CTA's copies fill
+    # every CTA's slot.
+    empty = hwx.alloc_barriers(STAGES, count=CONSUMER_GROUPS * CLUSTER)
+    if CLUSTER > 1:
+        # Each CTA's barriers are ready before another's copies or
+        # arrivals reach them.
+        hwx.cluster_barrier()
+    num_pid_m = tl.cdiv(M, BM * CLUSTER)
     num_pid_n = tl.cdiv(N, BN)
     k_tiles = tl.cdiv(K, BK)
     num_tiles = num_pid_m * num_pid_n
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1, registers=40):
             _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_programs,
-                      num_pid_m, num_pid_n, k_tiles, BM, BN, BK, STAGES, GROUP_M, B_KMAJOR)
+                      num_pid_m, num_pid_n, k_tiles, BM, BN, BK, STAGES, GROUP_M, B_KMAJOR,
+                      CLUSTER)
         with hwx.async_task("default"):
             it = 0
             for tile in range(tl.program_id(0), num_tiles, num_programs):
@@ -97,7 +131,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                     # The product before this one has retired: its slot is free.
                     part = hwx.async_dot_wait(part, 1)
                     if k > 0:
-                        hwx.barrier_arrive(empty[(it + STAGES - 1) % STAGES], per_warp_group=True)
+                        _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
                     it += 1
                     if PROMOTE:
                         if ((k + 1) % PROMOTE == 0) | (k == k_tiles - 1):
@@ -106,8 +140,11 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                             part = tl.zeros([BM, BN], tl.float32)
                 if not PROMOTE:
                     acc = hwx.async_dot_wait(part, 0)
-                hwx.barrier_arrive(empty[(it + STAGES - 1) % STAGES], per_warp_group=True)
-                c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+                _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
+                c_desc.store([(pid_m * CLUSTER + rank) * BM, pid_n * BN], acc.to(c_desc.dtype))
+    if CLUSTER > 1:
+        # No CTA leaves while another may still arrive on its barriers.
+        hwx.cluster_barrier()
 
 
 @triton.jit
@@ -183,13 +220,17 @@ CONFIGS = [
     # Ping-pong: num_warps is one consumer's; the other brings 4 more.
     dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4, schedule="pingpong"),
     dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=4, schedule="pingpong"),
+    # Clusters of two CTAs (num_ctas=2) sharing B by TMA multicast.
+    dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8, CLUSTER=2),
+    dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=8, CLUSTER=2),
 ]
 
 
 def config_name(config):
     return (f"{config['BM']}x{config['BN']}x{config['BK']} w{config['num_warps']} s{config['STAGES']}"
             + (" pingpong" if config.get("schedule") == "pingpong" else "")
-            + (f" promote{config['PROMOTE']}" if config.get("PROMOTE") else ""))
+            + (f" promote{config['PROMOTE']}" if config.get("PROMOTE") else "")
+            + (f" c{config['CLUSTER']}" if config.get("CLUSTER", 1) > 1 else ""))
 
 
 def kernel_of(config):
@@ -203,11 +244,17 @@ def constexprs(config, b_kmajor=False):
     if config.get("schedule") == "pingpong":
         return values
     return dict(values, CONSUMER_GROUPS=config["num_warps"] // 4, B_KMAJOR=b_kmajor,
-                PROMOTE=config.get("PROMOTE", 0))
+                PROMOTE=config.get("PROMOTE", 0), CLUSTER=config.get("CLUSTER", 1))
 
 
-def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, **_):
-    b_block = f"[{BN}, {BK}]" if b_kmajor else f"[{BK}, {BN}]"
+def options(config):
+    """The launch options: a cluster config's programs are clusters."""
+    return {"num_warps": config["num_warps"], "num_ctas": config.get("CLUSTER", 1)}
+
+
+def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, CLUSTER=1, **_):
+    # In a cluster each CTA loads 1/CLUSTER of B's columns.
+    b_block = f"[{BN}, {BK}]" if b_kmajor else f"[{BK}, {BN // CLUSTER}]"
     return {"a_desc": f"tensordesc<{dtype}[{BM}, {BK}]>", "b_desc": f"tensordesc<{dtype}{b_block}>",
             "c_desc": f"tensordesc<{out or dtype}[{BM}, {BN}]>", "M": "i32", "N": "i32", "K": "i32",
             "num_programs": "i32"}
@@ -220,12 +267,14 @@ def launcher(a, b, c, config, num_sms):
     M, K = a.shape
     N = b.shape[1]
     BM, BN, BK = config["BM"], config["BN"], config["BK"]
-    descs = (TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BK, BN]),
+    cluster = config.get("CLUSTER", 1)
+    descs = (TensorDescriptor.from_tensor(a, [BM, BK]),
+             TensorDescriptor.from_tensor(b, [BK, BN // cluster]),
              TensorDescriptor.from_tensor(c, [BM, BN]))
-    programs = min(num_sms, triton.cdiv(M, BM) * triton.cdiv(N, BN))
+    programs = min(num_sms // cluster, triton.cdiv(M, BM * cluster) * triton.cdiv(N, BN))
     kernel = kernel_of(config)
     return lambda: kernel[(programs,)](*descs, M, N, K, programs, **constexprs(config),
-                                       num_warps=config["num_warps"])
+                                       **options(config))
 
 
 def launch(a, b, c, config, num_sms):
@@ -238,12 +287,19 @@ def compile_only():
         for config in CONFIGS:
             src = ASTSource(kernel_of(config), signature(**config, dtype=dtype),
                             constexprs=constexprs(config))
-            kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32),
-                                    options={"num_warps": config["num_warps"]})
+            kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options(config))
             assert kernel.metadata.compiler == "kiln"
             ttgir, ptx = kernel.asm["ttgir"], kernel.asm["ptx"]
             assert "ttg.warp_specialize" in ttgir and "num_warps(1" in ttgir, ttgir
             assert "wgmma.mma_async" in ptx and "cp.async.bulk.tensor.2d" in ptx
+            if config.get("CLUSTER", 1) > 1:
+                # Clusters of CTAs that each run the program: launched so,
+                # B multicast, the slots freed in every CTA, ids of clusters.
+                assert kernel.metadata.num_ctas == config["CLUSTER"]
+                assert '"ttg.num-ctas" = 1' in ttgir and "ttg.cluster-ctas" in ttgir
+                assert ".reqnctapercluster 2" in ptx and "multicast::cluster" in ptx, ptx
+                assert "mapa.shared::cluster" in ptx and "barrier.cluster.wait" in ptx
+                assert "%clusterid.x" in ptx
             # With 12 warps the register file is short: the producer gives back
             # what the consumers take. With 8, every warp has 255 already.
             if config["num_warps"] == 8:

@@ -48,6 +48,9 @@ struct Context {
   /// CTAs per program (`ttg.num-ctas`): above 1, a program is a cluster and
   /// each CTA holds its tile of every tensor.
   unsigned numCTAs = 1;
+  /// CTAs per cluster (ttg::lookupClusterCTAs): above 1, a program is a
+  /// cluster, whether its layouts span it or each CTA runs alone.
+  unsigned clusterCTAs = 1;
 };
 
 /// The layout of this CTA's tile of a tensor type (layout::ctaTile; the

@@ -84,7 +84,8 @@ void readMetadata(mlir::ModuleOp module, const CompileOptions &options, KernelMe
   };
   // The warps the kernel launches with, warp-specialised partitions' too.
   m.numWarps = get("ttg.total-num-warps", get("ttg.num-warps", options.numWarps));
-  m.numCtas = get("ttg.num-ctas", options.numCtas);
+  // The launch's cluster: CTAs that each run the program alone count too.
+  m.numCtas = get("ttg.cluster-ctas", get("ttg.num-ctas", options.numCtas));
   m.warpSize = get("ttg.threads-per-warp", options.warpSize);
   m.shared = std::max(get("ttg.shared", 0), options.minSharedMem.value_or(0));
   m.tmemSize = get("ttg.tensor_memory_size", 0);

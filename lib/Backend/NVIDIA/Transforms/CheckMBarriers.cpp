@@ -93,7 +93,7 @@ private:
 struct CheckMBarriersPass : kiln::nvidia::impl::CheckMBarriersBase<CheckMBarriersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (ttg::lookupNumCTAs(module) > 1)
+    if (ttg::lookupClusterCTAs(module) > 1)
       return; // other CTAs may arrive and copy
     bool failedAny = false;
     module.walk([&](tt::FuncOp func) {

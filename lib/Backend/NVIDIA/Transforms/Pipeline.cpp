@@ -193,7 +193,7 @@ void LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
         indices.push_back(map.lookupOrDefault(index));
       ttng::AsyncTMACopyGlobalToLocalOp::create(
           builder, loc, map.lookupOrDefault(descLoad.getDesc()), indices, barrier, buffer, pred,
-          streamed.multicast, descLoad.getCache(), descLoad.getEvict(), /*isVolatile=*/false);
+          /*ctaMask=*/Value(), streamed.multicast, descLoad.getCache(), descLoad.getEvict(), /*isVolatile=*/false);
       continue;
     }
     auto load = cast<tt::LoadOp>(streamed.load);

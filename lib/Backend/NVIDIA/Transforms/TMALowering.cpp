@@ -62,7 +62,8 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
   ttng::BarrierExpectOp::create(b, loc, barrier, int32_t(ttng::bufferBytes(*type)), always);
   ttng::AsyncTMACopyGlobalToLocalOp::create(b, loc, load.getDesc(), load.getIndices(), barrier,
-                                            buffer, always, /*multicast=*/false,
+                                            buffer, always, /*ctaMask=*/Value(),
+                                            /*multicast=*/false,
                                             load.getCache(), load.getEvict(),
                                             /*isVolatile=*/false);
   Value phase = arith::ConstantIntOp::create(b, loc, 0, 32);

@@ -348,7 +348,7 @@ private:
       b.setInsertionPoint(load);
       auto copy = ttng::AsyncTMACopyGlobalToLocalOp::create(
           b, loc, load.getDesc(), load.getIndices(), ready, slotOf(b, loc, s.ring, slot), on,
-          /*multicast=*/false, load.getCache(), load.getEvict(), /*isVolatile=*/false);
+          /*ctaMask=*/Value(), /*multicast=*/false, load.getCache(), load.getEvict(), /*isVolatile=*/false);
       copies.push_back(copy);
     }
   }

@@ -378,13 +378,18 @@ struct TMALoadLowering : OpConversionPattern<ttng::AsyncTMACopyGlobalToLocalOp> 
     // A tile with too few messages to share is copied by each CTA alone
     // (each barrier still receives the tile's bytes once).
     std::optional<Multicast> multicast;
+    // An explicit mask: this CTA sends every message to the CTAs it names.
+    Value explicitMask;
+    if (adaptor.getCtaMask())
+      explicitMask = LLVM::TruncOp::create(rewriter, loc, rewriter.getI16Type(),
+                                           adaptor.getCtaMask());
     if (op.getMulticast() && tile.replicated &&
         messages->list.size() % (size_t(1) << llvm::popcount(uint64_t(tile.replicated))) == 0)
       multicast = multicastOf(rewriter, loc, ctx, tile.replicated);
     for (auto [k, m] : llvm::enumerate(messages->list)) {
       Value dst = elementAddress(rewriter, loc, adaptor.getResult(), elem,
                                  i32Constant(rewriter, loc, m.offset));
-      Value sends = pred, mask;
+      Value sends = pred, mask = explicitMask;
       if (multicast) {
         Value mine = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, multicast->index,
                                           i32Constant(rewriter, loc, k % multicast->copies));

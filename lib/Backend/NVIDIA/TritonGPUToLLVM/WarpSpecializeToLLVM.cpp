@@ -11,6 +11,11 @@
 //    the op's number in the word, meet the workers at barrier 1, run the
 //    default region, and meet them again when both are done. Each kernel
 //    return first sends the workers the exit word.
+//  * A cluster barrier the default warps reach outside the ops waits for
+//    every thread of the cluster, the idle workers' too: the default warps
+//    send them a word to take part in it (the next ones after the ops'),
+//    and all meet once more after it, so that no worker reads the word
+//    after the next one is written.
 //  * CTA barriers become named barriers of the warps that reach them:
 //    barrier 0 over the default warps, barrier 2 + i over partition i's.
 //    Thread ids in a partition count from its first warp, so its layouts
@@ -142,6 +147,7 @@ public:
       caseValues.push_back(int32_t(k + 1));
       caseBlocks.push_back(lowerOp(b, op, int32_t(k + 1)));
     }
+    gatherForClusterBarriers(b, caseValues, caseBlocks);
     b.setInsertionPointToEnd(worker);
     LLVM::SwitchOp::create(b, loc, state, exit, ValueRange(), caseValues, caseBlocks,
                            SmallVector<ValueRange>(caseBlocks.size(), ValueRange()));
@@ -361,6 +367,50 @@ private:
   void sendState(OpBuilder &b, Location loc, int32_t state) {
     LLVM::StoreOp::create(b, loc, i32(b, loc, state), sharedAt(b, loc, stateOffset));
     namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
+  }
+
+  /// Cluster barriers outside the ops: the default warps call the workers
+  /// to each (arrive or wait, by word), who do the same and return to the
+  /// loop. Those inside an op's regions are their partitions' own.
+  void gatherForClusterBarriers(OpBuilder &b, SmallVectorImpl<int32_t> &caseValues,
+                                SmallVectorImpl<Block *> &caseBlocks) {
+    SmallVector<Operation *> syncs;
+    func.walk([&](Operation *op) {
+      if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp, NVVM::ClusterWaitOp>(op) &&
+          !op->getParentOfType<ttg::WarpSpecializeOp>())
+        syncs.push_back(op);
+    });
+    if (syncs.empty())
+      return;
+    int32_t first = int32_t(ops.size()) + 1;
+    Location loc = func.getLoc();
+    // Word first + k: the workers' side of sync kind k.
+    auto kindOf = [](Operation *op) {
+      return isa<NVVM::ClusterArriveOp>(op) ? 0 : isa<NVVM::ClusterArriveRelaxedOp>(op) ? 1 : 2;
+    };
+    for (int kind = 0; kind < 3; ++kind) {
+      if (llvm::none_of(syncs, [&](Operation *op) { return kindOf(op) == kind; }))
+        continue;
+      Block *block = new Block();
+      func.getBody().push_back(block);
+      b.setInsertionPointToEnd(block);
+      if (kind == 0)
+        NVVM::ClusterArriveOp::create(b, loc, UnitAttr());
+      else if (kind == 1)
+        NVVM::ClusterArriveRelaxedOp::create(b, loc, UnitAttr());
+      else
+        NVVM::ClusterWaitOp::create(b, loc, UnitAttr());
+      namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
+      LLVM::BrOp::create(b, loc, ValueRange(), worker);
+      caseValues.push_back(first + kind);
+      caseBlocks.push_back(block);
+    }
+    for (Operation *op : syncs) {
+      b.setInsertionPoint(op);
+      sendState(b, op->getLoc(), first + kindOf(op));
+      b.setInsertionPointAfter(op);
+      namedBarrier(b, op->getLoc(), kDispatchBarrier, totalWarps * warpSize);
+    }
   }
 
   /// Lowers `op` on both sides; returns the workers' block for it.

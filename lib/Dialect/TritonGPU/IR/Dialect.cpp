@@ -159,6 +159,13 @@ unsigned kiln::ttg::lookupNumCTAs(Operation *op) {
   return lookupIntAttr<ModuleOp>(op, TritonGPUDialect::kNumCTAsAttr).value_or(1);
 }
 
+unsigned kiln::ttg::lookupClusterCTAs(Operation *op) {
+  if (std::optional<unsigned> cluster =
+          lookupIntAttr<ModuleOp>(op, TritonGPUDialect::kClusterCTAsAttr))
+    return *cluster;
+  return lookupNumCTAs(op);
+}
+
 // The four attributes Triton's passes read: the integers must be powers of
 // two, and each may only sit where Triton looks for it.
 LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op,
@@ -173,7 +180,8 @@ LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   bool onFunc = name == kNumWarpsAttr;
-  if (!onFunc && name != kThreadsPerWarpAttr && name != kNumCTAsAttr)
+  if (!onFunc && name != kThreadsPerWarpAttr && name != kNumCTAsAttr &&
+      name != kClusterCTAsAttr)
     return success();
   if (!isa<ModuleOp>(op) && !(onFunc && isa<kiln::tt::FuncOp>(op)))
     return op->emitOpError() << "'" << name << "' belongs on the module"
@@ -186,5 +194,11 @@ LogicalResult TritonGPUDialect::verifyOperationAttribute(Operation *op,
   if (v < 1 || v > (1 << 16) || !llvm::isPowerOf2_64(v))
     return op->emitOpError() << "'" << name << "' must be a power of two up to 65536, got "
                              << attr.getValue();
+  // Clusters of CTAs that each run the program alone have one-CTA layouts.
+  auto numCTAs = op->getAttrOfType<IntegerAttr>(kNumCTAsAttr);
+  if (name == kClusterCTAsAttr && numCTAs && numCTAs.getInt() != 1)
+    return op->emitOpError() << "'" << name << "' needs '" << kNumCTAsAttr
+                             << "' = 1 (its CTAs each hold whole tensors), got "
+                             << numCTAs.getInt();
   return success();
 }

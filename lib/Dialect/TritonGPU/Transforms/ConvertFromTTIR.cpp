@@ -40,8 +40,8 @@ private:
     if (!tensor || tensor.getEncoding())
       return type;
     return tensor.cloneWithEncoding(getDefaultBlockedEncoding(&getContext(), tensor.getShape(),
-                                                              warps, threadsPerWarp,
-                                                              unsigned(numCTAs), keepWhole));
+                                                              warps, threadsPerWarp, ctas,
+                                                              keepWhole));
   }
   Type convertValue(Value value) { return convert(value.getType(), wholeAxes.lookup(value)); }
   /// Over several CTAs, the axes each value must keep whole in every CTA:
@@ -56,10 +56,10 @@ private:
   RankedTensorType wholeAlong(Type type, unsigned axis) {
     auto tensor = cast<RankedTensorType>(type);
     auto blocked = dyn_cast<BlockedEncodingAttr>(tensor.getEncoding());
-    if (!blocked || numCTAs == 1)
+    if (!blocked || ctas == 1)
       return tensor;
-    SmallVector<int32_t> cga = defaultCGABases(tensor.getShape(), blocked.getOrder(),
-                                               unsigned(numCTAs), uint64_t(1) << axis);
+    SmallVector<int32_t> cga = defaultCGABases(tensor.getShape(), blocked.getOrder(), ctas,
+                                               uint64_t(1) << axis);
     if (ArrayRef<int32_t>(cga) == blocked.getCgaLayout())
       return tensor;
     return tensor.cloneWithEncoding(buildBlockedEncoding(
@@ -87,6 +87,9 @@ private:
   /// The warps the op being converted runs on: num-warps, or those of the
   /// ttg.warp_specialize partition it is in (hwx's tasks reach TTIR so).
   unsigned warps = 0;
+  /// The CTAs each layout spans: num-ctas, or 1 where the program's CTAs
+  /// each run it alone (a kernel that made its own buffers).
+  unsigned ctas = 1;
   void enter(Operation *op) { warps = lookupNumWarps(op).value_or(unsigned(numWarps)); }
 };
 
@@ -144,7 +147,7 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
       // so that no CTA is left fewer rows than a warp group's 64.
       int64_t rows = c.getShape()[rank - 2], cols = c.getShape()[rank - 1];
       uint64_t mBit = uint64_t(1) << (rank - 2), nBit = uint64_t(1) << (rank - 1);
-      if ((rows > cols || (rows == cols && rows / numCTAs >= 128)) &&
+      if ((rows > cols || (rows == cols && rows / ctas >= 128)) &&
           !(wholeAxes.lookup(dot.getD()) & (mBit | nBit))) {
         mark(dot.getD(), nBit);
         mark(dot.getC(), nBit);
@@ -152,7 +155,7 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
       SmallVector<unsigned> order(rank);
       std::iota(order.rbegin(), order.rend(), 0);
       SmallVector<int32_t> cga =
-          defaultCGABases(c.getShape(), order, unsigned(numCTAs), wholeAxes.lookup(dot.getD()));
+          defaultCGABases(c.getShape(), order, ctas, wholeAxes.lookup(dot.getD()));
       uint64_t splitDims = 0;
       for (size_t i = 0; i < cga.size(); ++i)
         if (cga[i] != 0)
@@ -217,7 +220,7 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
     return success();
   }
   if (auto explicitOp = dyn_cast<ExplicitLayoutOpInterface>(op))
-    return explicitOp.assignLayouts(warps, threadsPerWarp, unsigned(numCTAs));
+    return explicitOp.assignLayouts(warps, threadsPerWarp, ctas);
   if (isa<tt::ScanOp>(op)) {
     RankedTensorType srcType = scannedOperandType(op);
     for (Value result : op->getResults())
@@ -396,31 +399,27 @@ void ConvertFromTTIRPass::runOnOperation() {
   });
   if (hasLayouts)
     return fail("the module already has layouts (is it TTGIR?)");
-  // Buffers made before layouts (a plugin's, such as hwx's) are one CTA's.
-  WalkResult buffers = module.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes()) {
-      auto memdesc = dyn_cast<MemDescType>(type);
-      auto layout = memdesc ? dyn_cast<LayoutEncodingInterface>(memdesc.getEncoding()) : nullptr;
-      if (layout && layout.getNumCTAs() != unsigned(numCTAs)) {
-        op->emitError() << "this shared-memory buffer, made before layouts (by a plugin op such "
-                           "as hwx's), belongs to one CTA, and kiln does not split such buffers "
-                           "over the "
-                        << int(numCTAs) << " CTAs of a program yet: compile with num_ctas=1";
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
+  // Buffers made before layouts (a plugin's, such as hwx's) are one CTA's:
+  // in a cluster, each CTA then runs the program alone, with one-CTA
+  // layouts (ttg.num-ctas 1) and the cluster's size in ttg.cluster-ctas.
+  ctas = unsigned(numCTAs);
+  module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto memdesc = dyn_cast<MemDescType>(type))
+        if (auto layout = dyn_cast<LayoutEncodingInterface>(memdesc.getEncoding());
+            layout && layout.getNumCTAs() == 1)
+          ctas = 1;
   });
-  if (buffers.wasInterrupted())
-    return signalPassFailure();
   Builder b(ctx);
   module->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
-  module->setAttr("ttg.num-ctas", b.getI32IntegerAttr(numCTAs));
+  module->setAttr("ttg.num-ctas", b.getI32IntegerAttr(ctas));
+  if (ctas != unsigned(numCTAs))
+    module->setAttr(TritonGPUDialect::kClusterCTAsAttr, b.getI32IntegerAttr(numCTAs));
   module->setAttr("ttg.target", b.getStringAttr(target));
   module->setAttr("ttg.threads-per-warp", b.getI32IntegerAttr(threadsPerWarp));
 
   warps = numWarps;
-  if (numCTAs > 1)
+  if (ctas > 1)
     findWholeAxes(module);
   // Signatures first, so that calls and returns see the new types.
   for (auto func : module.getOps<tt::FuncOp>()) {

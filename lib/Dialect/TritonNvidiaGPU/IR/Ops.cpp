@@ -39,10 +39,14 @@ LogicalResult verifyLocalBarrier(Operation *op, MemDescType type, StringRef what
   return verifyBarrier(op, type, what);
 }
 
-/// Cluster ops need a program of several CTAs.
+/// Cluster ops need a program of several CTAs; TTIR (no ttg.num-ctas
+/// yet, as a plugin's ops reach it) does not know its cluster.
 LogicalResult verifyInCluster(Operation *op) {
-  if (kiln::ttg::lookupNumCTAs(op) < 2)
-    return op->emitOpError() << "requires ttg.num-ctas > 1 (a thread-block cluster)";
+  auto module = op->getParentOfType<ModuleOp>();
+  if (module && !module->hasAttr(kiln::ttg::TritonGPUDialect::kNumCTAsAttr))
+    return success();
+  if (kiln::ttg::lookupClusterCTAs(op) < 2)
+    return op->emitOpError() << "needs a thread-block cluster (compile with num_ctas > 1)";
   return success();
 }
 
@@ -227,6 +231,11 @@ LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
   MemDescType result = getResult().getType();
   if (!result.getMutableMemory())
     return emitOpError() << "cannot copy into an immutable memdesc";
+  if (getCtaMask() && getMulticast())
+    return emitOpError() << "takes either multicast (the layout's CTAs share the copy) or a "
+                            "multicast_mask, not both";
+  if (getCtaMask() && failed(verifyInCluster(*this)))
+    return failure();
   return verifyTMACopy(*this, getDesc().getType(), getCoord().size(), result);
 }
 

@@ -48,8 +48,14 @@ std::optional<unsigned> lookupNumWarps(mlir::Operation *op);
 /// `ttg.threads-per-warp` of the enclosing module (32 when absent).
 unsigned lookupThreadsPerWarp(mlir::Operation *op);
 
-/// `ttg.num-ctas` of the enclosing module (1 when absent).
+/// `ttg.num-ctas` of the enclosing module (1 when absent): the CTAs a
+/// layout spans.
 unsigned lookupNumCTAs(mlir::Operation *op);
+
+/// The CTAs of a thread-block cluster the kernel launches in:
+/// `ttg.cluster-ctas` where the module has it (CTAs that each run the
+/// program alone), else `ttg.num-ctas`.
+unsigned lookupClusterCTAs(mlir::Operation *op);
 
 /// The linear layout of a tensor type through its encoding; an error when
 /// it has none that is a ttg layout, or the encoding does not fit its shape.

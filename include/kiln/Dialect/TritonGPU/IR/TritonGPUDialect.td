@@ -29,6 +29,10 @@ def TritonGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kThreadsPerWarpAttr = "ttg.threads-per-warp";
     static constexpr ::llvm::StringLiteral kNumCTAsAttr = "ttg.num-ctas";
     static constexpr ::llvm::StringLiteral kTargetAttr = "ttg.target";
+    // kiln's: clusters of this many CTAs, each running the program on its
+    // own with one-CTA layouts (`ttg.num-ctas` is then 1). Kernels that
+    // manage their CTAs themselves (hwx's) compile so with num_ctas > 1.
+    static constexpr ::llvm::StringLiteral kClusterCTAsAttr = "ttg.cluster-ctas";
   }];
 }
 

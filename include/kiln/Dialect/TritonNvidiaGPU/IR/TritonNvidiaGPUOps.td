@@ -259,7 +259,8 @@ def TTNG_ClusterWaitOp : TTNG_Op<"cluster_wait"> {
 // TMA copies
 //===----------------------------------------------------------------------===//
 
-def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local"> {
+def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local",
+                                                [AttrSizedOperandSegments]> {
   let summary = "start a TMA copy of the block at `coord` of a descriptor into a buffer";
   let description = [{
     The copy signals `barrier` with the bytes it delivers; `result` may be
@@ -270,6 +271,12 @@ def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local">
     `barrier` receives the whole tile's bytes. Its issuer must know that
     those CTAs no longer read their buffer (the pipeliner's empty
     mbarriers do it); without copies to share it is an ordinary copy.
+
+    With `multicast_mask` (kiln's, for kernels whose CTAs each run the
+    program alone: `ttg.cluster-ctas`), this CTA sends the whole block to
+    the buffer at the same place in each CTA whose bit is set in the i32
+    mask (rank r: bit r; its own included only if set), and each of them
+    receives the bytes on its mbarrier at `barrier`'s place.
   }];
   let arguments = (ins
     Arg<TT_TensorDescType, "", [MemRead<TTNG_GlobalMemory>]>:$desc,
@@ -277,12 +284,13 @@ def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local">
     Arg<TTG_MemDescType, "", [MemWrite<TTNG_SharedMemory>]>:$barrier,
     Arg<TTG_MemDescType, "", [MemWrite<TTNG_SharedMemory>]>:$result,
     I1:$pred,
+    Optional<I32>:$ctaMask,
     UnitAttr:$multicast,
     DefaultValuedAttr<TT_CacheModifierAttr, "::kiln::tt::CacheModifier::NONE">:$cache,
     DefaultValuedAttr<TT_EvictionPolicyAttr, "::kiln::tt::EvictionPolicy::NORMAL">:$evict,
     DefaultValuedAttr<BoolAttr, "false">:$isVolatile);
   let assemblyFormat = [{
-    $desc `[` $coord `]` $result `,` $barrier `,` $pred
+    $desc `[` $coord `]` $result `,` $barrier `,` $pred (`multicast_mask` $ctaMask^)?
     oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
     attr-dict `:` qualified(type($desc)) `,` qualified(type($barrier)) `->` qualified(type($result))
   }];
