@@ -474,10 +474,12 @@ def run():
     failed += not ok
 
     for cluster in (2, 4):
-        x = torch.randn(64, 128, device="cuda", dtype=torch.float16)
-        y = torch.zeros(3 * cluster, 64, 128, device="cuda", dtype=torch.float16)
-        multicast_kernel[(3,)](TensorDescriptor.from_tensor(x, [64, 128 // cluster]), y,
-                               BLOCK_N=128, CLUSTER=cluster, num_ctas=cluster)
+        # Each CTA's part 64 columns wide (a whole swizzle tile of the buffer).
+        n = 64 * cluster
+        x = torch.randn(64, n, device="cuda", dtype=torch.float16)
+        y = torch.zeros(3 * cluster, 64, n, device="cuda", dtype=torch.float16)
+        multicast_kernel[(3,)](TensorDescriptor.from_tensor(x, [64, 64]), y,
+                               BLOCK_N=n, CLUSTER=cluster, num_ctas=cluster)
         report(f"multicast over {cluster} CTAs", all(torch.equal(y[i], x) for i in range(len(y))))
     return 1 if failed else 0
 
