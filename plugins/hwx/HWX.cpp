@@ -117,7 +117,11 @@ Results alloc(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
   allocShape.append(shape->begin(), shape->end());
   auto type = ttg::MemDescType::get(allocShape, element, encoding,
                                     ttg::SharedMemorySpaceAttr::get(ctx), /*mutableMemory=*/true);
-  return SmallVector<Value>{ttg::LocalAllocOp::create(kb.builder(), kb.loc(), type, Value(), IntegerAttr()).getResult()};
+  auto op = ttg::LocalAllocOp::create(kb.builder(), kb.loc(), type, Value(), IntegerAttr());
+  // kiln's choice, for hwx.infer-buffer-layouts to revise by the TMA copies.
+  if (swizzle && swizzle.getInt() == -1)
+    op->setAttr(hwx::kInferredLayoutAttr, UnitAttr::get(ctx));
+  return SmallVector<Value>{op.getResult()};
 }
 
 // hwx.alloc_barriers(num=1, count=1): `num` mbarriers, each initialised to
@@ -528,8 +532,8 @@ void registerOps(kiln::OpRegistry &registry) {
 }
 
 const kiln::PluginInfo info = {KILN_PLUGIN_HEADER("hwx", "0.1"),
-                               /*registerDialects=*/nullptr, /*registerPasses=*/nullptr,
-                               /*extendPipeline=*/nullptr, &registerOps};
+                               /*registerDialects=*/nullptr, &hwx::registerLayoutPasses,
+                               &hwx::extendPipelineWithLayouts, &registerOps};
 
 } // namespace
 

@@ -2,7 +2,9 @@
 #ifndef KILN_PLUGINS_HWX_OPS_H
 #define KILN_PLUGINS_HWX_OPS_H
 
+#include "kiln/Pipeline/PipelineEditor.h"
 #include "kiln/Plugin/OpRegistry.h"
+#include "kiln/Plugin/PassRegistrar.h"
 
 #include "mlir/IR/Value.h"
 #include "mlir/IR/ValueRange.h"
@@ -41,6 +43,13 @@ mlir::FailureOr<int64_t> pendingsOf(kiln::KernelBuilder &kb, llvm::StringRef op,
 /// The layout of an hwx buffer of `shape`: the swizzle wgmma and TMA read
 /// where it has rows to swizzle, else unswizzled.
 mlir::Attribute bufferEncoding(llvm::ArrayRef<int64_t> shape, mlir::Type element);
+
+/// Marks an allocation whose swizzle hwx chose, for
+/// hwx.infer-buffer-layouts to set from its TMA copies (Layouts.cpp).
+inline constexpr llvm::StringLiteral kInferredLayoutAttr = "hwx.inferred_layout";
+/// hwx.infer-buffer-layouts, for kiln-opt and after ttir.expand-kernel-ops.
+void registerLayoutPasses(kiln::PassRegistrar &registrar);
+void extendPipelineWithLayouts(kiln::PipelineEditor &editor);
 
 /// Registers `decls` (HWX.cpp).
 void addOps(kiln::OpRegistry &registry, llvm::ArrayRef<OpDecl> decls);

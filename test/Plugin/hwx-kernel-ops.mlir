@@ -8,7 +8,7 @@
 // CHECK: #[[NVMMA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 // CHECK-LABEL: tt.func public @carried
 // CHECK-NOT: tt.call
-// CHECK: %[[BUFS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #[[NVMMA]], #smem, mutable>
+// CHECK: %[[BUFS:.*]] = ttg.local_alloc {hwx.inferred_layout} : () -> !ttg.memdesc<2x64x64xf16, #[[NVMMA]], #smem, mutable>
 // CHECK: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64
 // CHECK-COUNT-2: ttng.init_barrier %{{.*}}, 1
 // CHECK: %[[FIRST:.*]] = ttg.memdesc_index %[[BUFS]][%{{.*}}] : {{.*}} -> !ttg.memdesc<64x64xf16

@@ -11,7 +11,7 @@
 // program id and the arange are made again in each partition.
 // CHECK-LABEL: tt.func public @tasks
 // CHECK: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64
-// CHECK: %[[BUFS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64xf32
+// CHECK: %[[BUFS:.*]] = ttg.local_alloc {hwx.inferred_layout} : () -> !ttg.memdesc<2x64xf32
 // CHECK: ttg.warp_specialize(%[[BUFS]], %[[BARS]], %arg1) attributes {requestedRegisters = array<i32: 40, 40>}
 // CHECK-NEXT: default {
 // CHECK: ttng.wait_barrier

@@ -267,6 +267,17 @@ def multicast_kernel(x_desc, y_ptr, BLOCK_N: tl.constexpr, CLUSTER: tl.constexpr
 
 
 @triton.jit
+def two_swizzles_kernel(a_desc, b_desc):
+    # One buffer copied through 64- and 32-column blocks: no one swizzle fits.
+    buf = hwx.alloc([64, 64], tl.float16)
+    bars = hwx.alloc_barriers(1)
+    hwx.barrier_expect(bars[0], 64 * 64 * 2 * 2)
+    hwx.async_load(a_desc, [0, 0], buf[0], bars[0])
+    hwx.async_load(b_desc, [0, 0], hwx.slice(buf[0], [0, 32], [64, 32]), bars[0])
+    hwx.barrier_wait(bars[0], 0)
+
+
+@triton.jit
 def lone_cluster_barrier_kernel(y_ptr):
     hwx.cluster_barrier()
     tl.store(y_ptr, 1)
@@ -407,6 +418,17 @@ def main():
     assert "multicast::cluster" in ptx and "mapa.shared::cluster" in ptx, ptx
     assert "fence.mbarrier_init.release.cluster" in ptx and "barrier.cluster.wait" in ptx, ptx
     print("clusters: multicast copies, remote arrivals and cluster barriers in 2-CTA clusters")
+    # Four CTAs: 64x32 parts of a 64x128 buffer, which takes their swizzle.
+    kernel = compile(multicast_kernel, {"x_desc": "tensordesc<fp16[64, 32]>", "y_ptr": "*fp16"},
+                     {"BLOCK_N": 128, "CLUSTER": 4}, {"num_ctas": 4})
+    ttgir = kernel.asm["ttgir"]
+    assert "swizzlingByteWidth = 64" in ttgir and "swizzlingByteWidth = 128" not in ttgir, ttgir
+    print("inferred: a buffer filled by narrower TMA boxes takes their swizzle (64 bytes)")
+    message = error_of(two_swizzles_kernel, {"a_desc": "tensordesc<fp16[64, 64]>",
+                                             "b_desc": "tensordesc<fp16[64, 32]>"}, {})
+    line = [l for l in message.splitlines() if "error:" in l][0]
+    assert "hwx_values.py:" in line and "note: this copy needs 64 bytes" in message, message
+    print("two swizzles:", line.split("error: ")[1])
     message = error_of(lone_cluster_barrier_kernel, {"y_ptr": "*i32"}, {})
     line = [l for l in message.splitlines() if "error:" in l][0]
     assert "hwx_values.py:" in line, message
@@ -474,12 +496,11 @@ def run():
     failed += not ok
 
     for cluster in (2, 4):
-        # Each CTA's part 64 columns wide (a whole swizzle tile of the buffer).
-        n = 64 * cluster
-        x = torch.randn(64, n, device="cuda", dtype=torch.float16)
-        y = torch.zeros(3 * cluster, 64, n, device="cuda", dtype=torch.float16)
-        multicast_kernel[(3,)](TensorDescriptor.from_tensor(x, [64, 64]), y,
-                               BLOCK_N=n, CLUSTER=cluster, num_ctas=cluster)
+        # Over 4 CTAs each part is 32 columns (the buffer's swizzle 64 bytes).
+        x = torch.randn(64, 128, device="cuda", dtype=torch.float16)
+        y = torch.zeros(3 * cluster, 64, 128, device="cuda", dtype=torch.float16)
+        multicast_kernel[(3,)](TensorDescriptor.from_tensor(x, [64, 128 // cluster]), y,
+                               BLOCK_N=128, CLUSTER=cluster, num_ctas=cluster)
         report(f"multicast over {cluster} CTAs", all(torch.equal(y[i], x) for i in range(len(y))))
     return 1 if failed else 0
 
