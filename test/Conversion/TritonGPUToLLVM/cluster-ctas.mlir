@@ -49,10 +49,17 @@ module attributes {"ttg.cluster-ctas" = 2 : i32, "ttg.num-ctas" = 1 : i32, "ttg.
 // CHECK-NEXT: "bar.sync 1, 256;"
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK-NEXT: "bar.sync 1, 256;"
+// Those inside the op's regions are their own warps': not gathered (the
+// barrier after the default region's is its join).
+// CHECK: nvvm.cluster.arrive.relaxed
+// CHECK-NEXT: "bar.sync 1, 256;"
+// CHECK-NEXT: llvm.br
 // CHECK: llvm.switch %{{.*}} : i32, ^[[EXIT:bb[0-9]+]] [
 // CHECK-NEXT: 1: ^{{bb[0-9]+}},
 // CHECK-NEXT: 2: ^[[WARRIVE:bb[0-9]+]],
 // CHECK-NEXT: 4: ^[[WWAIT:bb[0-9]+]]
+// CHECK: nvvm.cluster.wait
+// CHECK-NEXT: llvm.br
 // CHECK: ^[[WARRIVE]]:
 // CHECK-NEXT: nvvm.cluster.arrive
 // CHECK-NEXT: "bar.sync 1, 256;"
@@ -66,9 +73,11 @@ module attributes {"ttg.cluster-ctas" = 2 : i32, "ttg.num-ctas" = 1 : i32, "ttg.
     ttng.cluster_wait
     ttg.warp_specialize(%p)
     default {
+      ttng.cluster_arrive {relaxed = true}
       ttg.warp_yield
     }
     partition0(%x: !tt.ptr<i32>) num_warps(1) {
+      ttng.cluster_wait
       ttg.warp_return
     } : (!tt.ptr<i32>) -> ()
     tt.return

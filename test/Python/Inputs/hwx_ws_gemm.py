@@ -220,9 +220,10 @@ CONFIGS = [
     # Ping-pong: num_warps is one consumer's; the other brings 4 more.
     dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4, schedule="pingpong"),
     dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=4, schedule="pingpong"),
-    # Clusters of two CTAs (num_ctas=2) sharing B by TMA multicast.
+    # Clusters of two and four CTAs (num_ctas) sharing B by TMA multicast.
     dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8, CLUSTER=2),
     dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=8, CLUSTER=2),
+    dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8, CLUSTER=4),
 ]
 
 
@@ -297,7 +298,8 @@ def compile_only():
                 # B multicast, the slots freed in every CTA, ids of clusters.
                 assert kernel.metadata.num_ctas == config["CLUSTER"]
                 assert '"ttg.num-ctas" = 1' in ttgir and "ttg.cluster-ctas" in ttgir
-                assert ".reqnctapercluster 2" in ptx and "multicast::cluster" in ptx, ptx
+                assert f".reqnctapercluster {config['CLUSTER']}" in ptx, ptx
+                assert "multicast::cluster" in ptx
                 assert "mapa.shared::cluster" in ptx and "barrier.cluster.wait" in ptx
                 assert "%clusterid.x" in ptx
             # With 12 warps the register file is short: the producer gives back

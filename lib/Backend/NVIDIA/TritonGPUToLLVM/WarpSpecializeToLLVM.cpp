@@ -141,13 +141,20 @@ public:
     b.setInsertionPointToEnd(worker);
     namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
     Value state = LLVM::LoadOp::create(b, loc, b.getI32Type(), sharedAt(b, loc, stateOffset));
+    // Found before the ops' regions join the function's body.
+    SmallVector<Operation *> syncs;
+    func.walk([&](Operation *op) {
+      if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp, NVVM::ClusterWaitOp>(op) &&
+          !op->getParentOfType<ttg::WarpSpecializeOp>())
+        syncs.push_back(op);
+    });
     SmallVector<int32_t> caseValues;
     SmallVector<Block *> caseBlocks;
     for (auto [k, op] : llvm::enumerate(ops)) {
       caseValues.push_back(int32_t(k + 1));
       caseBlocks.push_back(lowerOp(b, op, int32_t(k + 1)));
     }
-    gatherForClusterBarriers(b, caseValues, caseBlocks);
+    gatherForClusterBarriers(b, syncs, caseValues, caseBlocks);
     b.setInsertionPointToEnd(worker);
     LLVM::SwitchOp::create(b, loc, state, exit, ValueRange(), caseValues, caseBlocks,
                            SmallVector<ValueRange>(caseBlocks.size(), ValueRange()));
@@ -369,17 +376,13 @@ private:
     namedBarrier(b, loc, kDispatchBarrier, totalWarps * warpSize);
   }
 
-  /// Cluster barriers outside the ops: the default warps call the workers
-  /// to each (arrive or wait, by word), who do the same and return to the
-  /// loop. Those inside an op's regions are their partitions' own.
-  void gatherForClusterBarriers(OpBuilder &b, SmallVectorImpl<int32_t> &caseValues,
+  /// The cluster barriers `syncs`, outside the ops: the default warps call
+  /// the workers to each (arrive or wait, by word), who do the same and
+  /// return to the loop. Those inside an op's regions are their partitions'
+  /// own.
+  void gatherForClusterBarriers(OpBuilder &b, ArrayRef<Operation *> syncs,
+                                SmallVectorImpl<int32_t> &caseValues,
                                 SmallVectorImpl<Block *> &caseBlocks) {
-    SmallVector<Operation *> syncs;
-    func.walk([&](Operation *op) {
-      if (isa<NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp, NVVM::ClusterWaitOp>(op) &&
-          !op->getParentOfType<ttg::WarpSpecializeOp>())
-        syncs.push_back(op);
-    });
     if (syncs.empty())
       return;
     int32_t first = int32_t(ops.size()) + 1;
