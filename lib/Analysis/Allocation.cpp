@@ -172,6 +172,17 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
           if (!anchor)
             continue;
           buffer.lastOp = std::max(buffer.lastOp, subtreeEnd[anchor]);
+          // Another CTA of the cluster may reach a buffer viewed in its
+          // shared memory (an arrival on a barrier there) until the end.
+          auto remote = [](Type t) {
+            auto memdesc = dyn_cast<ttg::MemDescType>(t);
+            auto space = memdesc ? dyn_cast_or_null<ttg::MemorySpaceInterface>(
+                                       memdesc.getMemorySpace())
+                                 : nullptr;
+            return space && !space.isCTALocal();
+          };
+          if (llvm::any_of(user->getResultTypes(), remote))
+            buffer.lastOp = std::max(buffer.lastOp, subtreeEnd[&home->back()]);
           // An async copy writes the buffer until it lands, after its last
           // use perhaps.
           if (isa<ttg::AsyncCopyGlobalToLocalOp>(user)) {

@@ -311,13 +311,21 @@ Results asyncLoad(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
       coordinates(kb, "hwx.async_load", desc, operands.drop_front().drop_back(4));
   if (failed(coords))
     return failure();
-  // multicast=0 (the default, a constant) is an ordinary copy.
+  // multicast=0 is an ordinary copy: a constant 0 (the default) builds
+  // one, a run-time 0 becomes this CTA's own bit (the same copy).
   Value mask = operands[n - 1];
   APInt constant;
-  if (matchPattern(mask, m_ConstantInt(&constant)) && constant.isZero())
+  if (matchPattern(mask, m_ConstantInt(&constant)) && constant.isZero()) {
     mask = Value();
-  else if (!(mask = scalarI32(kb, "hwx.async_load", "multicast (a CTA mask)", mask)))
+  } else if (!(mask = scalarI32(kb, "hwx.async_load", "multicast (a CTA mask)", mask))) {
     return failure();
+  } else if (hwx::markClusterAware(kb); !matchPattern(mask, m_ConstantInt(&constant))) {
+    OpBuilder &b = kb.builder();
+    Value rank = ttng::ClusterCTARankOp::create(b, kb.loc(), b.getI32Type());
+    Value own = arith::ShLIOp::create(b, kb.loc(), kb.constInt(1), rank);
+    Value none = arith::CmpIOp::create(b, kb.loc(), arith::CmpIPredicate::eq, mask, kb.constInt(0));
+    mask = arith::SelectOp::create(b, kb.loc(), none, own, mask);
+  }
   ttng::AsyncTMACopyGlobalToLocalOp::create(kb.builder(), kb.loc(), desc, *coords, *bar, buf,
                                             pred, mask);
   return SmallVector<Value>{};
@@ -580,6 +588,12 @@ FailureOr<int64_t> hwx::pendingsOf(KernelBuilder &kb, StringRef op, DictionaryAt
   if (!pendings || pendings.getInt() < 0 || pendings.getInt() > 64)
     return kb.emitError() << op << ": pendings must be an int in [0, 64]";
   return pendings.getInt();
+}
+
+void hwx::markClusterAware(KernelBuilder &kb) {
+  Operation *at = kb.builder().getInsertionBlock()->getParentOp();
+  auto module = isa<ModuleOp>(at) ? cast<ModuleOp>(at) : at->getParentOfType<ModuleOp>();
+  module->setAttr(ttg::TritonGPUDialect::kLoneCTAsAttr, UnitAttr::get(&kb.context()));
 }
 
 Attribute hwx::bufferEncoding(ArrayRef<int64_t> shape, Type element) {

@@ -57,6 +57,7 @@ Results namedBarrierWait(KernelBuilder &kb, ValueRange, DictionaryAttr constants
 }
 
 Results clusterRank(KernelBuilder &kb, ValueRange, DictionaryAttr) {
+  markClusterAware(kb);
   OpBuilder &b = kb.builder();
   return SmallVector<Value>{ttng::ClusterCTARankOp::create(b, kb.loc(), b.getI32Type())};
 }
@@ -66,6 +67,7 @@ Results clusterRank(KernelBuilder &kb, ValueRange, DictionaryAttr) {
 // meets (release, acquire): before another CTA's copies or arrivals reach
 // this CTA's barriers, and before a CTA leaves while others may still.
 Results clusterBarrier(KernelBuilder &kb, ValueRange, DictionaryAttr) {
+  markClusterAware(kb);
   OpBuilder &b = kb.builder();
   ttng::FenceMBarrierInitReleaseClusterOp::create(b, kb.loc());
   ttng::ClusterArriveOp::create(b, kb.loc(), /*relaxed=*/false);
@@ -84,6 +86,7 @@ Results remote(KernelBuilder &kb, ValueRange operands, DictionaryAttr) {
   Value cta = scalarI32(kb, "hwx.remote", "cta", operands[1]);
   if (!cta)
     return failure();
+  markClusterAware(kb);
   auto result = kiln::ttg::MemDescType::get(
       &kb.context(), type.getShape(), type.getElementType(), type.getEncoding(),
       ttng::SharedClusterMemorySpaceAttr::get(&kb.context()), type.getMutableMemory(),

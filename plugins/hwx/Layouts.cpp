@@ -6,8 +6,8 @@
 // buffers) is copied by TMA through blocks of another shape, say 64x32
 // slices of a 64x128 buffer, that choice is wrong. This pass, after the
 // ttir stage has built hwx's ops, gives each such allocation the swizzle
-// its TMA copies need (they must agree; wgmma reads any swizzle) and
-// retypes the views of it, the loop-carried ones included.
+// its TMA copies need (they must agree; wgmma reads 32, 64 and 128 bytes
+// alike) and retypes the views of it, the loop-carried ones included.
 //
 //===----------------------------------------------------------------------===//
 #include "Ops.h"
@@ -30,11 +30,12 @@ namespace ttng = kiln::ttng;
 namespace hwx {
 namespace {
 
-/// The values an allocation reaches through views and control flow, in an
-/// order where each comes after the value it is derived from; false where
-/// it reaches something this pass does not follow (a while loop, a call),
-/// which keeps kiln's first choice.
+/// The values an allocation reaches through views and control flow; false
+/// where it reaches something this pass does not follow (a while loop, a
+/// call), which keeps kiln's first choice (the walk still goes on, so that
+/// allocations meeting this one are known).
 bool derivedValues(Value root, SmallVectorImpl<Value> &out, DenseSet<Value> &seen) {
+  bool followed = true;
   SmallVector<Value> worklist{root};
   seen.insert(root);
   auto add = [&](Value v) {
@@ -59,23 +60,51 @@ bool derivedValues(Value root, SmallVectorImpl<Value> &out, DenseSet<Value> &see
         add(loop.getResult(i));
       } else if (auto yield = dyn_cast<scf::YieldOp>(user)) {
         Operation *parent = yield->getParentOp();
-        if (!isa<scf::ForOp, scf::IfOp>(parent))
-          return false;
+        if (!isa<scf::ForOp, scf::IfOp>(parent)) {
+          followed = false;
+          continue;
+        }
         add(parent->getResult(use.getOperandNumber()));
         if (auto loop = dyn_cast<scf::ForOp>(parent))
           add(loop.getRegionIterArgs()[use.getOperandNumber()]);
       } else if (isa<RegionBranchOpInterface, CallOpInterface>(user) ||
                  user->hasTrait<OpTrait::IsTerminator>()) {
-        return false;
+        followed = false;
       }
     }
   }
-  return true;
+  return followed;
+}
+
+/// Whether every value that flows into `v` (a loop's initial value and its
+/// yield, both branches' yields) is one of `group`'s: a buffer joined with
+/// one the pass does not retype must keep its type.
+bool joinsOnlyGroup(Value v, const DenseSet<Value> &group) {
+  SmallVector<Value> incoming;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop)
+      return true; // a task's capture: one value flows in
+    unsigned i = arg.getArgNumber() - loop.getNumInductionVars();
+    incoming = {loop.getInitArgs()[i], loop.getYieldedValues()[i]};
+  } else if (auto loop = v.getDefiningOp<scf::ForOp>()) {
+    unsigned i = cast<OpResult>(v).getResultNumber();
+    incoming = {loop.getInitArgs()[i], loop.getYieldedValues()[i]};
+  } else if (auto branch = v.getDefiningOp<scf::IfOp>()) {
+    unsigned i = cast<OpResult>(v).getResultNumber();
+    incoming.push_back(branch.thenYield().getOperand(i));
+    if (!branch.getElseRegion().empty())
+      incoming.push_back(branch.elseYield().getOperand(i));
+  }
+  return llvm::all_of(incoming, [&](Value in) { return group.contains(in); });
 }
 
 /// The swizzle (bytes) a TMA copy needs of the buffer it names, if `op` is
-/// one and `buffer` is its buffer.
+/// one and `buffer` is its buffer (not a transposed view: TMA copies rows
+/// as they lie).
 std::optional<unsigned> swizzleNeeded(Operation *op, Value buffer) {
+  if (buffer.getDefiningOp<ttg::MemDescTransOp>())
+    return std::nullopt;
   Value desc;
   if (auto load = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op); load && load.getResult() == buffer)
     desc = load.getDesc();
@@ -113,6 +142,16 @@ Type retyped(Value value) {
   return ttg::MemDescType::get(def->getContext(), type.getShape(), type.getElementType(),
                                src.getEncoding(), type.getMemorySpace(), type.getMutableMemory(),
                                type.getAllocShape());
+}
+
+/// The allocation of `group` whose values `copy` uses.
+Operation *allocOf(Operation *copy, ArrayRef<Operation *> group,
+                   DenseMap<Operation *, SmallVector<Value>> &views) {
+  for (Operation *alloc : group)
+    for (Value operand : copy->getOperands())
+      if (operand == alloc->getResult(0) || llvm::is_contained(views[alloc], operand))
+        return alloc;
+  return group.front();
 }
 
 struct InferBufferLayoutsPass
@@ -162,34 +201,48 @@ struct InferBufferLayoutsPass
                            const DenseSet<Operation *> &fixed) {
     if (llvm::any_of(group, [&](Operation *alloc) { return fixed.contains(alloc); }))
       return success();
-    // What each TMA copy of the group's buffers needs; they must agree.
-    Operation *first = nullptr;
-    unsigned swizzle = 0;
+    DenseSet<Value> values;
     for (Operation *alloc : group) {
-      SmallVector<Value> values{alloc->getResult(0)};
-      llvm::append_range(values, views[alloc]);
-      for (Value v : values)
-        for (Operation *user : v.getUsers()) {
-          std::optional<unsigned> needed = swizzleNeeded(user, v);
-          if (!needed)
-            continue;
-          if (!first) {
-            first = user;
-            swizzle = *needed;
-          } else if (*needed != swizzle) {
-            InFlightDiagnostic diag =
-                group.front()->emitError()
-                << "hwx.alloc: the buffer's TMA copies need different swizzles (" << swizzle
-                << " and " << *needed << " bytes): give one with swizzle=, and copy through "
-                << "descriptors whose blocks have rows of that width";
-            diag.attachNote(first->getLoc()) << "this copy needs " << swizzle << " bytes";
-            diag.attachNote(user->getLoc()) << "this copy needs " << *needed << " bytes";
-            return failure();
-          }
-        }
+      values.insert(alloc->getResult(0));
+      values.insert(views[alloc].begin(), views[alloc].end());
     }
-    if (!first)
+    if (!llvm::all_of(values, [&](Value v) { return joinsOnlyGroup(v, values); }))
       return success();
+    // What each TMA copy of the group's buffers needs, in program order;
+    // they must agree.
+    SmallVector<std::pair<Operation *, unsigned>> copies;
+    Operation *func = group.front()->getParentOfType<FunctionOpInterface>();
+    func->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (values.contains(operand))
+          if (std::optional<unsigned> needed = swizzleNeeded(op, operand))
+            copies.push_back({op, *needed});
+    });
+    if (copies.empty())
+      return success();
+    unsigned swizzle = copies.front().second;
+    for (auto [copy, needed] : copies) {
+      if (needed == swizzle)
+        continue;
+      Operation *alloc = allocOf(copies.front().first, group, views);
+      InFlightDiagnostic diag = alloc->emitError()
+                                << "hwx.alloc: the buffer's TMA copies need different swizzles ("
+                                << swizzle << " and " << needed
+                                << " bytes): give one with swizzle=, and copy through "
+                                   "descriptors whose blocks have rows of that width";
+      diag.attachNote(copies.front().first->getLoc()) << "this copy needs " << swizzle << " bytes";
+      diag.attachNote(copy->getLoc()) << "this copy needs " << needed << " bytes";
+      return failure();
+    }
+    // The swizzle must suit each allocation's rows (8 or more, a multiple
+    // of its width); else the copies' error comes later, at the copy.
+    for (Operation *alloc : group) {
+      auto type = cast<ttg::MemDescType>(alloc->getResult(0).getType());
+      int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
+      int64_t rows = type.getNumElements() / type.getShape().back();
+      if (swizzle && (rowBytes % swizzle || rows < 8))
+        return success();
+    }
     SetVector<Value> derived;
     for (Operation *alloc : group) {
       auto type = cast<ttg::MemDescType>(alloc->getResult(0).getType());
@@ -198,7 +251,7 @@ struct InferBufferLayoutsPass
         continue;
       auto encoding = ttg::NVMMASharedEncodingAttr::get(
           alloc->getContext(), swizzle, current.getTransposed(), current.getElementBitWidth(),
-          current.getFp4Padded(), current.getRank(), {});
+          current.getFp4Padded(), current.getRank(), current.getCgaLayout());
       alloc->getResult(0).setType(ttg::MemDescType::get(
           alloc->getContext(), type.getShape(), type.getElementType(), encoding,
           type.getMemorySpace(), type.getMutableMemory(), type.getAllocShape()));

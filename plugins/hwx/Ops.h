@@ -51,6 +51,10 @@ inline constexpr llvm::StringLiteral kInferredLayoutAttr = "hwx.inferred_layout"
 void registerLayoutPasses(kiln::PassRegistrar &registrar);
 void extendPipelineWithLayouts(kiln::PipelineEditor &editor);
 
+/// Marks the kernel as one that tells the CTAs of a cluster apart, so that
+/// with num_ctas > 1 each of them runs it alone (HWX.cpp).
+void markClusterAware(kiln::KernelBuilder &kb);
+
 /// Registers `decls` (HWX.cpp).
 void addOps(kiln::OpRegistry &registry, llvm::ArrayRef<OpDecl> decls);
 

@@ -67,3 +67,35 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// A buffer a branch joins with one given its swizzle keeps its type (the
+// join must agree), though its own copy would want 64 bytes.
+// CHECK: #[[J:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128
+// CHECK-NOT: swizzlingByteWidth = 64
+// CHECK-LABEL: tt.func public @joined
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #[[J]], #smem, mutable>
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #[[J]], #smem, mutable>
+// CHECK: scf.if {{.*}} -> (!ttg.memdesc<64x128xf16, #[[J]], #smem, mutable>)
+#s128 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module {
+  tt.func public @joined(%d: !tt.tensordesc<tensor<64x32xf16>>, %c: i1) {
+    %c0 = arith.constant 0 : i32
+    %true = arith.constant true
+    %mine = ttg.local_alloc {hwx.inferred_layout} : () -> !ttg.memdesc<64x128xf16, #s128, #smem, mutable>
+    %given = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #s128, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %part = ttg.memdesc_subslice %mine[0, 32] : !ttg.memdesc<64x128xf16, #s128, #smem, mutable> -> !ttg.memdesc<64x32xf16, #s128, #smem, mutable, 64x128>
+    ttng.async_tma_copy_global_to_local %d[%c0, %c0] %part, %bar, %true : !tt.tensordesc<tensor<64x32xf16>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x32xf16, #s128, #smem, mutable, 64x128>
+    %either = scf.if %c -> (!ttg.memdesc<64x128xf16, #s128, #smem, mutable>) {
+      scf.yield %mine : !ttg.memdesc<64x128xf16, #s128, #smem, mutable>
+    } else {
+      scf.yield %given : !ttg.memdesc<64x128xf16, #s128, #smem, mutable>
+    }
+    %v = ttg.local_load %either : !ttg.memdesc<64x128xf16, #s128, #smem, mutable> -> tensor<64x128xf16>
+    tt.return
+  }
+}

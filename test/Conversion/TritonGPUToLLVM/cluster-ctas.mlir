@@ -1,15 +1,18 @@
 // RUN: kiln-opt -split-input-file --llir-allocate-warp-groups --llir-allocate-shared-memory \
 // RUN:   --llir-insert-barriers --llir-convert-to-llvm --llir-lower-warp-specialize %s | FileCheck %s
+// RUN: kiln-opt -split-input-file --llir-allocate-shared-memory %s | FileCheck %s --check-prefix=ALLOC
 
 // Clusters of CTAs that each run the program alone (ttg.cluster-ctas, as a
 // kernel managing its own buffers compiles with num_ctas > 1): one-CTA
 // layouts, but the program is the cluster (its id is the cluster's), the
 // kernel requires the cluster's shape, a copy multicasts to the CTAs its
-// mask names, and an arrival reaches another CTA's barrier through mapa.
+// mask names (those of the cluster), and an arrival reaches another CTA's barrier through mapa.
 // CHECK-LABEL: llvm.func @lone_ctas
 // CHECK-SAME: nvvm.cluster_dim = array<i32: 2, 1, 1>
 // CHECK: nvvm.read.ptx.sreg.clusterid.x
-// CHECK: %[[MASK:.*]] = llvm.trunc %arg4 : i32 to i16
+// CHECK: %[[THREE:.*]] = llvm.mlir.constant(3 : i32)
+// CHECK: %[[IN:.*]] = llvm.and %arg4, %[[THREE]] : i32
+// CHECK: %[[MASK:.*]] = llvm.trunc %[[IN]] : i32 to i16
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask = %[[MASK]]
 // CHECK: nvvm.mapa
 // CHECK: mbarrier.arrive.shared::cluster.b64
@@ -80,6 +83,32 @@ module attributes {"ttg.cluster-ctas" = 2 : i32, "ttg.num-ctas" = 1 : i32, "ttg.
       ttng.cluster_wait
       ttg.warp_return
     } : (!tt.ptr<i32>) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+// A barrier other CTAs arrive on (through map_to_remote_buffer) stays
+// allocated to the end: a buffer made after its last local use does not
+// take its bytes.
+// ALLOC-LABEL: tt.func public @remote_lifetime
+// ALLOC: ttg.local_alloc {allocation.offset = [[BAR:[0-9]+]] : i32}
+// ALLOC-NOT: allocation.offset = [[BAR]] :
+// ALLOC: tt.return
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.cluster-ctas" = 2 : i32, "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @remote_lifetime(%out: !tt.ptr<f32>, %peer: i32) {
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %there = ttng.map_to_remote_buffer %bar, %peer : !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<1xi64, #bar, #ttng.shared_cluster_memory, mutable>
+    ttng.arrive_barrier %there, 1 : !ttg.memdesc<1xi64, #bar, #ttng.shared_cluster_memory, mutable>
+    %v = arith.constant dense<1.0> : tensor<128xf32, #b>
+    %buf = ttg.local_alloc %v : (tensor<128xf32, #b>) -> !ttg.memdesc<128xf32, #bar, #smem>
+    %w = ttg.local_load %buf : !ttg.memdesc<128xf32, #bar, #smem> -> tensor<128xf32, #b>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #b>
+    tt.store %p, %w : tensor<128x!tt.ptr<f32>, #b>
     tt.return
   }
 }

@@ -298,3 +298,36 @@ module attributes {"ttg.cluster-ctas" = 2 : i32, "ttg.num-ctas" = 1 : i32, "ttg.
     tt.return
   }
 }
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.cluster-ctas" = 2 : i32, "ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @multicast_beyond(%d: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %x: i32) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %true = arith.constant true
+    %mask = arith.constant 4 : i32
+    // expected-error @+1 {{multicast_mask 4 names no CTA, or one beyond the cluster's 2}}
+    ttng.async_tma_copy_global_to_local %d[%x, %x] %buf, %bar, %true multicast_mask %mask : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, CGALayout = [[0, 0]]}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], CGALayout = [[0]]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @multicast_mask_split(%d: !tt.tensordesc<tensor<64x64xf16, #nvmma>>, %x: i32, %mask: i32) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %true = arith.constant true
+    // expected-error @+1 {{takes a multicast_mask only where each CTA runs the program alone (ttg.cluster-ctas), not over layouts split by ttg.num-ctas}}
+    ttng.async_tma_copy_global_to_local %d[%x, %x] %buf, %bar, %true multicast_mask %mask : !tt.tensordesc<tensor<64x64xf16, #nvmma>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}

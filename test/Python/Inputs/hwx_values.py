@@ -429,6 +429,13 @@ def main():
     line = [l for l in message.splitlines() if "error:" in l][0]
     assert "hwx_values.py:" in line and "note: this copy needs 64 bytes" in message, message
     print("two swizzles:", line.split("error: ")[1])
+    # A kernel with buffers that does not tell its CTAs apart: N copies of
+    # its atomics would each apply, so clusters are refused.
+    message = error_of(round_trip_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32"}, {"BLOCK": 128},
+                       {"num_ctas": 2})
+    line = [l for l in message.splitlines() if "error:" in l][0]
+    assert "hwx_values.py:" in line, message
+    print("not cluster-aware:", line.split("error: ")[1])
     message = error_of(lone_cluster_barrier_kernel, {"y_ptr": "*i32"}, {})
     line = [l for l in message.splitlines() if "error:" in l][0]
     assert "hwx_values.py:" in line, message

@@ -91,6 +91,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
     # CLUSTER (num_ctas): a program is a cluster of CLUSTER CTAs owning
     # CLUSTER tiles on top of one another (BM rows each), whose B they share:
     # each loads 1/CLUSTER of B's columns for all (TMA multicast).
+    tl.static_assert(CLUSTER == 1 or not B_KMAJOR, "clusters share B [K, N] only")
     dtype = a_desc.dtype
     rank = hwx.cluster_cta_rank()
     a_bufs = hwx.alloc([BM, BK], dtype, STAGES)

@@ -378,11 +378,15 @@ struct TMALoadLowering : OpConversionPattern<ttng::AsyncTMACopyGlobalToLocalOp> 
     // A tile with too few messages to share is copied by each CTA alone
     // (each barrier still receives the tile's bytes once).
     std::optional<Multicast> multicast;
-    // An explicit mask: this CTA sends every message to the CTAs it names.
+    // An explicit mask: this CTA sends every message to the CTAs it names
+    // (of the cluster's; bits beyond it are dropped).
     Value explicitMask;
-    if (adaptor.getCtaMask())
-      explicitMask = LLVM::TruncOp::create(rewriter, loc, rewriter.getI16Type(),
-                                           adaptor.getCtaMask());
+    if (adaptor.getCtaMask()) {
+      Value inCluster = LLVM::AndOp::create(
+          rewriter, loc, adaptor.getCtaMask(),
+          i32Constant(rewriter, loc, (int64_t(1) << ctx.clusterCTAs) - 1));
+      explicitMask = LLVM::TruncOp::create(rewriter, loc, rewriter.getI16Type(), inCluster);
+    }
     if (op.getMulticast() && tile.replicated &&
         messages->list.size() % (size_t(1) << llvm::popcount(uint64_t(tile.replicated))) == 0)
       multicast = multicastOf(rewriter, loc, ctx, tile.replicated);

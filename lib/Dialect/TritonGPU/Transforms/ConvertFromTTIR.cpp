@@ -401,15 +401,32 @@ void ConvertFromTTIRPass::runOnOperation() {
     return fail("the module already has layouts (is it TTGIR?)");
   // Buffers made before layouts (a plugin's, such as hwx's) are one CTA's:
   // in a cluster, each CTA then runs the program alone, with one-CTA
-  // layouts (ttg.num-ctas 1) and the cluster's size in ttg.cluster-ctas.
+  // layouts (ttg.num-ctas 1) and the cluster's size in ttg.cluster-ctas,
+  // if the kernel was written so (it tells its CTAs apart).
   ctas = unsigned(numCTAs);
-  module.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes())
-      if (auto memdesc = dyn_cast<MemDescType>(type))
-        if (auto layout = dyn_cast<LayoutEncodingInterface>(memdesc.getEncoding());
-            layout && layout.getNumCTAs() == 1)
-          ctas = 1;
+  bool lone = module->removeAttr(TritonGPUDialect::kLoneCTAsAttr) != nullptr;
+  WalkResult buffers = module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes()) {
+      auto memdesc = dyn_cast<MemDescType>(type);
+      auto layout = memdesc ? dyn_cast<LayoutEncodingInterface>(memdesc.getEncoding()) : nullptr;
+      if (!layout || layout.getNumCTAs() != 1 || numCTAs == 1)
+        continue;
+      if (!lone) {
+        op->emitError() << "this shared-memory buffer, made before layouts (by a plugin op such "
+                           "as hwx's), belongs to one CTA: a kernel with such buffers runs in "
+                           "clusters of "
+                        << int(numCTAs)
+                        << " CTAs only if it tells them apart (hwx.cluster_cta_rank, "
+                           "hwx.remote, hwx.cluster_barrier, a multicast); otherwise compile "
+                           "with num_ctas=1";
+        return WalkResult::interrupt();
+      }
+      ctas = 1;
+    }
+    return WalkResult::advance();
   });
+  if (buffers.wasInterrupted())
+    return signalPassFailure();
   Builder b(ctx);
   module->setAttr("ttg.num-warps", b.getI32IntegerAttr(numWarps));
   module->setAttr("ttg.num-ctas", b.getI32IntegerAttr(ctas));

@@ -39,11 +39,11 @@ LogicalResult verifyLocalBarrier(Operation *op, MemDescType type, StringRef what
   return verifyBarrier(op, type, what);
 }
 
-/// Cluster ops need a program of several CTAs; TTIR (no ttg.num-ctas
-/// yet, as a plugin's ops reach it) does not know its cluster.
+/// Cluster ops need a program of several CTAs; TTIR (no ttg.target yet,
+/// as a plugin's ops reach it) does not know its cluster.
 LogicalResult verifyInCluster(Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
-  if (module && !module->hasAttr(kiln::ttg::TritonGPUDialect::kNumCTAsAttr))
+  if (module && !module->hasAttr(kiln::ttg::TritonGPUDialect::kTargetAttr))
     return success();
   if (kiln::ttg::lookupClusterCTAs(op) < 2)
     return op->emitOpError() << "needs a thread-block cluster (compile with num_ctas > 1)";
@@ -234,8 +234,22 @@ LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
   if (getCtaMask() && getMulticast())
     return emitOpError() << "takes either multicast (the layout's CTAs share the copy) or a "
                             "multicast_mask, not both";
-  if (getCtaMask() && failed(verifyInCluster(*this)))
-    return failure();
+  if (Value mask = getCtaMask()) {
+    if (failed(verifyInCluster(*this)))
+      return failure();
+    // The CTAs each hold the whole buffer (each runs the program alone).
+    auto module = getOperation()->getParentOfType<ModuleOp>();
+    bool ttir = module && !module->hasAttr(kiln::ttg::TritonGPUDialect::kTargetAttr);
+    if (!ttir && kiln::ttg::lookupNumCTAs(*this) != 1)
+      return emitOpError() << "takes a multicast_mask only where each CTA runs the program "
+                              "alone (ttg.cluster-ctas), not over layouts split by ttg.num-ctas";
+    APInt constant;
+    unsigned cluster = kiln::ttg::lookupClusterCTAs(*this);
+    if (!ttir && matchPattern(mask, m_ConstantInt(&constant)) &&
+        (constant.isZero() || constant.getZExtValue() >= (uint64_t(1) << cluster)))
+      return emitOpError() << "multicast_mask " << constant.getZExtValue()
+                           << " names no CTA, or one beyond the cluster's " << cluster;
+  }
   return verifyTMACopy(*this, getDesc().getType(), getCoord().size(), result);
 }
 

@@ -33,6 +33,10 @@ def TritonGPU_Dialect : Dialect {
     // own with one-CTA layouts (`ttg.num-ctas` is then 1). Kernels that
     // manage their CTAs themselves (hwx's) compile so with num_ctas > 1.
     static constexpr ::llvm::StringLiteral kClusterCTAsAttr = "ttg.cluster-ctas";
+    // kiln's, on a TTIR module: a plugin's ops have made the kernel one
+    // that tells the CTAs of a cluster apart (its rank, another CTA's
+    // buffers, cluster barriers), so that its CTAs may each run it alone.
+    static constexpr ::llvm::StringLiteral kLoneCTAsAttr = "ttg.lone-ctas";
   }];
 }
 
