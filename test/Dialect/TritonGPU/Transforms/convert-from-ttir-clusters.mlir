@@ -125,7 +125,8 @@ tt.func @small_square(%a: !tt.tensordesc<tensor<128x64xf16>>, %b: !tt.tensordesc
 
 // -----
 
-// A program whose buffers were made before layouts (by hwx's ops) is run by
+// A program whose buffers were made before layouts (by hwx's ops) and that
+// tells its CTAs apart (ttg.lone-ctas, which hwx's cluster ops set) is run by
 // each CTA of its cluster alone: its tensors get one-CTA layouts, and
 // ttg.cluster-ctas keeps the cluster's size for the launch.
 // DOT-LABEL: module attributes {"ttg.cluster-ctas" = 2 : i32, "ttg.num-ctas" = 1 : i32
@@ -133,7 +134,7 @@ tt.func @small_square(%a: !tt.tensordesc<tensor<128x64xf16>>, %b: !tt.tensordesc
 // DOT: tt.load {{.*}} : tensor<128x!tt.ptr<f32>, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
-module {
+module attributes {ttg.lone-ctas} {
   tt.func @own_buffers(%x: !tt.ptr<f32>) {
     %buf = ttg.local_alloc : () -> !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
