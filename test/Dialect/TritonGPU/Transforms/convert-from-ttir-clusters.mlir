@@ -134,7 +134,7 @@ tt.func @small_square(%a: !tt.tensordesc<tensor<128x64xf16>>, %b: !tt.tensordesc
 // DOT: tt.load {{.*}} : tensor<128x!tt.ptr<f32>, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #smem = #ttg.shared_memory
-module attributes {ttg.lone-ctas} {
+module attributes {"ttg.lone-ctas"} {
   tt.func @own_buffers(%x: !tt.ptr<f32>) {
     %buf = ttg.local_alloc : () -> !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>
     %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
