@@ -39,11 +39,16 @@ LogicalResult verifyLocalBarrier(Operation *op, MemDescType type, StringRef what
   return verifyBarrier(op, type, what);
 }
 
-/// Cluster ops need a program of several CTAs; TTIR (no ttg.target yet,
-/// as a plugin's ops reach it) does not know its cluster.
-LogicalResult verifyInCluster(Operation *op) {
+/// TTIR (no ttg.target yet, as a plugin's ops reach it) does not know its
+/// cluster yet.
+bool inTTIR(Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
-  if (module && !module->hasAttr(kiln::ttg::TritonGPUDialect::kTargetAttr))
+  return module && !module->hasAttr(kiln::ttg::TritonGPUDialect::kTargetAttr);
+}
+
+/// Cluster ops need a program of several CTAs.
+LogicalResult verifyInCluster(Operation *op) {
+  if (inTTIR(op))
     return success();
   if (kiln::ttg::lookupClusterCTAs(op) < 2)
     return op->emitOpError() << "needs a thread-block cluster (compile with num_ctas > 1)";
@@ -238,8 +243,7 @@ LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
     if (failed(verifyInCluster(*this)))
       return failure();
     // The CTAs each hold the whole buffer (each runs the program alone).
-    auto module = getOperation()->getParentOfType<ModuleOp>();
-    bool ttir = module && !module->hasAttr(kiln::ttg::TritonGPUDialect::kTargetAttr);
+    bool ttir = inTTIR(*this);
     if (!ttir && kiln::ttg::lookupNumCTAs(*this) != 1)
       return emitOpError() << "takes a multicast_mask only where each CTA runs the program "
                               "alone (ttg.cluster-ctas), not over layouts split by ttg.num-ctas";
