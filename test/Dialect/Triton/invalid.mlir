@@ -1089,6 +1089,33 @@ tt.func @inline_asm_zero_packing(%x: i32) {
 
 // -----
 
+// LLVM's code generator aborts on asm whose constraints or operand
+// references do not fit its operands: errors here instead. Four i8 share
+// one register, so packed_element 4 gives one output and one input.
+tt.func @inline_asm_constraints(%x: tensor<8xi8>) {
+  // expected-error @+1 {{constraints "=r,r,r" give 1 outputs and 2 inputs; the asm has 1 outputs and 1 inputs}}
+  %0 = tt.elementwise_inline_asm "shl.b32 $0, $1, 3;" {constraints = "=r,r,r", packed_element = 4 : i32, pure = true} %x : tensor<8xi8> -> tensor<8xi8>
+  tt.return
+}
+
+// -----
+
+tt.func @inline_asm_operand_out_of_range() {
+  // expected-error @+1 {{asm string refers to operand $1; the asm has 1 (1 outputs, then 0 inputs)}}
+  %0 = tt.elementwise_inline_asm "mov.u64 ${1}, %clock64;" {constraints = "=l", packed_element = 1 : i32, pure = false} -> i64
+  tt.return
+}
+
+// -----
+
+tt.func @inline_asm_bad_reference(%x: i32) {
+  // expected-error @+1 {{asm string has '$x', which names no operand}}
+  %0 = tt.elementwise_inline_asm "mov.b32 $0, $x;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : i32 -> i32
+  tt.return
+}
+
+// -----
+
 tt.func @histogram_rank(%x: tensor<8x8xi32>) {
   // expected-error @+1 {{source and result must be 1-D}}
   %0 = tt.histogram %x : tensor<8x8xi32> -> tensor<16xi32>

@@ -10,6 +10,7 @@
 
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace kiln::tt;
@@ -386,15 +387,71 @@ void ExternElementwiseOp::getEffects(
   addCallEffects(getPure(), effects);
 }
 
+/// The asm operands one value of `type` gives each asm instance: its
+/// `packed` elements, several to a 32-bit register when narrower (as the
+/// lowering packs them).
+static unsigned asmOperandsOf(Type type, unsigned packed) {
+  Type elem = getElementTypeOrSelf(type);
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+  unsigned perRegister = std::min(bits < 32 ? 32 / bits : 1u, packed);
+  return packed / perRegister;
+}
+
 LogicalResult ElementwiseInlineAsmOp::verify() {
   if (getPackedElement() < 1)
     return emitOpError() << "packed_element must be at least 1";
+  unsigned packed = getPackedElement();
   for (Type t : llvm::concat<Type>(getArgs().getTypes(), getResultTypes()))
     if (auto tensor = dyn_cast<RankedTensorType>(t))
-      if (tensor.getNumElements() % getPackedElement() != 0)
+      if (tensor.getNumElements() % packed != 0)
         return emitOpError() << "element count " << tensor.getNumElements()
-                             << " is not a multiple of packed_element "
-                             << getPackedElement();
+                             << " is not a multiple of packed_element " << packed;
+  // LLVM's code generator aborts on constraints or operand references that
+  // do not fit the asm's operands, so they are checked here.
+  unsigned outputs = 0, inputs = 0;
+  for (Type t : getResultTypes())
+    outputs += asmOperandsOf(t, packed);
+  for (Type t : getArgs().getTypes())
+    inputs += asmOperandsOf(t, packed);
+  unsigned givenOutputs = 0, givenInputs = 0;
+  SmallVector<StringRef> constraints;
+  StringRef(getConstraints()).split(constraints, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef c : constraints) {
+    c = c.trim();
+    if (c.starts_with("="))
+      ++givenOutputs;
+    else if (!c.starts_with("~"))
+      ++givenInputs;
+  }
+  if (givenOutputs != outputs || givenInputs != inputs)
+    return emitOpError() << "constraints \"" << getConstraints() << "\" give " << givenOutputs
+                         << " outputs and " << givenInputs << " inputs; the asm has " << outputs
+                         << " outputs and " << inputs << " inputs (packed_element " << packed
+                         << ", elements narrower than 32 bits share a register)";
+  StringRef text = getAsmString();
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '$')
+      continue;
+    if (i + 1 < text.size() && text[i + 1] == '$') {
+      ++i;
+      continue;
+    }
+    bool braced = i + 1 < text.size() && text[i + 1] == '{';
+    size_t start = i + 1 + braced, end = start;
+    while (end < text.size() && llvm::isDigit(text[end]))
+      ++end;
+    unsigned index = 0;
+    if (end == start || text.substr(start, end - start).getAsInteger(10, index) ||
+        (braced && (end >= text.size() || (text[end] != '}' && text[end] != ':'))))
+      return emitOpError() << "asm string has '" << text.substr(i, end - i + 1)
+                           << "', which names no operand (operands are $0, $1, ... or ${0}; "
+                              "write $$ for a dollar sign)";
+    if (index >= outputs + inputs)
+      return emitOpError() << "asm string refers to operand $" << index << "; the asm has "
+                           << outputs + inputs << " (" << outputs << " outputs, then " << inputs
+                           << " inputs)";
+    i = end - 1;
+  }
   return success();
 }
 

@@ -75,7 +75,7 @@ tt.func @splat_extern_elementwise(%a: f32) -> (tensor<128xf32>, tensor<128xf32>)
 // CHECK-NEXT: tt.elementwise_inline_asm {{.*}} %[[S]] : tensor<128xi32> -> tensor<128xi32>
 tt.func @splat_packed_inline_asm(%a: i32) -> tensor<128xi32> {
   %sa = tt.splat %a : i32 -> tensor<128xi32>
-  %r = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 2 : i32, pure = true} %sa : tensor<128xi32> -> tensor<128xi32>
+  %r = tt.elementwise_inline_asm "mov.b32 $0, $2; mov.b32 $1, $3;" {constraints = "=r,=r,r,r", packed_element = 2 : i32, pure = true} %sa : tensor<128xi32> -> tensor<128xi32>
   tt.return %r : tensor<128xi32>
 }
 
