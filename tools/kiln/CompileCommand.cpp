@@ -11,6 +11,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
@@ -31,9 +32,10 @@ cl::opt<long long> sharedBytes("shared",
                                         "write, in bytes (its metadata cannot say)"),
                                cl::value_desc("bytes"), cl::init(-1), cl::sub(command),
                                cl::cat(category()));
-cl::opt<std::string> target("target", cl::desc("Target, e.g. cuda:90 or hip:gfx942"),
-                            cl::value_desc("target"), cl::Required, cl::sub(command),
-                            cl::cat(category()));
+cl::opt<std::string> target("target",
+                            cl::desc("Target, e.g. cuda:90 or hip:gfx942 (default: the input's "
+                                     "ttg.target, which TTGIR names)"),
+                            cl::value_desc("target"), cl::sub(command), cl::cat(category()));
 cl::opt<std::string> stage("stage",
                            cl::desc("Last stage to run (default: the furthest implemented)"),
                            cl::value_desc("stage"), cl::sub(command), cl::cat(category()));
@@ -153,6 +155,15 @@ Error applyCodegenOptions(CompileOptions &options) {
   return Error::success();
 }
 
+/// The target an IR text names in its module's `ttg.target = "..."` (the
+/// first such attribute), or "". A wrong pick cannot go unnoticed: the
+/// pipeline refuses a module whose ttg.target differs from the target.
+std::string namedTarget(StringRef text) {
+  static const Regex attr("ttg\\.target[ \t]*=[ \t]*\"([^\"]+)\"");
+  SmallVector<StringRef, 2> match;
+  return attr.match(text, &match) ? match[1].str() : std::string();
+}
+
 /// The JSON beside an output file: k.cubin -> k.json.
 std::string metadataPath() {
   SmallString<256> path(output);
@@ -166,17 +177,25 @@ Expected<std::string> compile() {
   progress::setPhase("while loading plugins");
   if (Error error = loadPlugins(plugins))
     return std::move(error);
-  CompileRequest request;
-  Expected<CompileOptions> options = makeCompileOptions(target, numWarps, numStages, numCtas, pluginOptions);
-  if (!options)
-    return options.takeError();
-  request.options = std::move(*options);
-  if (Error error = applyCodegenOptions(request.options))
-    return std::move(error);
   Expected<std::unique_ptr<MemoryBuffer>> file = readInputFile(input);
   if (!file)
     return file.takeError();
   if (Error error = checkIRText((*file)->getBuffer(), (*file)->getBufferIdentifier()))
+    return std::move(error);
+  std::string targetName = target;
+  if (!target.getNumOccurrences()) {
+    targetName = namedTarget((*file)->getBuffer());
+    if (targetName.empty())
+      return fail("no target: give --target (e.g. cuda:90); '" + input +
+                  "' names none (only TTGIR does, in its module's ttg.target)");
+  }
+  CompileRequest request;
+  Expected<CompileOptions> options =
+      makeCompileOptions(targetName, numWarps, numStages, numCtas, pluginOptions);
+  if (!options)
+    return options.takeError();
+  request.options = std::move(*options);
+  if (Error error = applyCodegenOptions(request.options))
     return std::move(error);
   Expected<std::string> start = inputStage(input, from);
   if (!start)
