@@ -72,6 +72,10 @@ def find_ptxas():
     return None
 
 
+# Memory errors that do not always crash (scripts/setup installs it).
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
+
 ptxas = find_ptxas()
 if ptxas:
     config.available_features.add("ptxas")

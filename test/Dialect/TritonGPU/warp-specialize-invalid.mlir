@@ -115,3 +115,4 @@ tt.func @partition_layout() {
   tt.return
 }
 }
+

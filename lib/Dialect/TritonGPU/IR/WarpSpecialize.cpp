@@ -37,9 +37,11 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser, OperationState &result)
   if (parser.parseRegion(*defaultRegion, {}))
     return failure();
 
-  // The partitions, numbered from 0 in order.
-  auto partitionState = std::make_unique<OperationState>(
-      result.location, WarpSpecializePartitionsOp::getOperationName());
+  // The partitions, numbered from 0 in order. They are parsed into regions
+  // of `result` and moved into their op at the end, so that until then one
+  // state owns all that was parsed: a failed parse frees it together, even
+  // where the default region refers ahead to a value a partition defines.
+  SmallVector<Region *> partitions;
   SmallVector<int32_t> numWarps;
   StringRef keyword;
   while (succeeded(parser.parseOptionalKeyword(&keyword))) {
@@ -54,8 +56,8 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser, OperationState &result)
         parser.parseRParen())
       return failure();
     numWarps.push_back(warps);
-    Region *region = partitionState->addRegion();
-    if (parser.parseRegion(*region, args))
+    partitions.push_back(result.addRegion());
+    if (parser.parseRegion(*partitions.back(), args))
       return failure();
   }
   FunctionType type;
@@ -66,12 +68,16 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser, OperationState &result)
   result.addAttribute(getPartitionNumWarpsAttrName(result.name),
                       parser.getBuilder().getDenseI32ArrayAttr(numWarps));
 
+  OperationState partitionState(result.location, WarpSpecializePartitionsOp::getOperationName());
+  for (Region *parsed : partitions)
+    partitionState.addRegion()->takeBody(*parsed);
+  result.regions.resize(1); // the default region
   Region *holder = result.addRegion();
   Block *block = new Block();
   holder->push_back(block);
   OpBuilder b(parser.getContext());
   b.setInsertionPointToStart(block);
-  b.create(*partitionState);
+  b.create(partitionState);
   return success();
 }
 
