@@ -4,6 +4,7 @@
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Support/Isolation.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -240,8 +241,28 @@ static Error checkTensorSizes(mlir::ModuleOp module) {
   return Error::success();
 }
 
+/// Code runs in functions: an op at a module's top level has nowhere to
+/// run (LLVM's translation crashed on one). There go only symbols
+/// (functions, globals) and the LLVM dialect's module-wide records.
+static Error checkTopLevelOps(mlir::ModuleOp module) {
+  static constexpr StringLiteral kRecords[] = {"llvm.module_flags", "llvm.linker_options",
+                                               "llvm.mlir.global_ctors", "llvm.mlir.global_dtors"};
+  for (mlir::Operation &op : module.getBody()->getOperations()) {
+    if (isa<mlir::SymbolOpInterface>(op) ||
+        llvm::is_contained(kRecords, op.getName().getStringRef()))
+      continue;
+    op.emitError() << "'" << op.getName()
+                   << "' at the module's top level: ops other than functions and globals "
+                      "belong in a function";
+    return error("an op outside any function");
+  }
+  return Error::success();
+}
+
 Error prepareModule(mlir::ModuleOp module) {
   locateUnlocatedOps(module);
+  if (Error error = checkTopLevelOps(module))
+    return error;
   // One kernel per module, as Triton compiles them (its launch metadata
   // describes one).
   tt::FuncOp first;
