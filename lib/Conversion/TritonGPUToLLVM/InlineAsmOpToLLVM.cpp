@@ -11,17 +11,12 @@
 #include "Elementwise.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Dialect/Triton/IR/InlineAsm.h"
 
 using namespace mlir;
 
 namespace kiln::lowering {
 namespace {
-
-/// How many elements of `type` share one 32-bit register, given `packed`.
-unsigned perRegister(Type type, unsigned packed) {
-  unsigned bits = type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 64;
-  return std::min(bits < 32 ? 32 / bits : 1u, packed);
-}
 
 struct InlineAsmLowering : OpConversionPattern<tt::ElementwiseInlineAsmOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -54,7 +49,7 @@ struct InlineAsmLowering : OpConversionPattern<tt::ElementwiseInlineAsmOp> {
     SmallVector<Type> slots;
     SmallVector<unsigned> perSlot;
     for (Type elem : resultElems) {
-      unsigned k = perRegister(elem, packed);
+      unsigned k = tt::inlineAsmElementsPerOperand(elem, packed);
       perSlot.push_back(k);
       for (unsigned s = 0; s < packed / k; ++s)
         slots.push_back(k > 1 ? Type(VectorType::get(k, elem)) : elem);
@@ -68,7 +63,7 @@ struct InlineAsmLowering : OpConversionPattern<tt::ElementwiseInlineAsmOp> {
       SmallVector<Value> args;
       for (auto [i, regs] : llvm::enumerate(inputs)) {
         Type elem = elementOf(tc, op.getArgs()[i].getType());
-        unsigned k = perRegister(elem, packed);
+        unsigned k = tt::inlineAsmElementsPerOperand(elem, packed);
         for (unsigned j = 0; j < packed; j += k) {
           if (k == 1) {
             args.push_back(regs[r + j]);

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/Triton/IR/Dialect.h"
+#include "kiln/Dialect/Triton/IR/InlineAsm.h"
 
 #include "VerifierSupport.h"
 
@@ -387,14 +388,14 @@ void ExternElementwiseOp::getEffects(
   addCallEffects(getPure(), effects);
 }
 
-/// The asm operands one value of `type` gives each asm instance: its
-/// `packed` elements, several to a 32-bit register when narrower (as the
-/// lowering packs them).
-static unsigned asmOperandsOf(Type type, unsigned packed) {
-  Type elem = getElementTypeOrSelf(type);
+unsigned kiln::tt::inlineAsmElementsPerOperand(Type elem, unsigned packed) {
   unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
-  unsigned perRegister = std::min(bits < 32 ? 32 / bits : 1u, packed);
-  return packed / perRegister;
+  return std::min(bits < 32 ? 32 / bits : 1u, packed);
+}
+
+/// The asm operands one value of `type` gives each asm instance.
+static unsigned asmOperandsOf(Type type, unsigned packed) {
+  return packed / inlineAsmElementsPerOperand(getElementTypeOrSelf(type), packed);
 }
 
 LogicalResult ElementwiseInlineAsmOp::verify() {
