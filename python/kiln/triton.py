@@ -153,6 +153,24 @@ def disable():
     _forget_compiled_kernels()
 
 
+def max_active_clusters(kernel):
+    """How many programs of `kernel` (a compiled kernel, as a launch or
+    `warmup` returns it) the current GPU runs at once with one CTA per SM:
+    the grid of a persistent kernel. With clusters (num_ctas > 1) a
+    program's CTAs must share one GPC, so this can be less than SMs /
+    num_ctas (30 clusters of 4 on a 132-SM H100, not 33), and a persistent
+    grid larger than it runs its last clusters after others finish. CUDA's
+    cuOccupancyMaxActiveClusters answers, through Triton's driver; without
+    clusters it is the number of SMs."""
+    num_ctas = kernel.metadata.num_ctas
+    if num_ctas == 1:
+        return triton.runtime.driver.active.utils.get_device_properties(
+            triton.runtime.driver.active.get_current_device())["multiprocessor_count"]
+    kernel._init_handles()
+    return triton.runtime.driver.active.utils.cuOccupancyMaxActiveClusters(
+        kernel.function, kernel.metadata.shared, num_ctas)
+
+
 def _forget_compiled_kernels():
     # A JITFunction keeps the kernels it launched in memory, keyed by
     # arguments and options only: without this, toggling the bridge would

@@ -78,6 +78,49 @@ def _release(empty, s, CLUSTER: tl.constexpr):
 
 
 @triton.jit
+def _promoted_k_loop(a_bufs, b_bufs, full, empty, acc, it, k_tiles, BM: tl.constexpr,
+                     BN: tl.constexpr, STAGES: tl.constexpr, B_KMAJOR: tl.constexpr,
+                     CLUSTER: tl.constexpr):
+    # fp8 products moved into f32 every k step without draining the tensor
+    # cores: alternate steps' products go to two partial sums, each started
+    # on zeros, and a step's sum is added into acc while the next step's
+    # product runs. Returns with every product retired and every slot but
+    # the last released.
+    zero = tl.zeros([BM, BN], tl.float32)
+    pa = zero
+    pb = zero
+    for k in range(0, k_tiles - 1, 2):
+        s = it % STAGES
+        hwx.barrier_wait(full[s], (it // STAGES) & 1)
+        pa = hwx.async_dot(a_bufs[s], hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s], zero)
+        pb = hwx.async_dot_wait(pb, 1)
+        if k > 0:
+            _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
+        acc += pb
+        it += 1
+        s = it % STAGES
+        hwx.barrier_wait(full[s], (it // STAGES) & 1)
+        pb = hwx.async_dot(a_bufs[s], hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s], zero)
+        pa = hwx.async_dot_wait(pa, 1)
+        _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
+        acc += pa
+        it += 1
+    if k_tiles % 2 == 1:
+        s = it % STAGES
+        hwx.barrier_wait(full[s], (it // STAGES) & 1)
+        pa = hwx.async_dot(a_bufs[s], hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s], zero)
+        pb = hwx.async_dot_wait(pb, 1)
+        if k_tiles > 1:
+            _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
+        acc += pb
+        it += 1
+        pb = hwx.async_dot_wait(pa, 0)
+    else:
+        pb = hwx.async_dot_wait(pb, 0)
+    return acc + pb, it
+
+
+@triton.jit
 def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.constexpr,
                          BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
                          GROUP_M: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
@@ -87,7 +130,8 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
     # the product (fp8 products take B only K-major). PROMOTE: every
     # PROMOTE k steps the products' sum moves into an f32 accumulator of
     # the kernel's own (fp8 wgmma keeps fewer bits than f32 as it
-    # accumulates; cuBLAS does the same unless told to accumulate fast).
+    # accumulates; cuBLAS does the same unless told to accumulate fast);
+    # PROMOTE -1: every k step, overlapped with the next step's product.
     # CLUSTER (num_ctas): a program is a cluster of CLUSTER CTAs owning
     # CLUSTER tiles on top of one another (BM rows each), whose B they share:
     # each loads 1/CLUSTER of B's columns for all (TMA multicast).
@@ -122,25 +166,29 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
             it = 0
             for tile in range(tl.program_id(0), num_tiles, num_programs):
                 pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
-                part = tl.zeros([BM, BN], tl.float32)
                 acc = tl.zeros([BM, BN], tl.float32)
-                for k in range(k_tiles):
-                    s = it % STAGES
-                    hwx.barrier_wait(full[s], (it // STAGES) & 1)
-                    b = hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s]
-                    part = hwx.async_dot(a_bufs[s], b, part)
-                    # The product before this one has retired: its slot is free.
-                    part = hwx.async_dot_wait(part, 1)
-                    if k > 0:
-                        _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
-                    it += 1
-                    if PROMOTE:
-                        if ((k + 1) % PROMOTE == 0) | (k == k_tiles - 1):
-                            part = hwx.async_dot_wait(part, 0)
-                            acc += part
-                            part = tl.zeros([BM, BN], tl.float32)
-                if not PROMOTE:
-                    acc = hwx.async_dot_wait(part, 0)
+                if PROMOTE == -1:
+                    acc, it = _promoted_k_loop(a_bufs, b_bufs, full, empty, acc, it, k_tiles, BM, BN,
+                                               STAGES, B_KMAJOR, CLUSTER)
+                else:
+                    part = tl.zeros([BM, BN], tl.float32)
+                    for k in range(k_tiles):
+                        s = it % STAGES
+                        hwx.barrier_wait(full[s], (it // STAGES) & 1)
+                        b = hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s]
+                        part = hwx.async_dot(a_bufs[s], b, part)
+                        # The product before this one has retired: its slot is free.
+                        part = hwx.async_dot_wait(part, 1)
+                        if k > 0:
+                            _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
+                        it += 1
+                        if PROMOTE:
+                            if ((k + 1) % PROMOTE == 0) | (k == k_tiles - 1):
+                                part = hwx.async_dot_wait(part, 0)
+                                acc += part
+                                part = tl.zeros([BM, BN], tl.float32)
+                    if PROMOTE == 0:
+                        acc = hwx.async_dot_wait(part, 0)
                 _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
                 c_desc.store([(pid_m * CLUSTER + rank) * BM, pid_n * BN], acc.to(c_desc.dtype))
     if CLUSTER > 1:
@@ -231,7 +279,8 @@ CONFIGS = [
 def config_name(config):
     return (f"{config['BM']}x{config['BN']}x{config['BK']} w{config['num_warps']} s{config['STAGES']}"
             + (" pingpong" if config.get("schedule") == "pingpong" else "")
-            + (f" promote{config['PROMOTE']}" if config.get("PROMOTE") else "")
+            + (f" promote{config['PROMOTE']}" if config.get("PROMOTE", 0) > 0 else "")
+            + (" promote1 overlapped" if config.get("PROMOTE") == -1 else "")
             + (f" c{config['CLUSTER']}" if config.get("CLUSTER", 1) > 1 else ""))
 
 
@@ -262,6 +311,9 @@ def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, CLUSTER=1, **_):
             "num_programs": "i32"}
 
 
+_FITTING_CLUSTERS = {}   # (config name, dtype) -> clusters the GPU holds at once
+
+
 def launcher(a, b, c, config, num_sms):
     """A function launching the kernel on torch tensors (c = a @ b) on at
     most num_sms programs and returning the compiled kernel."""
@@ -273,8 +325,17 @@ def launcher(a, b, c, config, num_sms):
     descs = (TensorDescriptor.from_tensor(a, [BM, BK]),
              TensorDescriptor.from_tensor(b, [BK, BN // cluster]),
              TensorDescriptor.from_tensor(c, [BM, BN]))
-    programs = min(num_sms // cluster, triton.cdiv(M, BM * cluster) * triton.cdiv(N, BN))
+    tiles = triton.cdiv(M, BM * cluster) * triton.cdiv(N, BN)
+    programs = min(num_sms // cluster, tiles)
     kernel = kernel_of(config)
+    if cluster > 1:
+        # Fewer clusters than SMs / cluster may fit at once (docs/hwx.md).
+        key = (config_name(config), a.dtype)
+        if key not in _FITTING_CLUSTERS:
+            compiled = kernel.warmup(*descs, M, N, K, programs, **constexprs(config),
+                                     **options(config), grid=(programs,))
+            _FITTING_CLUSTERS[key] = kiln.triton.max_active_clusters(compiled)
+        programs = min(tiles, _FITTING_CLUSTERS[key])
     return lambda: kernel[(programs,)](*descs, M, N, K, programs, **constexprs(config),
                                        **options(config))
 
@@ -313,7 +374,7 @@ def compile_only():
                   f"shared memory, {kernel.metadata.num_warps} warps, consumers grow to "
                   f"{grow[0] if grow else '-'} registers")
     # fp8 (e4m3) in, bf16 out, B K-major; fast and promoted accumulation.
-    for config in (FP8_CONFIGS[0], FP8_CONFIGS[2]):
+    for config in (FP8_CONFIGS[0], FP8_CONFIGS[2], FP8_CONFIGS[4]):
         src = ASTSource(hwx_ws_matmul_kernel,
                         signature(**config, dtype="fp8e4nv", out="bf16", b_kmajor=True),
                         constexprs=constexprs(config, b_kmajor=True))
@@ -321,6 +382,11 @@ def compile_only():
         ptx = kernel.asm["ptx"]
         wgmma = [l.split()[0] for l in ptx.splitlines() if "wgmma.mma_async" in l]
         assert "ttg.memdesc_trans" in kernel.asm["ttgir"]
+        if config.get("PROMOTE") == -1:
+            # Alternate steps' products in two accumulators, one in flight
+            # while the other is added in.
+            accumulators = {l.split("{")[1].split(",")[0] for l in ptx.splitlines() if "wgmma.mma_async" in l}
+            assert len(accumulators) >= 2 and "wgmma.wait_group.sync.aligned 1" in ptx, accumulators
         print(f"hwx WS matmul fp8e4nv {config_name(config)}, B K-major: {wgmma[0]}, "
               f"{kernel.metadata.shared} bytes of shared memory")
 
@@ -353,7 +419,8 @@ def run(sizes):
 FP8_CONFIGS = [dict(BM=128, BN=256, BK=128, STAGES=4, GROUP_M=8, num_warps=8),
                dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8),
                dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8, PROMOTE=1),
-               dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8, PROMOTE=2)]
+               dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8, PROMOTE=2),
+               dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8, PROMOTE=-1)]
 
 
 def run_fp8(sizes):

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Where GEMMs stand against the tensor cores' peak at the clock the card
+actually runs: for each shape, cuBLAS, hwx's warp-specialised matmul (its
+fastest config) and the persistent TMA WS matmul of dot_kernels.py compiled
+by stock Triton and by kiln, each replayed from a CUDA graph for about a
+second while nvidia-smi samples the SM clock and the board power. For the
+device machine:
+
+    KILN_EXECUTABLE=/path/to/static/kiln python3 -u bench/gemm_power.py [--dtype bf16] [MxNxK ...]
+
+A Hopper SM's tensor cores do 4096 dense bf16/fp16 flops a clock (989
+TFLOP/s over 132 SMs at 1830 MHz), so a kernel's share of the peak at its
+own clock is TFLOP/s / (SMs x 4096 x MHz). A card held at its power limit
+lowers the clock instead: two kernels at one share of that peak differ in
+speed only by the clock their power allows, and a kernel that spends more
+energy per flop (more instructions, more shared-memory or L2 traffic) is
+slower there than its share at a fixed clock says.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "test", "Python", "Inputs"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="kiln-gemm-power-"))
+
+import torch  # noqa: E402
+import triton  # noqa: E402
+
+import kiln.triton  # noqa: E402
+import hwx_ws_gemm  # noqa: E402
+from dot_kernels import matmul_tma_ws  # noqa: E402
+from gemm_side_by_side import SHAPES, _cfg  # noqa: E402
+
+FLOPS_PER_SM_CLOCK = 4096
+WS_CONFIG = _cfg(128, 256, 64, 8, 3)   # the tutorial WS kernel's config, both compilers
+SECONDS = 1.0
+
+
+class Sampler:
+    """nvidia-smi's SM clock (MHz) and board power (W) every 20 ms."""
+
+    def __enter__(self):
+        self.proc = subprocess.Popen(
+            ["nvidia-smi", "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader,nounits",
+             "-lms", "20"], stdout=subprocess.PIPE, text=True)
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        out, _ = self.proc.communicate()
+        self.samples = []
+        for line in out.splitlines():
+            try:
+                mhz, watts = (float(v) for v in line.split(","))
+            except ValueError:
+                continue
+            self.samples.append((mhz, watts))
+        # The first samples may predate the load.
+        self.samples = self.samples[len(self.samples) // 4:]
+
+
+def replay(fn, sets, flops):
+    """Times fn(i) replayed from a graph for about SECONDS while sampling:
+    (ms per call, median MHz, median W)."""
+    for i in range(sets):
+        fn(i)
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn(0)
+    end.record()
+    end.synchronize()
+    per_graph = max(4, min(400, int(2.0 / max(start.elapsed_time(end), 1e-3))))
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for j in range(per_graph):
+            fn(j % sets)
+    graph.replay()
+    torch.cuda.synchronize()
+    with Sampler() as sampler:
+        deadline = time.time() + SECONDS
+        times = []
+        while time.time() < deadline:
+            start.record()
+            graph.replay()
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end) / per_graph)
+    mhz = statistics.median(s[0] for s in sampler.samples) if sampler.samples else float("nan")
+    watts = statistics.median(s[1] for s in sampler.samples) if sampler.samples else float("nan")
+    return statistics.median(times[len(times) // 4:]), mhz, watts
+
+
+def best_hwx(a, b, c, want, sms):
+    """hwx's fastest config that is right on these inputs."""
+    best = None
+    for config in hwx_ws_gemm.CONFIGS:
+        try:
+            go = hwx_ws_gemm.launcher(a, b, c, config, sms)
+            c.zero_()
+            go()
+            if not torch.allclose(c.float(), want, rtol=2e-2, atol=1e-3 * a.shape[1] ** 0.5):
+                print(f"  hwx {hwx_ws_gemm.config_name(config)}: wrong result, skipped")
+                continue
+            ms = triton.testing.do_bench(go, warmup=10, rep=30)
+        except Exception as e:  # a config that does not fit this shape
+            print(f"  hwx {hwx_ws_gemm.config_name(config)}: {type(e).__name__}: {str(e)[:120]}")
+            continue
+        if best is None or ms < best[0]:
+            best = (ms, config)
+    return best[1] if best else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
+    parser.add_argument("shapes", nargs="*", help="MxNxK (default: gemm_side_by_side's ten)")
+    args = parser.parse_args()
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
+    shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes] or SHAPES
+    props = torch.cuda.get_device_properties(0)
+    sms = props.multi_processor_count
+    print(f"{props.name}, {sms} SMs, {args.dtype}; peak at clock f: {sms} x {FLOPS_PER_SM_CLOCK} x f")
+    rows = []
+    for M, N, K in shapes:
+        sets = 2 if (M * K + K * N) * 2 < 100 * (1 << 20) else 1
+        data = [(torch.randn(M, K, device="cuda", dtype=dtype), torch.randn(K, N, device="cuda", dtype=dtype),
+                 torch.empty(M, N, device="cuda", dtype=dtype)) for _ in range(sets)]
+        want = data[0][0].float() @ data[0][1].float()
+        kiln.triton.enable()
+        config = best_hwx(*data[0], want, sms)
+        kernels = [("cuBLAS", lambda i: torch.matmul(data[i][0], data[i][1], out=data[i][2]), None)]
+        if config:
+            launchers = [hwx_ws_gemm.launcher(*d, config, sms) for d in data]
+            kernels.append((f"hwx {hwx_ws_gemm.config_name(config)}", lambda i: launchers[i](), "kiln"))
+        ws = lambda i: matmul_tma_ws(*data[i], WS_CONFIG)
+        kernels += [("Triton WS", ws, "triton"), ("kiln WS", ws, "kiln")]
+        for name, fn, compiler in kernels:
+            if compiler:
+                (kiln.triton.enable if compiler == "kiln" else kiln.triton.disable)()
+            try:
+                ms, mhz, watts = replay(fn, sets, 2 * M * N * K)
+            except Exception as e:
+                print(f"{M}x{N}x{K} {name}: {type(e).__name__}: {str(e)[:200]}")
+                continue
+            tflops = 2 * M * N * K / ms * 1e-9
+            share = tflops * 1e12 / (sms * FLOPS_PER_SM_CLOCK * mhz * 1e6)
+            rows.append((f"{M}x{N}x{K}", name, ms, tflops, mhz, watts, share))
+            print(f"{M}x{N}x{K} {name}: {ms * 1e3:.1f} us, {tflops:.0f} TFLOP/s, {mhz:.0f} MHz, "
+                  f"{watts:.0f} W, {share:.3f} of the peak at that clock", flush=True)
+        del data, want
+        torch.cuda.empty_cache()
+    print("\n| shape | kernel | us | TFLOP/s | MHz | W | share of peak at clock |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for shape, name, ms, tflops, mhz, watts, share in rows:
+        print(f"| {shape} | {name} | {ms * 1e3:.1f} | {tflops:.0f} | {mhz:.0f} | {watts:.0f} | {share:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
