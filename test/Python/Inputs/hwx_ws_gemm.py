@@ -199,7 +199,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
 @triton.jit
 def _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, r, num_tiles, num_programs,
                        num_pid_m, num_pid_n, k_tiles, BM: tl.constexpr, BN: tl.constexpr,
-                       STAGES: tl.constexpr, GROUP_M: tl.constexpr):
+                       STAGES: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr):
     # Consumer r takes the program's tiles r, r + 2, ...: its i-th tile's
     # slots are ring positions i * k_tiles on, filled in tile order. The
     # consumers take turns at the ring (named barriers 8 + r, both warp
@@ -217,7 +217,7 @@ def _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, r, num_tiles, num_pr
         for k in range(k_tiles):
             s = it % STAGES
             hwx.barrier_wait(full[s], (it // STAGES) & 1)
-            acc = hwx.async_dot(a_bufs[s], b_bufs[s], acc)
+            acc = hwx.async_dot(a_bufs[s], hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s], acc)
             acc = hwx.async_dot_wait(acc, 1)
             if k > 0:
                 hwx.barrier_arrive(empty[(it + STAGES - 1) % STAGES], per_warp_group=True)
@@ -234,13 +234,16 @@ def _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, r, num_tiles, num_pr
 @triton.jit
 def hwx_pingpong_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.constexpr,
                                BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
-                               GROUP_M: tl.constexpr):
+                               GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr):
     # Ping-pong: two consumer warp groups (the kernel's 4 warps and a task
     # of 4) own alternate tiles whole, so one's epilogue overlaps the
     # other's products; the ring hands them their slots in tile order.
     dtype = a_desc.dtype
     a_bufs = hwx.alloc([BM, BK], dtype, STAGES)
-    b_bufs = hwx.alloc([BK, BN], dtype, STAGES)
+    if B_KMAJOR:
+        b_bufs = hwx.alloc([BN, BK], dtype, STAGES)
+    else:
+        b_bufs = hwx.alloc([BK, BN], dtype, STAGES)
     full = hwx.alloc_barriers(STAGES)
     empty = hwx.alloc_barriers(STAGES)    # one consumer warp group frees a slot
     num_pid_m = tl.cdiv(M, BM)
@@ -250,13 +253,13 @@ def hwx_pingpong_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1):
             _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_programs,
-                      num_pid_m, num_pid_n, k_tiles, BM, BN, BK, STAGES, GROUP_M, False)
+                      num_pid_m, num_pid_n, k_tiles, BM, BN, BK, STAGES, GROUP_M, B_KMAJOR)
         with hwx.async_task("default"):
             _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, 0, num_tiles, num_programs,
-                               num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M)
+                               num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M, B_KMAJOR)
         with hwx.async_task(num_warps=4):
             _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, 1, num_tiles, num_programs,
-                               num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M)
+                               num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M, B_KMAJOR)
 
 
 CONFIGS = [
@@ -293,7 +296,7 @@ def constexprs(config, b_kmajor=False):
     # Every constexpr named (Triton 3.9's ASTSource takes no defaults).
     values = {k: v for k, v in config.items() if k not in ("num_warps", "schedule")}
     if config.get("schedule") == "pingpong":
-        return values
+        return dict(values, B_KMAJOR=b_kmajor)
     return dict(values, CONSUMER_GROUPS=config["num_warps"] // 4, B_KMAJOR=b_kmajor,
                 PROMOTE=config.get("PROMOTE", 0), CLUSTER=config.get("CLUSTER", 1))
 
@@ -374,11 +377,12 @@ def compile_only():
                   f"shared memory, {kernel.metadata.num_warps} warps, consumers grow to "
                   f"{grow[0] if grow else '-'} registers")
     # fp8 (e4m3) in, bf16 out, B K-major; fast and promoted accumulation.
-    for config in (FP8_CONFIGS[0], FP8_CONFIGS[2], FP8_CONFIGS[4]):
-        src = ASTSource(hwx_ws_matmul_kernel,
+    for config in (FP8_CONFIGS[0], FP8_CONFIGS[2], FP8_CONFIGS[4], FP8_CONFIGS[5]):
+        src = ASTSource(kernel_of(config),
                         signature(**config, dtype="fp8e4nv", out="bf16", b_kmajor=True),
                         constexprs=constexprs(config, b_kmajor=True))
-        kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": 8})
+        kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32),
+                                options={"num_warps": config["num_warps"]})
         ptx = kernel.asm["ptx"]
         wgmma = [l.split()[0] for l in ptx.splitlines() if "wgmma.mma_async" in l]
         assert "ttg.memdesc_trans" in kernel.asm["ttgir"]
@@ -420,7 +424,8 @@ FP8_CONFIGS = [dict(BM=128, BN=256, BK=128, STAGES=4, GROUP_M=8, num_warps=8),
                dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8),
                dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8, PROMOTE=1),
                dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8, PROMOTE=2),
-               dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8, PROMOTE=-1)]
+               dict(BM=128, BN=128, BK=128, STAGES=5, GROUP_M=8, num_warps=8, PROMOTE=-1),
+               dict(BM=128, BN=128, BK=128, STAGES=4, GROUP_M=8, num_warps=4, schedule="pingpong")]
 
 
 def run_fp8(sizes):
@@ -450,9 +455,9 @@ def run_fp8(sizes):
             descs = (TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(bt, [BN, BK]),
                      TensorDescriptor.from_tensor(c, [BM, BN]))
             programs = min(sms, triton.cdiv(n, BM) * triton.cdiv(n, BN))
-            go = lambda: hwx_ws_matmul_kernel[(programs,)](*descs, n, n, n, programs,
-                                                           **constexprs(config, b_kmajor=True),
-                                                           num_warps=config["num_warps"])
+            go = lambda: kernel_of(config)[(programs,)](*descs, n, n, n, programs,
+                                                        **constexprs(config, b_kmajor=True),
+                                                        num_warps=config["num_warps"])
             c.zero_()
             go()
             fast = not config.get("PROMOTE")
