@@ -78,41 +78,39 @@ def _release(empty, s, CLUSTER: tl.constexpr):
 
 
 @triton.jit
+def _promoted_step(a_bufs, b_bufs, full, empty, acc, prev, it, release, zero,
+                   STAGES: tl.constexpr, B_KMAJOR: tl.constexpr, CLUSTER: tl.constexpr):
+    # Starts step it's product on zeros; once the step before's (prev) has
+    # retired, frees its slot (where release) and adds it into acc.
+    s = it % STAGES
+    hwx.barrier_wait(full[s], (it // STAGES) & 1)
+    cur = hwx.async_dot(a_bufs[s], hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s], zero)
+    prev = hwx.async_dot_wait(prev, 1)
+    if release:
+        _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
+    return cur, acc + prev
+
+
+@triton.jit
 def _promoted_k_loop(a_bufs, b_bufs, full, empty, acc, it, k_tiles, BM: tl.constexpr,
                      BN: tl.constexpr, STAGES: tl.constexpr, B_KMAJOR: tl.constexpr,
                      CLUSTER: tl.constexpr):
     # fp8 products moved into f32 every k step without draining the tensor
-    # cores: alternate steps' products go to two partial sums, each started
-    # on zeros, and a step's sum is added into acc while the next step's
-    # product runs. Returns with every product retired and every slot but
-    # the last released.
+    # cores: alternate steps' products go to two partial sums (pa, pb: the
+    # loop is unrolled by two so that each keeps its registers), and a
+    # step's sum is added into acc while the next step's product runs.
+    # Returns with every product retired and every slot but the last freed.
     zero = tl.zeros([BM, BN], tl.float32)
-    pa = zero
     pb = zero
     for k in range(0, k_tiles - 1, 2):
-        s = it % STAGES
-        hwx.barrier_wait(full[s], (it // STAGES) & 1)
-        pa = hwx.async_dot(a_bufs[s], hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s], zero)
-        pb = hwx.async_dot_wait(pb, 1)
-        if k > 0:
-            _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
-        acc += pb
-        it += 1
-        s = it % STAGES
-        hwx.barrier_wait(full[s], (it // STAGES) & 1)
-        pb = hwx.async_dot(a_bufs[s], hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s], zero)
-        pa = hwx.async_dot_wait(pa, 1)
-        _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
-        acc += pa
-        it += 1
+        pa, acc = _promoted_step(a_bufs, b_bufs, full, empty, acc, pb, it, k > 0, zero, STAGES,
+                                 B_KMAJOR, CLUSTER)
+        pb, acc = _promoted_step(a_bufs, b_bufs, full, empty, acc, pa, it + 1, True, zero, STAGES,
+                                 B_KMAJOR, CLUSTER)
+        it += 2
     if k_tiles % 2 == 1:
-        s = it % STAGES
-        hwx.barrier_wait(full[s], (it // STAGES) & 1)
-        pa = hwx.async_dot(a_bufs[s], hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s], zero)
-        pb = hwx.async_dot_wait(pb, 1)
-        if k_tiles > 1:
-            _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
-        acc += pb
+        pa, acc = _promoted_step(a_bufs, b_bufs, full, empty, acc, pb, it, k_tiles > 1, zero,
+                                 STAGES, B_KMAJOR, CLUSTER)
         it += 1
         pb = hwx.async_dot_wait(pa, 0)
     else:
@@ -415,6 +413,8 @@ def run(sizes):
             print(f"{M}x{N}x{K} {config_name(config)}: {'PASS' if ok else 'FAIL'} max err {err:.3f}; hwx {ms:.4f} ms "
                   f"({tflops:.0f} TFLOP/s), cuBLAS {cublas:.4f} ms, hwx/cuBLAS time {ms / cublas:.3f}",
                   flush=True)
+    for (name, dtype), clusters in _FITTING_CLUSTERS.items():
+        print(f"{name} {dtype}: {clusters} clusters fit at once on {sms} SMs")
 
 
 # fp8: PROMOTE 0 accumulates as the tensor cores do (cuBLAS's fast
