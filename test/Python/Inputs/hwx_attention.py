@@ -226,26 +226,161 @@ def hwx_attn_pingpong_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
                                n_blocks, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
 
 
+@triton.jit
+def _attn_tile(t, ZH, num_m):
+    # Tile t of a persistent program: the query blocks from the last (the
+    # longest under a causal mask) to the first, each over every (batch,
+    # head), so that the longest tiles start first.
+    return num_m - 1 - t // ZH, t % ZH
+
+
+@triton.jit
+def _persistent_producer(q_desc, k_desc, v_desc, q_buf, q_full, q_empty, k_bufs, v_bufs, full,
+                         empty, N_CTX, ZH, num_m, HALF: tl.constexpr, BLOCK_N: tl.constexpr,
+                         HEAD_DIM: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
+    # Each tile's two halves of Q into one of two Q slots (free once both
+    # consumers are done with the tile two before), its K and V blocks
+    # through the ring, whose positions run on across tiles.
+    i = 0
+    it = 0
+    for t in range(tl.program_id(0), num_m * ZH, tl.num_programs(0)):
+        start_m, off_hz = _attn_tile(t, ZH, num_m)
+        row0 = off_hz * N_CTX
+        q = i % 2
+        hwx.barrier_wait(q_empty[q], ((i // 2) & 1) ^ 1)
+        hwx.barrier_expect(q_full[q], 2 * HALF * HEAD_DIM * q_desc.dtype.primitive_bitwidth // 8)
+        for p in tl.static_range(2):
+            hwx.async_load(q_desc, [row0 + start_m * 2 * HALF + p * HALF, 0], q_buf[2 * q + p],
+                           q_full[q])
+        hi = (start_m + 1) * 2 * HALF if CAUSAL else N_CTX
+        for j in range(tl.cdiv(hi, BLOCK_N)):
+            s = it % STAGES
+            hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
+            hwx.barrier_expect(full[s], 2 * BLOCK_N * HEAD_DIM * k_desc.dtype.primitive_bitwidth // 8)
+            hwx.async_load(k_desc, [row0 + j * BLOCK_N, 0], k_bufs[s], full[s])
+            hwx.async_load(v_desc, [row0 + j * BLOCK_N, 0], v_bufs[s], full[s])
+            it += 1
+        i += 1
+
+
+@triton.jit
+def _persistent_consumer(r, q_buf, k_bufs, v_bufs, q_full, q_empty, full, empty, o_desc, sm_scale,
+                         N_CTX, ZH, num_m, HEAD_DIM: tl.constexpr, HALF: tl.constexpr,
+                         BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
+    # The ping-pong consumer of hwx_attn_pingpong_kernel over a program's
+    # tiles: the turns at the tensor cores (named barriers 8 + r) go on
+    # from one tile to the next, so one consumer's epilogue and the next
+    # tile's first product overlap the other's work.
+    dtype = o_desc.dtype
+    qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
+    if r == 1:
+        hwx.named_barrier_arrive(8, 256)   # consumer 0 goes first
+    i = 0
+    it = 0
+    for t in range(tl.program_id(0), num_m * ZH, tl.num_programs(0)):
+        start_m, off_hz = _attn_tile(t, ZH, num_m)
+        first_row = start_m * 2 * HALF + r * HALF
+        offs_m = first_row + tl.arange(0, HALF)
+        hi = (start_m + 1) * 2 * HALF if CAUSAL else N_CTX
+        n_blocks = tl.cdiv(hi, BLOCK_N)
+        q = i % 2
+        m_i = tl.full([HALF], float("-inf"), tl.float32)
+        l_i = tl.zeros([HALF], tl.float32)
+        acc = tl.zeros([HALF, HEAD_DIM], tl.float32)
+        hwx.barrier_wait(q_full[q], (i // 2) & 1)
+        s = it % STAGES
+        hwx.barrier_wait(full[s], (it // STAGES) & 1)
+        hwx.named_barrier_wait(8 + r, 256)
+        qk = hwx.async_dot(q_buf[2 * q + r], hwx.trans(k_bufs[s]), tl.zeros([HALF, BLOCK_N], tl.float32))
+        hwx.named_barrier_arrive(9 - r, 256)
+        qk = hwx.async_dot_wait(qk, 0)
+        p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, 0, offs_m, qk_scale, BLOCK_N, CAUSAL)
+        for j in range(1, n_blocks):
+            s = (it + j) % STAGES
+            prev = (it + j - 1) % STAGES
+            hwx.barrier_wait(full[s], ((it + j) // STAGES) & 1)
+            hwx.named_barrier_wait(8 + r, 256)
+            qk = hwx.async_dot(q_buf[2 * q + r], hwx.trans(k_bufs[s]),
+                               tl.zeros([HALF, BLOCK_N], tl.float32))
+            acc = hwx.async_dot(p.to(dtype), v_bufs[prev], acc * alpha[:, None])
+            hwx.named_barrier_arrive(9 - r, 256)
+            qk = hwx.async_dot_wait(qk, 1)
+            p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N, CAUSAL)
+            acc = hwx.async_dot_wait(acc, 0)
+            hwx.barrier_arrive(empty[prev], per_warp_group=True)
+        it += n_blocks
+        last = (it - 1) % STAGES
+        hwx.named_barrier_wait(8 + r, 256)
+        acc = hwx.async_dot(p.to(dtype), v_bufs[last], acc * alpha[:, None])
+        # Every wait has its arrival: consumer 1's very last turn has none.
+        if (r == 0) | (t + tl.num_programs(0) < num_m * ZH):
+            hwx.named_barrier_arrive(9 - r, 256)
+        acc = hwx.async_dot_wait(acc, 0)
+        hwx.barrier_arrive(empty[last], per_warp_group=True)
+        # This consumer is done with the tile's Q.
+        hwx.barrier_arrive(q_empty[q], per_warp_group=True)
+        out = acc / l_i[:, None]
+        o_desc.store([off_hz * N_CTX + first_row, 0], out.to(dtype))
+        i += 1
+
+
+@triton.jit
+def hwx_attn_persistent_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX, ZH,
+                               HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                               BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
+    # The ping-pong kernel made persistent: as many programs as SMs, each
+    # walking (query block, batch x head) tiles, with two Q slots so that
+    # the next tile's Q arrives while this one's runs.
+    HALF: tl.constexpr = BLOCK_M // 2
+    num_m = N_CTX // BLOCK_M
+    dtype = q_desc.dtype
+    q_buf = hwx.alloc([HALF, HEAD_DIM], dtype, 4)   # [2 * Q slot + consumer]
+    q_full = hwx.alloc_barriers(2)
+    q_empty = hwx.alloc_barriers(2, count=2)
+    k_bufs, v_bufs, full, empty = _kv_ring(dtype, BLOCK_N, HEAD_DIM, STAGES, 2)
+    with hwx.async_tasks():
+        with hwx.async_task(num_warps=1, registers=24):
+            _persistent_producer(q_desc, k_desc, v_desc, q_buf, q_full, q_empty, k_bufs, v_bufs,
+                                 full, empty, N_CTX, ZH, num_m, HALF, BLOCK_N, HEAD_DIM, STAGES,
+                                 CAUSAL)
+        with hwx.async_task("default"):
+            _persistent_consumer(0, q_buf, k_bufs, v_bufs, q_full, q_empty, full, empty, o_desc,
+                                 sm_scale, N_CTX, ZH, num_m, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
+        with hwx.async_task(num_warps=4, registers=240):
+            _persistent_consumer(1, q_buf, k_bufs, v_bufs, q_full, q_empty, full, empty, o_desc,
+                                 sm_scale, N_CTX, ZH, num_m, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
+
+
 CONFIGS = [dict(BLOCK_M=128, BLOCK_N=128, STAGES=2, num_warps=8, OVERLAP=False),
            dict(BLOCK_M=128, BLOCK_N=64, STAGES=3, num_warps=8, OVERLAP=False),
            dict(BLOCK_M=128, BLOCK_N=128, STAGES=2, num_warps=8, OVERLAP=True),
            dict(BLOCK_M=128, BLOCK_N=64, STAGES=4, num_warps=8, OVERLAP=True),
            # Ping-pong: num_warps is one consumer's; the other brings 4 more.
            dict(BLOCK_M=128, BLOCK_N=128, STAGES=2, num_warps=4, schedule="pingpong"),
-           dict(BLOCK_M=128, BLOCK_N=64, STAGES=3, num_warps=4, schedule="pingpong")]
+           dict(BLOCK_M=128, BLOCK_N=64, STAGES=3, num_warps=4, schedule="pingpong"),
+           # Ping-pong, persistent: one program per SM.
+           dict(BLOCK_M=128, BLOCK_N=128, STAGES=2, num_warps=4, schedule="persistent"),
+           dict(BLOCK_M=128, BLOCK_N=64, STAGES=3, num_warps=4, schedule="persistent")]
 
 
 def is_pingpong(config):
-    return config.get("schedule") == "pingpong"
+    """Whether two consumer warp groups own half of BLOCK_M each."""
+    return config.get("schedule") in ("pingpong", "persistent")
+
+
+def is_persistent(config):
+    return config.get("schedule") == "persistent"
 
 
 def config_name(config):
     return (f"{config['BLOCK_M']}x{config['BLOCK_N']} w{config['num_warps']} s{config['STAGES']}"
             + (" overlap" if config.get("OVERLAP") else "")
-            + (" pingpong" if is_pingpong(config) else ""))
+            + (f" {config['schedule']}" if is_pingpong(config) else ""))
 
 
 def kernel_of(config):
+    if is_persistent(config):
+        return hwx_attn_persistent_kernel
     return hwx_attn_pingpong_kernel if is_pingpong(config) else hwx_attn_fwd_kernel
 
 
@@ -259,15 +394,24 @@ def signature(config, head_dim, dtype="fp16"):
     rows = config["BLOCK_M"] // 2 if is_pingpong(config) else config["BLOCK_M"]
     qo = f"tensordesc<{dtype}[{rows}, {head_dim}]>"
     kv = f"tensordesc<{dtype}[{config['BLOCK_N']}, {head_dim}]>"
-    return {"q_desc": qo, "k_desc": kv, "v_desc": kv, "o_desc": qo, "sm_scale": "fp32",
-            "N_CTX": "i32"}
+    return dict({"q_desc": qo, "k_desc": kv, "v_desc": kv, "o_desc": qo, "sm_scale": "fp32",
+                 "N_CTX": "i32"}, **({"ZH": "i32"} if is_persistent(config) else {}))
+
+
+def launch(config, descs, sm_scale, Z, H, N, head_dim, causal, sms):
+    """Launches the config's kernel over (Z, H, N) attention."""
+    kernel, bm = kernel_of(config), config["BLOCK_M"]
+    options = dict(constexprs(config, head_dim, causal), num_warps=config["num_warps"])
+    if is_persistent(config):
+        return kernel[(min(sms, N // bm * Z * H),)](*descs, sm_scale, N, Z * H, **options)
+    return kernel[(N // bm, Z * H)](*descs, sm_scale, N, **options)
 
 
 def compile_only():
     kiln.triton.enable()
     for head_dim in (64, 128):
         for causal in (False, True):
-            for config in CONFIGS[0::2]:   # plain, overlapped, ping-pong
+            for config in CONFIGS[0::2]:   # plain, overlapped, ping-pong, persistent
                 src = ASTSource(kernel_of(config), signature(config, head_dim),
                                 constexprs=constexprs(config, head_dim, causal))
                 kernel = triton.compile(src, target=GPUTarget("cuda", 90, 32),
@@ -295,6 +439,7 @@ def run():
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from triton.tools.tensor_descriptor import TensorDescriptor
     kiln.triton.enable()
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
     for Z, H, N in ((4, 32, 4096), (1, 32, 16384)):
         for head_dim in (64, 128):
             for causal in (False, True):
@@ -318,9 +463,7 @@ def run():
                              TensorDescriptor.from_tensor(k, [bn, head_dim]),
                              TensorDescriptor.from_tensor(v, [bn, head_dim]),
                              TensorDescriptor.from_tensor(o, [rows, head_dim]))
-                    go = lambda: kernel_of(config)[(N // bm, Z * H)](
-                        *descs, sm_scale, N, **constexprs(config, head_dim, causal),
-                        num_warps=config["num_warps"])
+                    go = lambda: launch(config, descs, sm_scale, Z, H, N, head_dim, causal, sms)
                     o.fill_(float("nan"))
                     go()
                     err = (o.float() - ref.float()).abs().max().item()
