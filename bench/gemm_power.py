@@ -50,6 +50,7 @@ class Sampler:
         self.proc = subprocess.Popen(
             ["nvidia-smi", "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader,nounits",
              "-lms", "20"], stdout=subprocess.PIPE, text=True)
+        self.proc.stdout.readline()   # sampling has begun (nvidia-smi takes a while to start)
         return self
 
     def __exit__(self, *exc):
@@ -62,7 +63,7 @@ class Sampler:
             except ValueError:
                 continue
             self.samples.append((mhz, watts))
-        # The first samples may predate the load.
+        # The first samples may predate the clock's settling under the load.
         self.samples = self.samples[len(self.samples) // 4:]
 
 
