@@ -3,8 +3,9 @@
 actually runs: for each shape, cuBLAS, hwx's warp-specialised matmul (its
 fastest config) and the persistent TMA WS matmul of dot_kernels.py compiled
 by stock Triton and by kiln, each replayed from a CUDA graph for about a
-second while nvidia-smi samples the SM clock and the board power. For the
-device machine:
+second while nvidia-smi samples the SM clock and the board power; and, from
+one traced launch of hwx's cooperative kernel (its `trace` argument), where
+its consumers' cycles go. For the device machine:
 
     KILN_EXECUTABLE=/path/to/static/kiln python3 -u bench/gemm_power.py [--dtype bf16] [MxNxK ...]
 
@@ -119,6 +120,31 @@ def best_hwx(a, b, c, want, sms):
     return best[1] if best else None
 
 
+def phases(a, b, c, config, sms):
+    """One traced launch of hwx's cooperative kernel: where its consumers'
+    cycles go (medians over programs), against the tensor cores' 4096 flops
+    a clock."""
+    M, K = a.shape
+    N = b.shape[1]
+    trace = torch.zeros(sms * hwx_ws_gemm.TRACE_WORDS.value, dtype=torch.int64, device="cuda")
+    hwx_ws_gemm.launcher(a, b, c, config, sms, trace=trace)()
+    torch.cuda.synchronize()
+    rows = [r for r in trace.view(sms, -1).tolist() if r[0]]
+    tiles = triton.cdiv(M, config["BM"]) * triton.cdiv(N, config["BN"])
+    per_program = [len(range(p, tiles, len(rows))) for p in range(len(rows))]
+    ideal = triton.cdiv(K, config["BK"]) * config["BM"] * config["BN"] * config["BK"] * 2 / FLOPS_PER_SM_CLOCK
+    start = statistics.median(r[1] - r[0] for r in rows)
+    # Products from the first data to the last tile's end, less the stores
+    # of the tiles before the last (r[3] - r[2]: the last store and exit).
+    loop = statistics.median((r[2] - r[1] - (r[4] - (r[3] - r[2]))) / n for r, n in zip(rows, per_program))
+    store = statistics.median(r[4] / n for r, n in zip(rows, per_program))
+    total = max(r[3] - r[0] for r in rows)
+    return (f"{len(rows)} programs, up to {max(per_program)} tiles; first data after {start:.0f} cycles; "
+            f"a tile's products {loop:.0f} cycles ({ideal / loop:.3f} of the tensor cores' rate), "
+            f"its store {store:.0f}; the longest program {total:.0f} cycles, "
+            f"{max(per_program) * ideal / total:.3f} of it the tensor cores' own time")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
@@ -139,6 +165,9 @@ def main():
         config = best_hwx(*data[0], want, sms)
         kernels = [("cuBLAS", lambda i: torch.matmul(data[i][0], data[i][1], out=data[i][2]), None)]
         if config:
+            if config.get("schedule") != "pingpong" and config.get("CLUSTER", 1) == 1:
+                print(f"{M}x{N}x{K} hwx {hwx_ws_gemm.config_name(config)}: {phases(*data[0], config, sms)}",
+                      flush=True)
             launchers = [hwx_ws_gemm.launcher(*d, config, sms) for d in data]
             kernels.append((f"hwx {hwx_ws_gemm.config_name(config)}", lambda i: launchers[i](), "kiln"))
         ws = lambda i: matmul_tma_ws(*data[i], WS_CONFIG)

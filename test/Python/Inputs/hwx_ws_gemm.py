@@ -66,6 +66,17 @@ def _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_progra
             it += 1
 
 
+# What a traced program records (SM cycles): its consumers' start, the
+# first k step's data landed, the last tile's products done, the end, and
+# the cycles its tiles' stores took.
+TRACE_WORDS = tl.constexpr(5)
+
+
+@triton.jit
+def _trace(trace, word: tl.constexpr, value):
+    tl.store(trace + tl.program_id(0) * TRACE_WORDS + word, value)
+
+
 @triton.jit
 def _release(empty, s, CLUSTER: tl.constexpr):
     # The slot is free in every CTA whose copies fill it: each CTA's, in a
@@ -123,8 +134,9 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                          BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
                          GROUP_M: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
                          B_KMAJOR: tl.constexpr = False, PROMOTE: tl.constexpr = 0,
-                         CLUSTER: tl.constexpr = 1):
-    # B_KMAJOR: b_desc describes B's transpose ([N, K]), read transposed by
+                         CLUSTER: tl.constexpr = 1, trace=None):
+    # trace: None, or TRACE_WORDS i64 a program of the consumers' SM clock
+    # (_trace says which; bench/gemm_power.py reads them). B_KMAJOR: b_desc describes B's transpose ([N, K]), read transposed by
     # the product (fp8 products take B only K-major). PROMOTE: every
     # PROMOTE k steps the products' sum moves into an f32 accumulator of
     # the kernel's own (fp8 wgmma keeps fewer bits than f32 as it
@@ -162,6 +174,9 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                       CLUSTER)
         with hwx.async_task("default"):
             it = 0
+            stores = tl.zeros([], tl.int64)
+            if trace is not None:
+                _trace(trace, 0, hwx.clock64())
             for tile in range(tl.program_id(0), num_tiles, num_programs):
                 pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
                 acc = tl.zeros([BM, BN], tl.float32)
@@ -173,6 +188,9 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                     for k in range(k_tiles):
                         s = it % STAGES
                         hwx.barrier_wait(full[s], (it // STAGES) & 1)
+                        if trace is not None:
+                            if it == 0:
+                                _trace(trace, 1, hwx.clock64())
                         b = hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s]
                         part = hwx.async_dot(a_bufs[s], b, part)
                         # The product before this one has retired: its slot is free.
@@ -188,7 +206,15 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                     if PROMOTE == 0:
                         acc = hwx.async_dot_wait(part, 0)
                 _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
+                if trace is not None:
+                    before = hwx.clock64()
                 c_desc.store([(pid_m * CLUSTER + rank) * BM, pid_n * BN], acc.to(c_desc.dtype))
+                if trace is not None:
+                    stores += hwx.clock64() - before
+                    _trace(trace, 2, before)
+            if trace is not None:
+                _trace(trace, 3, hwx.clock64())
+                _trace(trace, 4, stores)
     if CLUSTER > 1:
         # No CTA leaves while another may still arrive on its barriers.
         hwx.cluster_barrier()
@@ -296,7 +322,7 @@ def constexprs(config, b_kmajor=False):
     if config.get("schedule") == "pingpong":
         return dict(values, B_KMAJOR=b_kmajor)
     return dict(values, CONSUMER_GROUPS=config["num_warps"] // 4, B_KMAJOR=b_kmajor,
-                PROMOTE=config.get("PROMOTE", 0), CLUSTER=config.get("CLUSTER", 1))
+                PROMOTE=config.get("PROMOTE", 0), CLUSTER=config.get("CLUSTER", 1), trace=None)
 
 
 def options(config):
@@ -304,20 +330,22 @@ def options(config):
     return {"num_warps": config["num_warps"], "num_ctas": config.get("CLUSTER", 1)}
 
 
-def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, CLUSTER=1, **_):
+def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, CLUSTER=1, schedule=None, **_):
     # In a cluster each CTA loads 1/CLUSTER of B's columns.
     b_block = f"[{BN}, {BK}]" if b_kmajor else f"[{BK}, {BN // CLUSTER}]"
-    return {"a_desc": f"tensordesc<{dtype}[{BM}, {BK}]>", "b_desc": f"tensordesc<{dtype}{b_block}>",
-            "c_desc": f"tensordesc<{out or dtype}[{BM}, {BN}]>", "M": "i32", "N": "i32", "K": "i32",
-            "num_programs": "i32"}
+    return dict({"a_desc": f"tensordesc<{dtype}[{BM}, {BK}]>", "b_desc": f"tensordesc<{dtype}{b_block}>",
+                 "c_desc": f"tensordesc<{out or dtype}[{BM}, {BN}]>", "M": "i32", "N": "i32", "K": "i32",
+                 "num_programs": "i32"}, **({} if schedule == "pingpong" else {"trace": "constexpr"}))
 
 
 _FITTING_CLUSTERS = {}   # (config name, dtype) -> clusters the GPU holds at once
 
 
-def launcher(a, b, c, config, num_sms):
+def launcher(a, b, c, config, num_sms, trace=None):
     """A function launching the kernel on torch tensors (c = a @ b) on at
-    most num_sms programs and returning the compiled kernel."""
+    most num_sms programs and returning the compiled kernel; with trace (an
+    int64 tensor of num_sms * TRACE_WORDS), the cooperative kernel records
+    its programs' clocks there."""
     from triton.tools.tensor_descriptor import TensorDescriptor
     M, K = a.shape
     N = b.shape[1]
@@ -337,8 +365,10 @@ def launcher(a, b, c, config, num_sms):
                                      **options(config), grid=(programs,))
             _FITTING_CLUSTERS[key] = kiln.triton.max_active_clusters(compiled)
         programs = min(tiles, _FITTING_CLUSTERS[key])
-    return lambda: kernel[(programs,)](*descs, M, N, K, programs, **constexprs(config),
-                                       **options(config))
+    values = constexprs(config)
+    if trace is not None:
+        values["trace"] = trace
+    return lambda: kernel[(programs,)](*descs, M, N, K, programs, **values, **options(config))
 
 
 def launch(a, b, c, config, num_sms):
@@ -374,6 +404,14 @@ def compile_only():
             print(f"hwx WS matmul {dtype} {config_name(config)}: {kernel.metadata.shared} bytes of "
                   f"shared memory, {kernel.metadata.num_warps} warps, consumers grow to "
                   f"{grow[0] if grow else '-'} registers")
+    # Traced (bench/gemm_power.py): the consumers' clock into a buffer.
+    config = CONFIGS[0]
+    values = constexprs(config)
+    del values["trace"]
+    src = ASTSource(hwx_ws_matmul_kernel, dict(signature(**config, dtype="bf16"), trace="*i64"),
+                    constexprs=values)
+    ptx = triton.compile(src, target=GPUTarget("cuda", 90, 32), options=options(config)).asm["ptx"]
+    print(f"hwx WS matmul bf16 {config_name(config)} traced: {ptx.count('%clock64')} clock reads")
     # fp8 (e4m3) in, bf16 out, B K-major; fast and promoted accumulation.
     for config in (FP8_CONFIGS[0], FP8_CONFIGS[2], FP8_CONFIGS[4], FP8_CONFIGS[5]):
         src = ASTSource(kernel_of(config),
