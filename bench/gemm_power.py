@@ -41,34 +41,46 @@ from gemm_side_by_side import SHAPES, _cfg  # noqa: E402
 
 FLOPS_PER_SM_CLOCK = 4096
 WS_CONFIG = _cfg(128, 256, 64, 8, 3)   # the tutorial WS kernel's config, both compilers
-SECONDS = 1.0
+SECONDS = 2.0
 
 
 class Sampler:
-    """nvidia-smi's SM clock (MHz) and board power (W) every 20 ms."""
+    """nvidia-smi's SM clock (MHz) and board power (W, the instant reading:
+    power.draw averages over a second) of this GPU every 20 ms."""
+
+    def __init__(self, uuid):
+        self.gpu = f"GPU-{uuid}"
 
     def __enter__(self):
-        self.proc = subprocess.Popen(
-            ["nvidia-smi", "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader,nounits",
-             "-lms", "20"], stdout=subprocess.PIPE, text=True)
-        self.proc.stdout.readline()   # sampling has begun (nvidia-smi takes a while to start)
+        # Older drivers have no instant reading: then the averaged one.
+        for power in ("power.draw.instant", "power.draw"):
+            self.proc = subprocess.Popen(
+                ["stdbuf", "-oL", "nvidia-smi", "-i", self.gpu, f"--query-gpu=clocks.sm,{power}",
+                 "--format=csv,noheader,nounits", "-lms", "20"], stdout=subprocess.PIPE, text=True)
+            # The first sample: sampling has begun (nvidia-smi takes a while to start).
+            if self._parse(self.proc.stdout.readline()):
+                break
+            self.proc.kill()
+            self.proc.wait()
         return self
+
+    @staticmethod
+    def _parse(line):
+        try:
+            mhz, watts = (float(v) for v in line.split(","))
+            return mhz, watts
+        except ValueError:
+            return None
 
     def __exit__(self, *exc):
         self.proc.terminate()
         out, _ = self.proc.communicate()
-        self.samples = []
-        for line in out.splitlines():
-            try:
-                mhz, watts = (float(v) for v in line.split(","))
-            except ValueError:
-                continue
-            self.samples.append((mhz, watts))
+        self.samples = [sample for sample in map(self._parse, out.splitlines()) if sample]
         # The first samples may predate the clock's settling under the load.
         self.samples = self.samples[len(self.samples) // 4:]
 
 
-def replay(fn, sets, flops):
+def replay(fn, sets, gpu):
     """Times fn(i) replayed from a graph for about SECONDS while sampling:
     (ms per call, median MHz, median W)."""
     for i in range(sets):
@@ -86,7 +98,7 @@ def replay(fn, sets, flops):
             fn(j % sets)
     graph.replay()
     torch.cuda.synchronize()
-    with Sampler() as sampler:
+    with Sampler(gpu) as sampler:
         deadline = time.time() + SECONDS
         times = []
         while time.time() < deadline:
@@ -135,9 +147,9 @@ def phases(a, b, c, config, sms):
     ideal = triton.cdiv(K, config["BK"]) * config["BM"] * config["BN"] * config["BK"] * 2 / FLOPS_PER_SM_CLOCK
     start = statistics.median(r[1] - r[0] for r in rows)
     # Products from the first data to the last tile's end, less the stores
-    # of the tiles before the last (r[3] - r[2]: the last store and exit).
-    loop = statistics.median((r[2] - r[1] - (r[4] - (r[3] - r[2]))) / n for r, n in zip(rows, per_program))
-    store = statistics.median(r[4] / n for r, n in zip(rows, per_program))
+    # of the tiles before the last.
+    loop = statistics.median((r[2] - r[1] - r[4]) / n for r, n in zip(rows, per_program))
+    store = statistics.median(r[5] / n for r, n in zip(rows, per_program))
     total = max(r[3] - r[0] for r in rows)
     return (f"{len(rows)} programs, up to {max(per_program)} tiles; first data after {start:.0f} cycles; "
             f"a tile's products {loop:.0f} cycles ({ideal / loop:.3f} of the tensor cores' rate), "
@@ -176,7 +188,7 @@ def main():
             if compiler:
                 (kiln.triton.enable if compiler == "kiln" else kiln.triton.disable)()
             try:
-                ms, mhz, watts = replay(fn, sets, 2 * M * N * K)
+                ms, mhz, watts = replay(fn, sets, props.uuid)
             except Exception as e:
                 print(f"{M}x{N}x{K} {name}: {type(e).__name__}: {str(e)[:200]}")
                 continue

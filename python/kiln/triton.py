@@ -155,20 +155,41 @@ def disable():
 
 def max_active_clusters(kernel):
     """How many programs of `kernel` (a compiled kernel, as a launch or
-    `warmup` returns it) the current GPU runs at once with one CTA per SM:
-    the grid of a persistent kernel. With clusters (num_ctas > 1) a
-    program's CTAs must share one GPC, so this can be less than SMs /
-    num_ctas (30 clusters of 4 on a 132-SM H100, not 33), and a persistent
-    grid larger than it runs its last clusters after others finish. CUDA's
-    cuOccupancyMaxActiveClusters answers, through Triton's driver; without
-    clusters it is the number of SMs."""
-    num_ctas = kernel.metadata.num_ctas
-    if num_ctas == 1:
-        return triton.runtime.driver.active.utils.get_device_properties(
-            triton.runtime.driver.active.get_current_device())["multiprocessor_count"]
+    `warmup` returns it) the current GPU runs at once: the grid of a
+    persistent kernel. With clusters (num_ctas > 1) a program's CTAs must
+    share one GPC, so this can be less than SMs / num_ctas (30 clusters of
+    4 on a 132-SM H100, not 33), and a persistent grid larger than it runs
+    its last clusters after others finish. CUDA's occupancy query answers,
+    for the kernel's own block size and shared memory; RuntimeError if it
+    fails."""
+    import ctypes
     kernel._init_handles()
-    return triton.runtime.driver.active.utils.cuOccupancyMaxActiveClusters(
-        kernel.function, kernel.metadata.shared, num_ctas)
+    meta = kernel.metadata
+    cuda = ctypes.CDLL("libcuda.so.1")
+    # CUlaunchAttribute: an id, padding to 8 bytes, a 64-byte value union
+    # whose clusterDim is three unsigned ints.
+    class Attribute(ctypes.Structure):
+        _fields_ = [("id", ctypes.c_uint), ("pad", ctypes.c_ubyte * 4), ("dims", ctypes.c_uint * 3),
+                    ("rest", ctypes.c_ubyte * 52)]
+
+    class Config(ctypes.Structure):
+        _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
+                    ("shared", ctypes.c_uint), ("stream", ctypes.c_void_p),
+                    ("attrs", ctypes.POINTER(Attribute)), ("num_attrs", ctypes.c_uint)]
+
+    cluster_dimension = 4   # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attribute = Attribute(id=cluster_dimension, dims=(meta.num_ctas, 1, 1))
+    config = Config(grid=(meta.num_ctas, 1, 1), block=(meta.num_warps * 32, 1, 1), shared=meta.shared,
+                    stream=None, attrs=ctypes.pointer(attribute), num_attrs=1)
+    count = ctypes.c_int(0)
+    status = cuda.cuOccupancyMaxActiveClusters(ctypes.byref(count), ctypes.c_void_p(kernel.function),
+                                               ctypes.byref(config))
+    if status != 0:
+        name = ctypes.c_char_p()
+        cuda.cuGetErrorName(status, ctypes.byref(name))
+        raise RuntimeError(f"cuOccupancyMaxActiveClusters failed for {kernel.name}: "
+                           f"{(name.value or b'?').decode()} ({status})")
+    return count.value
 
 
 def _forget_compiled_kernels():

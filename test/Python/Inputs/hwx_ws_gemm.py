@@ -67,9 +67,9 @@ def _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_progra
 
 
 # What a traced program records (SM cycles): its consumers' start, the
-# first k step's data landed, the last tile's products done, the end, and
-# the cycles its tiles' stores took.
-TRACE_WORDS = tl.constexpr(5)
+# first k step's data landed, the last tile's products done, the end, the
+# cycles the stores of its tiles but the last took, and of all of them.
+TRACE_WORDS = tl.constexpr(6)
 
 
 @triton.jit
@@ -146,6 +146,8 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
     # CLUSTER tiles on top of one another (BM rows each), whose B they share:
     # each loads 1/CLUSTER of B's columns for all (TMA multicast).
     tl.static_assert(CLUSTER == 1 or not B_KMAJOR, "clusters share B [K, N] only")
+    tl.static_assert(trace is None or (CLUSTER == 1 and PROMOTE != -1),
+                     "traces are of programs of one CTA, without the overlapped promotion")
     dtype = a_desc.dtype
     rank = hwx.cluster_cta_rank()
     a_bufs = hwx.alloc([BM, BK], dtype, STAGES)
@@ -210,11 +212,12 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                     before = hwx.clock64()
                 c_desc.store([(pid_m * CLUSTER + rank) * BM, pid_n * BN], acc.to(c_desc.dtype))
                 if trace is not None:
-                    stores += hwx.clock64() - before
                     _trace(trace, 2, before)
+                    _trace(trace, 4, stores)
+                    stores += hwx.clock64() - before
             if trace is not None:
                 _trace(trace, 3, hwx.clock64())
-                _trace(trace, 4, stores)
+                _trace(trace, 5, stores)
     if CLUSTER > 1:
         # No CTA leaves while another may still arrive on its barriers.
         hwx.cluster_barrier()
@@ -363,7 +366,11 @@ def launcher(a, b, c, config, num_sms, trace=None):
         if key not in _FITTING_CLUSTERS:
             compiled = kernel.warmup(*descs, M, N, K, programs, **constexprs(config),
                                      **options(config), grid=(programs,))
-            _FITTING_CLUSTERS[key] = kiln.triton.max_active_clusters(compiled)
+            try:
+                _FITTING_CLUSTERS[key] = kiln.triton.max_active_clusters(compiled)
+            except RuntimeError as e:
+                print(f"warning: {e}; launching {programs} clusters", file=sys.stderr)
+                _FITTING_CLUSTERS[key] = programs
         programs = min(tiles, _FITTING_CLUSTERS[key])
     values = constexprs(config)
     if trace is not None:
