@@ -7,7 +7,7 @@ One program per BLOCK_M query rows of one (batch, head); Q, K, V, O are
 [Z*H*N_CTX, HEAD_DIM] row-major; N_CTX a multiple of BLOCK_M and BLOCK_N.
 
     python3 hwx_attention.py          # compile for cuda:90 (no GPU), check the PTX
-    python3 hwx_attention.py --run    # on a GPU: check against torch, time it beside cuDNN
+    python3 hwx_attention.py --run [d128] [persistent ...]   # on a GPU: check against torch, time it beside cuDNN
 """
 import sys
 
@@ -431,17 +431,24 @@ def compile_only():
                       f"setmaxnreg {', '.join(moves) or '-'}")
 
 
-def run():
+def run(picks):
     """fp16, (Z, H, N_CTX) = (4, 32, 4096) and (1, 32, 16384), d64 and d128,
     causal and not; each config checked against torch, then timed beside
-    cuDNN (scaled_dot_product_attention with the cuDNN backend)."""
+    cuDNN (scaled_dot_product_attention with the cuDNN backend). picks:
+    head dims (d64, d128) and words of config names (plain, pingpong,
+    persistent, ...) to keep to; none keeps all."""
+    dims = [int(p[1:]) for p in picks if p in ("d64", "d128")] or [64, 128]
+    words = [p for p in picks if p not in ("d64", "d128")]
+    configs = [c for c in CONFIGS
+               if not words or any(w in (config_name(c) if is_pingpong(c) or c.get("OVERLAP")
+                                         else config_name(c) + " plain") for w in words)]
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from triton.tools.tensor_descriptor import TensorDescriptor
     kiln.triton.enable()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for Z, H, N in ((4, 32, 4096), (1, 32, 16384)):
-        for head_dim in (64, 128):
+        for head_dim in dims:
             for causal in (False, True):
                 q, k, v = (torch.randn(Z * H * N, head_dim, device="cuda", dtype=torch.float16)
                            for _ in range(3))
@@ -456,7 +463,7 @@ def run():
                     with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
                         sdpa(shape(q), shape(k), shape(v), is_causal=causal, scale=sm_scale)
                 vendor = triton.testing.do_bench(cudnn)
-                for config in CONFIGS:
+                for config in configs:
                     bm, bn = config["BLOCK_M"], config["BLOCK_N"]
                     rows = bm // 2 if is_pingpong(config) else bm
                     descs = (TensorDescriptor.from_tensor(q, [rows, head_dim]),
@@ -477,4 +484,5 @@ def run():
 
 
 if __name__ == "__main__":
-    sys.exit(run() if "--run" in sys.argv else compile_only())
+    # --run [d64|d128] [words of config names]: check and time on a GPU.
+    sys.exit(run([a for a in sys.argv[1:] if a != "--run"]) if "--run" in sys.argv else compile_only())

@@ -437,7 +437,7 @@ def compile_only():
         print(f"hwx WS matmul fp8e4nv {config_name(config)}, B K-major: {wgmma[0]}, "
               f"{kernel.metadata.shared} bytes of shared memory")
 
-def run(sizes):
+def run(sizes, words=()):
     import torch
     kiln.triton.enable()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
@@ -447,7 +447,7 @@ def run(sizes):
         c = torch.empty(M, N, device="cuda", dtype=torch.float16)
         ref = a.float() @ b.float()
         cublas = triton.testing.do_bench(lambda: a @ b, warmup=25, rep=100)
-        for config in CONFIGS:
+        for config in (c for c in CONFIGS if not words or any(w in config_name(c) for w in words)):
             go = launcher(a, b, c, config, sms)
             c.zero_()
             go()
@@ -518,8 +518,10 @@ def run_fp8(sizes):
 
 
 if __name__ == "__main__":
-    # --run [N ...]: square sizes to check and time (512, 4096, 8192 by default).
+    # --run [N ...] [words]: square sizes to check and time (512, 4096, 8192
+    # by default), only the configs whose names hold one of the words.
     sizes = [int(a) for a in sys.argv[1:] if a.isdigit()]
+    words = [a for a in sys.argv[1:] if not a.isdigit() and not a.startswith("--")]
     if "--run-fp8" in sys.argv:
         sys.exit(run_fp8(sizes))
-    sys.exit(run(sizes) if "--run" in sys.argv else compile_only())
+    sys.exit(run(sizes, words) if "--run" in sys.argv else compile_only())
