@@ -228,10 +228,12 @@ def hwx_attn_pingpong_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
 
 @triton.jit
 def _attn_tile(t, ZH, num_m):
-    # Tile t of a persistent program: the query blocks from the last (the
-    # longest under a causal mask) to the first, each over every (batch,
-    # head), so that the longest tiles start first.
-    return num_m - 1 - t // ZH, t % ZH
+    # Tile t of a persistent program: (batch, head) after (batch, head),
+    # each's query blocks from the last (the longest under a causal mask)
+    # to the first. Programs running side by side then share a few heads'
+    # K and V in L2; walking query blocks over every head first (132
+    # programs on 132 heads) ran 1.5 times slower (bench/NOTES.md).
+    return num_m - 1 - t % num_m, t // num_m
 
 
 @triton.jit
