@@ -148,6 +148,22 @@ def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
 
 
 @triton.jit
+def _pingpong_turn(r, q, k_buf, v_buf, p, alpha, acc, m_i, l_i, j, offs_m, qk_scale,
+                   HALF: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    # Consumer r's turn at the tensor cores: Q Kᵀ of key block j (k_buf)
+    # and P V of block j - 1 (v_buf); then, while P V runs, the softmax of
+    # block j. Returns with both products retired.
+    hwx.named_barrier_wait(8 + r, 256)
+    qk = hwx.async_dot(q, hwx.trans(k_buf), tl.zeros([HALF, BLOCK_N], tl.float32))
+    acc = hwx.async_dot(p.to(v_buf.dtype), v_buf, acc * alpha[:, None])
+    hwx.named_barrier_arrive(9 - r, 256)
+    qk = hwx.async_dot_wait(qk, 1)
+    p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N, CAUSAL)
+    acc = hwx.async_dot_wait(acc, 0)
+    return p, alpha, acc, m_i, l_i
+
+
+@triton.jit
 def _pingpong_consumer(r, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_scale, row,
                        n_blocks, HEAD_DIM: tl.constexpr, HALF: tl.constexpr,
                        BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
@@ -175,13 +191,9 @@ def _pingpong_consumer(r, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_
         s = j % STAGES
         prev = (j - 1) % STAGES
         hwx.barrier_wait(full[s], (j // STAGES) & 1)
-        hwx.named_barrier_wait(8 + r, 256)
-        qk = hwx.async_dot(q_buf[r], hwx.trans(k_bufs[s]), tl.zeros([HALF, BLOCK_N], tl.float32))
-        acc = hwx.async_dot(p.to(dtype), v_bufs[prev], acc * alpha[:, None])
-        hwx.named_barrier_arrive(9 - r, 256)
-        qk = hwx.async_dot_wait(qk, 1)
-        p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N, CAUSAL)
-        acc = hwx.async_dot_wait(acc, 0)
+        p, alpha, acc, m_i, l_i = _pingpong_turn(r, q_buf[r], k_bufs[s], v_bufs[prev], p, alpha, acc,
+                                                 m_i, l_i, j, offs_m, qk_scale, HALF, BLOCK_N,
+                                                 CAUSAL)
         # K and V of block j - 1 are done with: one of the slot's two frees.
         hwx.barrier_arrive(empty[prev], per_warp_group=True)
     last = (n_blocks - 1) % STAGES
@@ -301,14 +313,9 @@ def _persistent_consumer(r, q_buf, k_bufs, v_bufs, q_full, q_empty, full, empty,
             s = (it + j) % STAGES
             prev = (it + j - 1) % STAGES
             hwx.barrier_wait(full[s], ((it + j) // STAGES) & 1)
-            hwx.named_barrier_wait(8 + r, 256)
-            qk = hwx.async_dot(q_buf[2 * q + r], hwx.trans(k_bufs[s]),
-                               tl.zeros([HALF, BLOCK_N], tl.float32))
-            acc = hwx.async_dot(p.to(dtype), v_bufs[prev], acc * alpha[:, None])
-            hwx.named_barrier_arrive(9 - r, 256)
-            qk = hwx.async_dot_wait(qk, 1)
-            p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N, CAUSAL)
-            acc = hwx.async_dot_wait(acc, 0)
+            p, alpha, acc, m_i, l_i = _pingpong_turn(r, q_buf[2 * q + r], k_bufs[s], v_bufs[prev], p,
+                                                     alpha, acc, m_i, l_i, j, offs_m, qk_scale, HALF,
+                                                     BLOCK_N, CAUSAL)
             hwx.barrier_arrive(empty[prev], per_warp_group=True)
         it += n_blocks
         last = (it - 1) % STAGES
