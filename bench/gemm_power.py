@@ -2,8 +2,8 @@
 """Where GEMMs stand against the tensor cores' peak at the clock the card
 actually runs: for each shape, cuBLAS, hwx's warp-specialised matmul (its
 fastest config) and the persistent TMA WS matmul of dot_kernels.py compiled
-by stock Triton and by kiln, each replayed from a CUDA graph for about a
-second while nvidia-smi samples the SM clock and the board power; and, from
+by stock Triton and by kiln, each replayed from a CUDA graph for two
+seconds while nvidia-smi samples the SM clock and the board power; and, from
 one traced launch of hwx's cooperative kernel (its `trace` argument), where
 its consumers' cycles go. For the device machine:
 
