@@ -134,16 +134,19 @@ def best_hwx(a, b, c, want, sms):
 
 def phases(a, b, c, config, sms):
     """One traced launch of hwx's cooperative kernel: where its consumers'
-    cycles go (medians over programs), against the tensor cores' 4096 flops
-    a clock."""
+    cycles go (medians over CTAs), against the tensor cores' 4096 flops a
+    clock."""
     M, K = a.shape
     N = b.shape[1]
     trace = torch.zeros(sms * hwx_ws_gemm.TRACE_WORDS.value, dtype=torch.int64, device="cuda")
     hwx_ws_gemm.launcher(a, b, c, config, sms, trace=trace)()
     torch.cuda.synchronize()
     rows = [r for r in trace.view(sms, -1).tolist() if r[0]]
-    tiles = triton.cdiv(M, config["BM"]) * triton.cdiv(N, config["BN"])
-    per_program = [len(range(p, tiles, len(rows))) for p in range(len(rows))]
+    # A program is a cluster of CLUSTER CTAs (a row each) sharing its tiles.
+    cluster = config.get("CLUSTER", 1)
+    tiles = triton.cdiv(M, config["BM"] * cluster) * triton.cdiv(N, config["BN"])
+    programs = len(rows) // cluster
+    per_program = [len(range(i // cluster, tiles, programs)) for i in range(len(rows))]
     ideal = triton.cdiv(K, config["BK"]) * config["BM"] * config["BN"] * config["BK"] * 2 / FLOPS_PER_SM_CLOCK
     start = statistics.median(r[1] - r[0] for r in rows)
     # Products from the first data to the last tile's end, less the stores
@@ -151,7 +154,8 @@ def phases(a, b, c, config, sms):
     loop = statistics.median((r[2] - r[1] - r[4]) / n for r, n in zip(rows, per_program))
     store = statistics.median(r[5] / n for r, n in zip(rows, per_program))
     total = max(r[3] - r[0] for r in rows)
-    return (f"{len(rows)} programs, up to {max(per_program)} tiles; first data after {start:.0f} cycles; "
+    return (f"{programs} programs of {cluster} CTA(s), up to {max(per_program)} tiles a CTA; "
+            f"first data after {start:.0f} cycles; "
             f"a tile's products {loop:.0f} cycles ({ideal / loop:.3f} of the tensor cores' rate), "
             f"its store {store:.0f}; the longest program {total:.0f} cycles, "
             f"{max(per_program) * ideal / total:.3f} of it the tensor cores' own time")
@@ -177,7 +181,7 @@ def main():
         config = best_hwx(*data[0], want, sms)
         kernels = [("cuBLAS", lambda i: torch.matmul(data[i][0], data[i][1], out=data[i][2]), None)]
         if config:
-            if config.get("schedule") != "pingpong" and config.get("CLUSTER", 1) == 1:
+            if config.get("schedule") != "pingpong":
                 print(f"{M}x{N}x{K} hwx {hwx_ws_gemm.config_name(config)}: {phases(*data[0], config, sms)}",
                       flush=True)
             launchers = [hwx_ws_gemm.launcher(*d, config, sms) for d in data]

@@ -66,15 +66,17 @@ def _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_progra
             it += 1
 
 
-# What a traced program records (SM cycles): its consumers' start, the
+# What a traced CTA records (SM cycles): its consumers' start, the
 # first k step's data landed, the last tile's products done, the end, the
 # cycles the stores of its tiles but the last took, and of all of them.
 TRACE_WORDS = tl.constexpr(6)
 
 
 @triton.jit
-def _trace(trace, word: tl.constexpr, value):
-    tl.store(trace + tl.program_id(0) * TRACE_WORDS + word, value)
+def _trace(trace, word: tl.constexpr, value, CLUSTER: tl.constexpr):
+    # A row per CTA: a program is a cluster of CLUSTER CTAs.
+    cta = tl.program_id(0) * CLUSTER + hwx.cluster_cta_rank()
+    tl.store(trace + cta * TRACE_WORDS + word, value)
 
 
 @triton.jit
@@ -135,7 +137,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                          GROUP_M: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
                          B_KMAJOR: tl.constexpr = False, PROMOTE: tl.constexpr = 0,
                          CLUSTER: tl.constexpr = 1, trace=None):
-    # trace: None, or TRACE_WORDS i64 a program of the consumers' SM clock
+    # trace: None, or TRACE_WORDS i64 a CTA of the consumers' SM clock
     # (_trace says which; bench/gemm_power.py reads them). B_KMAJOR: b_desc describes B's transpose ([N, K]), read transposed by
     # the product (fp8 products take B only K-major). PROMOTE: every
     # PROMOTE k steps the products' sum moves into an f32 accumulator of
@@ -146,8 +148,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
     # CLUSTER tiles on top of one another (BM rows each), whose B they share:
     # each loads 1/CLUSTER of B's columns for all (TMA multicast).
     tl.static_assert(CLUSTER == 1 or not B_KMAJOR, "clusters share B [K, N] only")
-    tl.static_assert(trace is None or (CLUSTER == 1 and PROMOTE != -1),
-                     "traces are of programs of one CTA, without the overlapped promotion")
+    tl.static_assert(trace is None or PROMOTE != -1, "traces are without the overlapped promotion")
     dtype = a_desc.dtype
     rank = hwx.cluster_cta_rank()
     a_bufs = hwx.alloc([BM, BK], dtype, STAGES)
@@ -178,7 +179,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
             it = 0
             stores = tl.zeros([], tl.int64)
             if trace is not None:
-                _trace(trace, 0, hwx.clock64())
+                _trace(trace, 0, hwx.clock64(), CLUSTER)
             for tile in range(tl.program_id(0), num_tiles, num_programs):
                 pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
                 acc = tl.zeros([BM, BN], tl.float32)
@@ -192,7 +193,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                         hwx.barrier_wait(full[s], (it // STAGES) & 1)
                         if trace is not None:
                             if it == 0:
-                                _trace(trace, 1, hwx.clock64())
+                                _trace(trace, 1, hwx.clock64(), CLUSTER)
                         b = hwx.trans(b_bufs[s]) if B_KMAJOR else b_bufs[s]
                         part = hwx.async_dot(a_bufs[s], b, part)
                         # The product before this one has retired: its slot is free.
@@ -212,12 +213,12 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                     before = hwx.clock64()
                 c_desc.store([(pid_m * CLUSTER + rank) * BM, pid_n * BN], acc.to(c_desc.dtype))
                 if trace is not None:
-                    _trace(trace, 2, before)
-                    _trace(trace, 4, stores)
+                    _trace(trace, 2, before, CLUSTER)
+                    _trace(trace, 4, stores, CLUSTER)
                     stores += hwx.clock64() - before
             if trace is not None:
-                _trace(trace, 3, hwx.clock64())
-                _trace(trace, 5, stores)
+                _trace(trace, 3, hwx.clock64(), CLUSTER)
+                _trace(trace, 5, stores, CLUSTER)
     if CLUSTER > 1:
         # No CTA leaves while another may still arrive on its barriers.
         hwx.cluster_barrier()
