@@ -18,6 +18,7 @@ energy per flop (more instructions, more shared-memory or L2 traffic) is
 slower there than its share at a fixed clock says.
 """
 import argparse
+import math
 import os
 import statistics
 import subprocess
@@ -37,7 +38,8 @@ import triton  # noqa: E402
 import kiln.triton  # noqa: E402
 import hwx_ws_gemm  # noqa: E402
 from dot_kernels import matmul_tma_ws  # noqa: E402
-from gemm_side_by_side import SHAPES, _cfg  # noqa: E402
+from gemm_side_by_side import (DTYPES, GEMM_TOL, ROTATE_BELOW, SHAPES, Runner, _cfg,  # noqa: E402
+                               tune)
 
 FLOPS_PER_SM_CLOCK = 4096
 WS_CONFIG = _cfg(128, 256, 64, 8, 3)   # the tutorial WS kernel's config, both compilers
@@ -112,26 +114,6 @@ def replay(fn, sets, gpu):
     return statistics.median(times[len(times) // 4:]), mhz, watts
 
 
-def best_hwx(a, b, c, want, sms):
-    """hwx's fastest config that is right on these inputs."""
-    best = None
-    for config in hwx_ws_gemm.CONFIGS:
-        try:
-            go = hwx_ws_gemm.launcher(a, b, c, config, sms)
-            c.zero_()
-            go()
-            if not torch.allclose(c.float(), want, rtol=2e-2, atol=1e-3 * a.shape[1] ** 0.5):
-                print(f"  hwx {hwx_ws_gemm.config_name(config)}: wrong result, skipped")
-                continue
-            ms = triton.testing.do_bench(go, warmup=10, rep=30)
-        except Exception as e:  # a config that does not fit this shape
-            print(f"  hwx {hwx_ws_gemm.config_name(config)}: {type(e).__name__}: {str(e)[:120]}")
-            continue
-        if best is None or ms < best[0]:
-            best = (ms, config)
-    return best[1] if best else None
-
-
 def phases(a, b, c, config, sms):
     """One traced launch of hwx's cooperative kernel: where its consumers'
     cycles go (medians over CTAs), against the tensor cores' 4096 flops a
@@ -166,19 +148,25 @@ def main():
     parser.add_argument("--dtype", choices=("bf16", "fp16"), default="bf16")
     parser.add_argument("shapes", nargs="*", help="MxNxK (default: gemm_side_by_side's ten)")
     args = parser.parse_args()
-    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
+    dtype = DTYPES[args.dtype]
+    rtol, atol = GEMM_TOL[args.dtype]
     shapes = [tuple(int(v) for v in s.split("x")) for s in args.shapes] or SHAPES
     props = torch.cuda.get_device_properties(0)
     sms = props.multi_processor_count
     print(f"{props.name}, {sms} SMs, {args.dtype}; peak at clock f: {sms} x {FLOPS_PER_SM_CLOCK} x f")
     rows = []
     for M, N, K in shapes:
-        sets = 2 if (M * K + K * N) * 2 < 100 * (1 << 20) else 1
+        sets = 2 if (M * K + K * N) * torch.finfo(dtype).bits // 8 < ROTATE_BELOW else 1
         data = [(torch.randn(M, K, device="cuda", dtype=dtype), torch.randn(K, N, device="cuda", dtype=dtype),
                  torch.empty(M, N, device="cuda", dtype=dtype)) for _ in range(sets)]
         want = data[0][0].float() @ data[0][1].float()
+        # hwx's fastest config that is right on these inputs.
+        hwx_run = Runner(lambda i, config: hwx_ws_gemm.launch(*data[i], config, sms), sets)
+        _, config, problems = tune("hwx", hwx_ws_gemm.CONFIGS, hwx_run, data[0][2], want,
+                                   (rtol, atol * math.sqrt(K)), float("inf"))
+        for problem in problems:
+            print(f"  hwx {problem}")
         kiln.triton.enable()
-        config = best_hwx(*data[0], want, sms)
         kernels = [("cuBLAS", lambda i: torch.matmul(data[i][0], data[i][1], out=data[i][2]), None)]
         if config:
             if config.get("schedule") != "pingpong":

@@ -239,7 +239,7 @@ def hwx_attn_pingpong_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
 
 
 @triton.jit
-def _attn_tile(t, ZH, num_m):
+def _attn_tile(t, num_m):
     # Tile t of a persistent program: (batch, head) after (batch, head),
     # each's query blocks from the last (the longest under a causal mask)
     # to the first. Programs running side by side then share a few heads'
@@ -258,7 +258,7 @@ def _persistent_producer(q_desc, k_desc, v_desc, q_buf, q_full, q_empty, k_bufs,
     i = 0
     it = 0
     for t in range(tl.program_id(0), num_m * ZH, tl.num_programs(0)):
-        start_m, off_hz = _attn_tile(t, ZH, num_m)
+        start_m, off_hz = _attn_tile(t, num_m)
         row0 = off_hz * N_CTX
         q = i % 2
         hwx.barrier_wait(q_empty[q], ((i // 2) & 1) ^ 1)
@@ -292,7 +292,7 @@ def _persistent_consumer(r, q_buf, k_bufs, v_bufs, q_full, q_empty, full, empty,
     i = 0
     it = 0
     for t in range(tl.program_id(0), num_m * ZH, tl.num_programs(0)):
-        start_m, off_hz = _attn_tile(t, ZH, num_m)
+        start_m, off_hz = _attn_tile(t, num_m)
         first_row = start_m * 2 * HALF + r * HALF
         offs_m = first_row + tl.arange(0, HALF)
         hi = (start_m + 1) * 2 * HALF if CAUSAL else N_CTX
@@ -448,9 +448,10 @@ def run(picks):
     persistent, ...) to keep to; none keeps all."""
     dims = [int(p[1:]) for p in picks if p in ("d64", "d128")] or [64, 128]
     words = [p for p in picks if p not in ("d64", "d128")]
-    configs = [c for c in CONFIGS
-               if not words or any(w in (config_name(c) if is_pingpong(c) or c.get("OVERLAP")
-                                         else config_name(c) + " plain") for w in words)]
+    # A config's words: its name, and "plain" for the loop without overlap or ping-pong.
+    described = {id(c): config_name(c) + ("" if is_pingpong(c) or c.get("OVERLAP") else " plain")
+                 for c in CONFIGS}
+    configs = [c for c in CONFIGS if not words or any(w in described[id(c)] for w in words)]
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     from triton.tools.tensor_descriptor import TensorDescriptor

@@ -138,7 +138,8 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                          B_KMAJOR: tl.constexpr = False, PROMOTE: tl.constexpr = 0,
                          CLUSTER: tl.constexpr = 1, trace=None):
     # trace: None, or TRACE_WORDS i64 a CTA of the consumers' SM clock
-    # (_trace says which; bench/gemm_power.py reads them). B_KMAJOR: b_desc describes B's transpose ([N, K]), read transposed by
+    # (which ones: above TRACE_WORDS; bench/gemm_power.py reads them).
+    # B_KMAJOR: b_desc describes B's transpose ([N, K]), read transposed by
     # the product (fp8 products take B only K-major). PROMOTE: every
     # PROMOTE k steps the products' sum moves into an f32 accumulator of
     # the kernel's own (fp8 wgmma keeps fewer bits than f32 as it
@@ -177,8 +178,8 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                       CLUSTER)
         with hwx.async_task("default"):
             it = 0
-            stores = tl.zeros([], tl.int64)
             if trace is not None:
+                stores = tl.zeros([], tl.int64)
                 _trace(trace, 0, hwx.clock64(), CLUSTER)
             for tile in range(tl.program_id(0), num_tiles, num_programs):
                 pid_m, pid_n = _tile(tile, num_pid_m, num_pid_n, GROUP_M)
@@ -349,7 +350,7 @@ def launcher(a, b, c, config, num_sms, trace=None):
     """A function launching the kernel on torch tensors (c = a @ b) on at
     most num_sms programs and returning the compiled kernel; with trace (an
     int64 tensor of num_sms * TRACE_WORDS), the cooperative kernel records
-    its programs' clocks there."""
+    each CTA's clocks there."""
     from triton.tools.tensor_descriptor import TensorDescriptor
     M, K = a.shape
     N = b.shape[1]
