@@ -44,14 +44,10 @@ def _kv_ring(dtype: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
 
 @triton.jit
 def _producer(q_desc, k_desc, v_desc, q_buf, q_bar, k_bufs, v_bufs, full, empty, q_row, row0,
-              n_blocks, Q_PARTS: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
-              STAGES: tl.constexpr):
-    # Loads the program's Q rows once (Q_PARTS boxes of q_desc's block),
-    # then streams the key and value blocks through the ring.
-    rows: tl.constexpr = q_desc.block_shape[0]
-    hwx.barrier_expect(q_bar[0], Q_PARTS * rows * HEAD_DIM * q_desc.dtype.primitive_bitwidth // 8)
-    for p in tl.static_range(Q_PARTS):
-        hwx.async_load(q_desc, [q_row + p * rows, 0], q_buf[p], q_bar[0])
+              n_blocks, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, STAGES: tl.constexpr):
+    # Loads the program's Q rows once, then streams the key and value
+    # blocks through the ring.
+    _load_q(q_desc, q_buf, 0, q_bar[0], q_row, 1, HEAD_DIM)
     for j in range(n_blocks):
         s = j % STAGES
         hwx.barrier_wait(empty[s], ((j // STAGES) & 1) ^ 1)
@@ -98,7 +94,7 @@ def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1, registers=24):
             _producer(q_desc, k_desc, v_desc, q_buf, q_bar, k_bufs, v_bufs, full, empty,
-                      row0 + start_m * BLOCK_M, row0, n_blocks, 1, BLOCK_N, HEAD_DIM, STAGES)
+                      row0 + start_m * BLOCK_M, row0, n_blocks, BLOCK_N, HEAD_DIM, STAGES)
         with hwx.async_task("default"):
             qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
             offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -148,63 +144,112 @@ def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
 
 
 @triton.jit
-def _pingpong_turn(r, q, k_buf, v_buf, p, alpha, acc, m_i, l_i, j, offs_m, qk_scale,
+def _load_q(q_desc, q_buf, first, q_bar, q_row, PARTS: tl.constexpr, HEAD_DIM: tl.constexpr):
+    # PARTS boxes of q_desc's block from q_row into q_buf[first], q_buf[first
+    # + 1], ..., completing on q_bar.
+    rows: tl.constexpr = q_desc.block_shape[0]
+    hwx.barrier_expect(q_bar, PARTS * rows * HEAD_DIM * q_desc.dtype.primitive_bitwidth // 8)
+    for p in tl.static_range(PARTS):
+        hwx.async_load(q_desc, [q_row + p * rows, 0], q_buf[first + p], q_bar)
+
+
+@triton.jit
+def _split_rings(dtype: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
+                 STAGES: tl.constexpr):
+    # K and V in rings of their own, each slot with a `full` and an `empty`
+    # mbarrier (both consumer warp groups free it): K of a block is done
+    # with a turn before its V, and its slot refills that much sooner.
+    return (hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES), hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES),
+            hwx.alloc_barriers(STAGES), hwx.alloc_barriers(STAGES, count=2),
+            hwx.alloc_barriers(STAGES), hwx.alloc_barriers(STAGES, count=2))
+
+
+@triton.jit
+def _ring_load(desc, row, bufs, full, empty, i, STAGES: tl.constexpr):
+    # desc's block at row into ring position i, once the consumers freed
+    # its slot (i // STAGES fills of it ago).
+    s = i % STAGES
+    hwx.barrier_wait(empty[s], ((i // STAGES) & 1) ^ 1)
+    hwx.barrier_expect(full[s], desc.block_shape[0] * desc.block_shape[1] *
+                       desc.dtype.primitive_bitwidth // 8)
+    hwx.async_load(desc, [row, 0], bufs[s], full[s])
+
+
+@triton.jit
+def _split_producer(k_desc, v_desc, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, row0, it,
+                    n_blocks, BLOCK_N: tl.constexpr, STAGES: tl.constexpr):
+    # A tile's n_blocks key and value blocks at ring positions it, it + 1,
+    # ...; K of block j + 1 before V of block j, the order the turns use them.
+    _ring_load(k_desc, row0, k_bufs, k_full, k_empty, it, STAGES)
+    for j in range(n_blocks):
+        if j + 1 < n_blocks:
+            _ring_load(k_desc, row0 + (j + 1) * BLOCK_N, k_bufs, k_full, k_empty, it + j + 1, STAGES)
+        _ring_load(v_desc, row0 + j * BLOCK_N, v_bufs, v_full, v_empty, it + j, STAGES)
+
+
+@triton.jit
+def _pingpong_turn(r, q, k_buf, k_free, v_buf, p, alpha, acc, m_i, l_i, j, offs_m, qk_scale,
                    HALF: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
     # Consumer r's turn at the tensor cores: Q Kᵀ of key block j (k_buf)
     # and P V of block j - 1 (v_buf); then, while P V runs, the softmax of
-    # block j. Returns with both products retired.
+    # block j. K's slot is freed (k_free) as soon as Q Kᵀ retires. Returns
+    # with both products retired.
     hwx.named_barrier_wait(8 + r, 256)
     qk = hwx.async_dot(q, hwx.trans(k_buf), tl.zeros([HALF, BLOCK_N], tl.float32))
     acc = hwx.async_dot(p.to(v_buf.dtype), v_buf, acc * alpha[:, None])
     hwx.named_barrier_arrive(9 - r, 256)
     qk = hwx.async_dot_wait(qk, 1)
+    hwx.barrier_arrive(k_free, per_warp_group=True)
     p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N, CAUSAL)
     acc = hwx.async_dot_wait(acc, 0)
     return p, alpha, acc, m_i, l_i
 
 
 @triton.jit
-def _pingpong_consumer(r, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_scale, row,
-                       n_blocks, HEAD_DIM: tl.constexpr, HALF: tl.constexpr,
-                       BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
-    # Consumer r (a warp group) owns HALF query rows. The two take turns at
-    # the tensor cores (named barriers 8 + r, both groups counted): one
-    # issues its products while the other does its softmax. A turn issues
-    # Q Kᵀ of key block j and P V of block j - 1.
+def _pingpong_tile(r, q, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, o_desc, sm_scale, row0,
+                   first_row, it, n_blocks, more, HEAD_DIM: tl.constexpr, HALF: tl.constexpr,
+                   BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
+    # Consumer r (a warp group) on its HALF query rows of one tile (from
+    # first_row of the (batch, head) at row0; its Q in q), against n_blocks
+    # key blocks at ring positions it, it + 1, ... The two groups take
+    # turns at the tensor cores (named barriers 8 + r, both groups
+    # counted): one issues its products while the other does its softmax.
+    # A turn issues Q Kᵀ of block j and P V of block j - 1. more: another
+    # tile follows in this program, whose first turn takes this one's
+    # last arrival (every wait has its arrival).
     dtype = o_desc.dtype
     qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
-    first_row = tl.program_id(0) * 2 * HALF + r * HALF
     offs_m = first_row + tl.arange(0, HALF)
     m_i = tl.full([HALF], float("-inf"), tl.float32)
     l_i = tl.zeros([HALF], tl.float32)
     acc = tl.zeros([HALF, HEAD_DIM], tl.float32)
-    hwx.barrier_wait(q_bar[0], 0)
-    if r == 1:
-        hwx.named_barrier_arrive(8, 256)   # consumer 0 goes first
-    hwx.barrier_wait(full[0], 0)
+    s = it % STAGES
+    hwx.barrier_wait(k_full[s], (it // STAGES) & 1)
     hwx.named_barrier_wait(8 + r, 256)
-    qk = hwx.async_dot(q_buf[r], hwx.trans(k_bufs[0]), tl.zeros([HALF, BLOCK_N], tl.float32))
+    qk = hwx.async_dot(q, hwx.trans(k_bufs[s]), tl.zeros([HALF, BLOCK_N], tl.float32))
     hwx.named_barrier_arrive(9 - r, 256)
     qk = hwx.async_dot_wait(qk, 0)
+    hwx.barrier_arrive(k_empty[s], per_warp_group=True)
     p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, 0, offs_m, qk_scale, BLOCK_N, CAUSAL)
     for j in range(1, n_blocks):
-        s = j % STAGES
-        prev = (j - 1) % STAGES
-        hwx.barrier_wait(full[s], (j // STAGES) & 1)
-        p, alpha, acc, m_i, l_i = _pingpong_turn(r, q_buf[r], k_bufs[s], v_bufs[prev], p, alpha, acc,
-                                                 m_i, l_i, j, offs_m, qk_scale, HALF, BLOCK_N,
+        s = (it + j) % STAGES
+        prev = (it + j - 1) % STAGES
+        hwx.barrier_wait(k_full[s], ((it + j) // STAGES) & 1)
+        hwx.barrier_wait(v_full[prev], ((it + j - 1) // STAGES) & 1)
+        p, alpha, acc, m_i, l_i = _pingpong_turn(r, q, k_bufs[s], k_empty[s], v_bufs[prev], p, alpha,
+                                                 acc, m_i, l_i, j, offs_m, qk_scale, HALF, BLOCK_N,
                                                  CAUSAL)
-        # K and V of block j - 1 are done with: one of the slot's two frees.
-        hwx.barrier_arrive(empty[prev], per_warp_group=True)
-    last = (n_blocks - 1) % STAGES
+        hwx.barrier_arrive(v_empty[prev], per_warp_group=True)
+    last = (it + n_blocks - 1) % STAGES
+    hwx.barrier_wait(v_full[last], ((it + n_blocks - 1) // STAGES) & 1)
     hwx.named_barrier_wait(8 + r, 256)
     acc = hwx.async_dot(p.to(dtype), v_bufs[last], acc * alpha[:, None])
-    if r == 0:
-        hwx.named_barrier_arrive(9, 256)   # consumer 1's last turn; each wait has its arrival
+    if (r == 0) | more:
+        hwx.named_barrier_arrive(9 - r, 256)
     acc = hwx.async_dot_wait(acc, 0)
-    hwx.barrier_arrive(empty[last], per_warp_group=True)
+    hwx.barrier_arrive(v_empty[last], per_warp_group=True)
     out = acc / l_i[:, None]
-    o_desc.store([row + first_row, 0], out.to(dtype))
+    o_desc.store([row0 + first_row, 0], out.to(dtype))
 
 
 @triton.jit
@@ -213,29 +258,35 @@ def hwx_attn_pingpong_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
                              STAGES: tl.constexpr, CAUSAL: tl.constexpr):
     # BLOCK_M query rows a program, half for each of two consumer warp
     # groups (the kernel's 4 warps and a task of 4), FlashAttention-3's
-    # ping-pong; a one-warp producer streams K and V as above.
+    # ping-pong; a one-warp producer streams K and V.
     HALF: tl.constexpr = BLOCK_M // 2
     start_m = tl.program_id(0)
     row0 = tl.program_id(1) * N_CTX
     dtype = q_desc.dtype
     q_buf = hwx.alloc([HALF, HEAD_DIM], dtype, 2)
     q_bar = hwx.alloc_barriers(1)
-    # Both consumers read every block.
-    k_bufs, v_bufs, full, empty = _kv_ring(dtype, BLOCK_N, HEAD_DIM, STAGES, 2)
+    k_bufs, v_bufs, k_full, k_empty, v_full, v_empty = _split_rings(dtype, BLOCK_N, HEAD_DIM,
+                                                                    STAGES)
     hi = (start_m + 1) * BLOCK_M if CAUSAL else N_CTX
     n_blocks = tl.cdiv(hi, BLOCK_N)
     with hwx.async_tasks():
         # The producer gives back what the consumers take: 24 + 240 + 240
         # registers a thread over the three warp groups.
         with hwx.async_task(num_warps=1, registers=24):
-            _producer(q_desc, k_desc, v_desc, q_buf, q_bar, k_bufs, v_bufs, full, empty,
-                      row0 + start_m * BLOCK_M, row0, n_blocks, 2, BLOCK_N, HEAD_DIM, STAGES)
+            _load_q(q_desc, q_buf, 0, q_bar[0], row0 + start_m * BLOCK_M, 2, HEAD_DIM)
+            _split_producer(k_desc, v_desc, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, row0,
+                            0, n_blocks, BLOCK_N, STAGES)
         with hwx.async_task("default"):
-            _pingpong_consumer(0, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_scale, row0,
-                               n_blocks, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
+            hwx.barrier_wait(q_bar[0], 0)
+            _pingpong_tile(0, q_buf[0], k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, o_desc,
+                           sm_scale, row0, start_m * BLOCK_M, 0, n_blocks, False, HEAD_DIM, HALF,
+                           BLOCK_N, STAGES, CAUSAL)
         with hwx.async_task(num_warps=4, registers=240):
-            _pingpong_consumer(1, q_buf, k_bufs, v_bufs, q_bar, full, empty, o_desc, sm_scale, row0,
-                               n_blocks, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
+            hwx.barrier_wait(q_bar[0], 0)
+            hwx.named_barrier_arrive(8, 256)   # consumer 0 goes first
+            _pingpong_tile(1, q_buf[1], k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, o_desc,
+                           sm_scale, row0, start_m * BLOCK_M + HALF, 0, n_blocks, False, HEAD_DIM,
+                           HALF, BLOCK_N, STAGES, CAUSAL)
 
 
 @triton.jit
@@ -249,88 +300,11 @@ def _attn_tile(t, num_m):
 
 
 @triton.jit
-def _persistent_producer(q_desc, k_desc, v_desc, q_buf, q_full, q_empty, k_bufs, v_bufs, full,
-                         empty, N_CTX, ZH, num_m, HALF: tl.constexpr, BLOCK_N: tl.constexpr,
-                         HEAD_DIM: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
-    # Each tile's two halves of Q into one of two Q slots (free once both
-    # consumers are done with the tile two before), its K and V blocks
-    # through the ring, whose positions run on across tiles.
-    i = 0
-    it = 0
-    for t in range(tl.program_id(0), num_m * ZH, tl.num_programs(0)):
-        start_m, off_hz = _attn_tile(t, num_m)
-        row0 = off_hz * N_CTX
-        q = i % 2
-        hwx.barrier_wait(q_empty[q], ((i // 2) & 1) ^ 1)
-        hwx.barrier_expect(q_full[q], 2 * HALF * HEAD_DIM * q_desc.dtype.primitive_bitwidth // 8)
-        for p in tl.static_range(2):
-            hwx.async_load(q_desc, [row0 + start_m * 2 * HALF + p * HALF, 0], q_buf[2 * q + p],
-                           q_full[q])
-        hi = (start_m + 1) * 2 * HALF if CAUSAL else N_CTX
-        for j in range(tl.cdiv(hi, BLOCK_N)):
-            s = it % STAGES
-            hwx.barrier_wait(empty[s], ((it // STAGES) & 1) ^ 1)
-            hwx.barrier_expect(full[s], 2 * BLOCK_N * HEAD_DIM * k_desc.dtype.primitive_bitwidth // 8)
-            hwx.async_load(k_desc, [row0 + j * BLOCK_N, 0], k_bufs[s], full[s])
-            hwx.async_load(v_desc, [row0 + j * BLOCK_N, 0], v_bufs[s], full[s])
-            it += 1
-        i += 1
-
-
-@triton.jit
-def _persistent_consumer(r, q_buf, k_bufs, v_bufs, q_full, q_empty, full, empty, o_desc, sm_scale,
-                         N_CTX, ZH, num_m, HEAD_DIM: tl.constexpr, HALF: tl.constexpr,
-                         BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
-    # The ping-pong consumer of hwx_attn_pingpong_kernel over a program's
-    # tiles: the turns at the tensor cores (named barriers 8 + r) go on
-    # from one tile to the next, so one consumer's epilogue and the next
-    # tile's first product overlap the other's work.
-    dtype = o_desc.dtype
-    qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
-    if r == 1:
-        hwx.named_barrier_arrive(8, 256)   # consumer 0 goes first
-    i = 0
-    it = 0
-    for t in range(tl.program_id(0), num_m * ZH, tl.num_programs(0)):
-        start_m, off_hz = _attn_tile(t, num_m)
-        first_row = start_m * 2 * HALF + r * HALF
-        offs_m = first_row + tl.arange(0, HALF)
-        hi = (start_m + 1) * 2 * HALF if CAUSAL else N_CTX
-        n_blocks = tl.cdiv(hi, BLOCK_N)
-        q = i % 2
-        m_i = tl.full([HALF], float("-inf"), tl.float32)
-        l_i = tl.zeros([HALF], tl.float32)
-        acc = tl.zeros([HALF, HEAD_DIM], tl.float32)
-        hwx.barrier_wait(q_full[q], (i // 2) & 1)
-        s = it % STAGES
-        hwx.barrier_wait(full[s], (it // STAGES) & 1)
-        hwx.named_barrier_wait(8 + r, 256)
-        qk = hwx.async_dot(q_buf[2 * q + r], hwx.trans(k_bufs[s]), tl.zeros([HALF, BLOCK_N], tl.float32))
-        hwx.named_barrier_arrive(9 - r, 256)
-        qk = hwx.async_dot_wait(qk, 0)
-        p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, 0, offs_m, qk_scale, BLOCK_N, CAUSAL)
-        for j in range(1, n_blocks):
-            s = (it + j) % STAGES
-            prev = (it + j - 1) % STAGES
-            hwx.barrier_wait(full[s], ((it + j) // STAGES) & 1)
-            p, alpha, acc, m_i, l_i = _pingpong_turn(r, q_buf[2 * q + r], k_bufs[s], v_bufs[prev], p,
-                                                     alpha, acc, m_i, l_i, j, offs_m, qk_scale, HALF,
-                                                     BLOCK_N, CAUSAL)
-            hwx.barrier_arrive(empty[prev], per_warp_group=True)
-        it += n_blocks
-        last = (it - 1) % STAGES
-        hwx.named_barrier_wait(8 + r, 256)
-        acc = hwx.async_dot(p.to(dtype), v_bufs[last], acc * alpha[:, None])
-        # Every wait has its arrival: consumer 1's very last turn has none.
-        if (r == 0) | (t + tl.num_programs(0) < num_m * ZH):
-            hwx.named_barrier_arrive(9 - r, 256)
-        acc = hwx.async_dot_wait(acc, 0)
-        hwx.barrier_arrive(empty[last], per_warp_group=True)
-        # This consumer is done with the tile's Q.
-        hwx.barrier_arrive(q_empty[q], per_warp_group=True)
-        out = acc / l_i[:, None]
-        o_desc.store([off_hz * N_CTX + first_row, 0], out.to(dtype))
-        i += 1
+def _blocks_of(start_m, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+               CAUSAL: tl.constexpr):
+    # Key blocks of query block start_m: up to and including the diagonal
+    # under a causal mask.
+    return tl.cdiv((start_m + 1) * BLOCK_M if CAUSAL else N_CTX, BLOCK_N)
 
 
 @triton.jit
@@ -338,26 +312,68 @@ def hwx_attn_persistent_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX, 
                                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
                                BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
     # The ping-pong kernel made persistent: as many programs as SMs, each
-    # walking (query block, batch x head) tiles, with two Q slots so that
-    # the next tile's Q arrives while this one's runs.
+    # walking (query block, batch x head) tiles. Two Q slots (free once
+    # both consumers are done with the tile two before) let the next
+    # tile's Q arrive while this one's runs; the K and V rings' positions
+    # and the consumers' turns run on from one tile to the next, so one
+    # consumer's epilogue and the next tile's first product overlap the
+    # other's work.
     HALF: tl.constexpr = BLOCK_M // 2
     num_m = N_CTX // BLOCK_M
+    tiles = num_m * ZH
     dtype = q_desc.dtype
     q_buf = hwx.alloc([HALF, HEAD_DIM], dtype, 4)   # [2 * Q slot + consumer]
     q_full = hwx.alloc_barriers(2)
     q_empty = hwx.alloc_barriers(2, count=2)
-    k_bufs, v_bufs, full, empty = _kv_ring(dtype, BLOCK_N, HEAD_DIM, STAGES, 2)
+    k_bufs, v_bufs, k_full, k_empty, v_full, v_empty = _split_rings(dtype, BLOCK_N, HEAD_DIM,
+                                                                    STAGES)
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1, registers=24):
-            _persistent_producer(q_desc, k_desc, v_desc, q_buf, q_full, q_empty, k_bufs, v_bufs,
-                                 full, empty, N_CTX, ZH, num_m, HALF, BLOCK_N, HEAD_DIM, STAGES,
-                                 CAUSAL)
+            i = 0
+            it = 0
+            for t in range(tl.program_id(0), tiles, tl.num_programs(0)):
+                start_m, off_hz = _attn_tile(t, num_m)
+                q = i % 2
+                hwx.barrier_wait(q_empty[q], ((i // 2) & 1) ^ 1)
+                _load_q(q_desc, q_buf, 2 * q, q_full[q], off_hz * N_CTX + start_m * BLOCK_M, 2,
+                        HEAD_DIM)
+                n_blocks = _blocks_of(start_m, N_CTX, BLOCK_M, BLOCK_N, CAUSAL)
+                _split_producer(k_desc, v_desc, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty,
+                                off_hz * N_CTX, it, n_blocks, BLOCK_N, STAGES)
+                it += n_blocks
+                i += 1
         with hwx.async_task("default"):
-            _persistent_consumer(0, q_buf, k_bufs, v_bufs, q_full, q_empty, full, empty, o_desc,
-                                 sm_scale, N_CTX, ZH, num_m, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
+            _persistent_consumer(0, q_buf, q_full, q_empty, k_bufs, v_bufs, k_full, k_empty, v_full,
+                                 v_empty, o_desc, sm_scale, N_CTX, tiles, num_m, HEAD_DIM, BLOCK_M,
+                                 BLOCK_N, STAGES, CAUSAL)
         with hwx.async_task(num_warps=4, registers=240):
-            _persistent_consumer(1, q_buf, k_bufs, v_bufs, q_full, q_empty, full, empty, o_desc,
-                                 sm_scale, N_CTX, ZH, num_m, HEAD_DIM, HALF, BLOCK_N, STAGES, CAUSAL)
+            hwx.named_barrier_arrive(8, 256)   # consumer 0 goes first
+            _persistent_consumer(1, q_buf, q_full, q_empty, k_bufs, v_bufs, k_full, k_empty, v_full,
+                                 v_empty, o_desc, sm_scale, N_CTX, tiles, num_m, HEAD_DIM, BLOCK_M,
+                                 BLOCK_N, STAGES, CAUSAL)
+
+
+@triton.jit
+def _persistent_consumer(r, q_buf, q_full, q_empty, k_bufs, v_bufs, k_full, k_empty, v_full,
+                         v_empty, o_desc, sm_scale, N_CTX, tiles, num_m, HEAD_DIM: tl.constexpr,
+                         BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGES: tl.constexpr,
+                         CAUSAL: tl.constexpr):
+    # Consumer r over the program's tiles.
+    i = 0
+    it = 0
+    for t in range(tl.program_id(0), tiles, tl.num_programs(0)):
+        start_m, off_hz = _attn_tile(t, num_m)
+        n_blocks = _blocks_of(start_m, N_CTX, BLOCK_M, BLOCK_N, CAUSAL)
+        q = i % 2
+        hwx.barrier_wait(q_full[q], (i // 2) & 1)
+        _pingpong_tile(r, q_buf[2 * q + r], k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, o_desc,
+                       sm_scale, off_hz * N_CTX, start_m * BLOCK_M + r * (BLOCK_M // 2), it,
+                       n_blocks, t + tl.num_programs(0) < tiles, HEAD_DIM, BLOCK_M // 2, BLOCK_N,
+                       STAGES, CAUSAL)
+        # This consumer is done with the tile's Q.
+        hwx.barrier_arrive(q_empty[q], per_warp_group=True)
+        it += n_blocks
+        i += 1
 
 
 CONFIGS = [dict(BLOCK_M=128, BLOCK_N=128, STAGES=2, num_warps=8, OVERLAP=False),
@@ -436,6 +452,7 @@ def compile_only():
                                 for l in ptx.splitlines() if l.strip().startswith("setmaxnreg.")})
                 print(f"hwx attention d{head_dim}{' causal' if causal else ''} "
                       f"{config_name(config)}: {kernel.metadata.shared} bytes of shared memory, "
+                      f"{ptx.count('mbarrier.init')} mbarriers, "
                       f"{kernel.metadata.num_warps} warps, wgmma waits {' '.join(waits)}, "
                       f"setmaxnreg {', '.join(moves) or '-'}")
 
