@@ -1,8 +1,9 @@
 """Flash-attention forward written with hwx, warp-specialised: a producer
-task of one warp loads Q once and streams K and V blocks by TMA into rings
-of STAGES slots (a `full` and an `empty` mbarrier per slot); the kernel's
-own warps compute S = Q Kᵀ on the tensor cores (K read transposed from its
-slot), the online softmax in registers, and O += P V with P from registers.
+task of one warp loads Q once and streams K and V blocks by TMA into a
+ring each of STAGES slots (a `full` and an `empty` mbarrier per slot); the
+kernel's own warps compute S = Q Kᵀ on the tensor cores (K read transposed
+from its slot), the online softmax in registers, and O += P V with P from
+registers.
 One program per BLOCK_M query rows of one (batch, head); Q, K, V, O are
 [Z*H*N_CTX, HEAD_DIM] row-major; N_CTX a multiple of BLOCK_M and BLOCK_N.
 
@@ -34,113 +35,11 @@ def _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N: tl.constexpr, CAUS
 
 
 @triton.jit
-def _kv_ring(dtype: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
-             STAGES: tl.constexpr, CONSUMERS: tl.constexpr):
-    # Slots for K and V blocks, a `full` and an `empty` mbarrier each (one
-    # arrival per consumer warp group frees a slot).
-    return (hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES), hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES),
-            hwx.alloc_barriers(STAGES), hwx.alloc_barriers(STAGES, count=CONSUMERS))
-
-
-@triton.jit
-def _producer(q_desc, k_desc, v_desc, q_buf, q_bar, k_bufs, v_bufs, full, empty, q_row, row0,
-              n_blocks, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr, STAGES: tl.constexpr):
-    # Loads the program's Q rows once, then streams the key and value
-    # blocks through the ring.
-    _load_q(q_desc, q_buf, 0, q_bar[0], q_row, 1, HEAD_DIM)
-    for j in range(n_blocks):
-        s = j % STAGES
-        hwx.barrier_wait(empty[s], ((j // STAGES) & 1) ^ 1)
-        hwx.barrier_expect(full[s], 2 * BLOCK_N * HEAD_DIM * k_desc.dtype.primitive_bitwidth // 8)
-        hwx.async_load(k_desc, [row0 + j * BLOCK_N, 0], k_bufs[s], full[s])
-        hwx.async_load(v_desc, [row0 + j * BLOCK_N, 0], v_bufs[s], full[s])
-
-
-@triton.jit
-def _attn_block(j, q, k_desc, k_bufs, v_bufs, full, empty, acc, m_i, l_i, offs_m, qk_scale,
-                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGES: tl.constexpr,
-                MASK: tl.constexpr):
-    # Key block j from its slot: S = Q Kᵀ, the online softmax (the causal
-    # mask where MASK), O += P V; then the slot goes back to the producer.
-    s = j % STAGES
-    hwx.barrier_wait(full[s], (j // STAGES) & 1)
-    qk = hwx.async_dot(q, hwx.trans(k_bufs[s]), tl.zeros([BLOCK_M, BLOCK_N], tl.float32))
-    qk = hwx.async_dot_wait(qk, 0)
-    p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N, MASK)
-    acc = acc * alpha[:, None]
-    acc = hwx.async_dot(p.to(k_desc.dtype), v_bufs[s], acc)
-    acc = hwx.async_dot_wait(acc, 0)
-    # Both products of this slot have retired: the producer may refill it.
-    hwx.barrier_arrive(empty[s], per_warp_group=True)
-    return acc, m_i, l_i
-
-
-@triton.jit
-def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
-                        HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                        STAGES: tl.constexpr, CAUSAL: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
-                        OVERLAP: tl.constexpr):
-    # OVERLAP: Q Kᵀ of block j + 1 is issued before P V of block j, and the
-    # softmax of j + 1 runs while P V of j is still on the tensor cores.
-    start_m = tl.program_id(0)
-    row0 = tl.program_id(1) * N_CTX          # the (batch, head)'s first row
-    dtype = q_desc.dtype
-    q_buf = hwx.alloc([BLOCK_M, HEAD_DIM], dtype)
-    q_bar = hwx.alloc_barriers(1)
-    k_bufs, v_bufs, full, empty = _kv_ring(dtype, BLOCK_N, HEAD_DIM, STAGES, CONSUMER_GROUPS)
-    # Causal: the key blocks up to and including the diagonal.
-    hi = (start_m + 1) * BLOCK_M if CAUSAL else N_CTX
-    n_blocks = tl.cdiv(hi, BLOCK_N)
-    with hwx.async_tasks():
-        with hwx.async_task(num_warps=1, registers=24):
-            _producer(q_desc, k_desc, v_desc, q_buf, q_bar, k_bufs, v_bufs, full, empty,
-                      row0 + start_m * BLOCK_M, row0, n_blocks, BLOCK_N, HEAD_DIM, STAGES)
-        with hwx.async_task("default"):
-            qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
-            offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
-            m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
-            l_i = tl.zeros([BLOCK_M], tl.float32)
-            acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
-            hwx.barrier_wait(q_bar[0], 0)
-            if OVERLAP:
-                hwx.barrier_wait(full[0], 0)
-                qk = hwx.async_dot(q_buf[0], hwx.trans(k_bufs[0]),
-                                   tl.zeros([BLOCK_M, BLOCK_N], tl.float32))
-                qk = hwx.async_dot_wait(qk, 0)
-                p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, 0, offs_m, qk_scale, BLOCK_N, CAUSAL)
-                for j in range(n_blocks - 1):
-                    s = j % STAGES
-                    nxt = (j + 1) % STAGES
-                    acc = acc * alpha[:, None]
-                    hwx.barrier_wait(full[nxt], ((j + 1) // STAGES) & 1)
-                    qk = hwx.async_dot(q_buf[0], hwx.trans(k_bufs[nxt]),
-                                       tl.zeros([BLOCK_M, BLOCK_N], tl.float32))
-                    acc = hwx.async_dot(p.to(dtype), v_bufs[s], acc)
-                    # Q Kᵀ of j + 1 has retired (P V of j may still run).
-                    qk = hwx.async_dot_wait(qk, 1)
-                    p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j + 1, offs_m, qk_scale,
-                                                       BLOCK_N, CAUSAL)
-                    acc = hwx.async_dot_wait(acc, 0)
-                    hwx.barrier_arrive(empty[s], per_warp_group=True)
-                last = (n_blocks - 1) % STAGES
-                acc = acc * alpha[:, None]
-                acc = hwx.async_dot(p.to(dtype), v_bufs[last], acc)
-                acc = hwx.async_dot_wait(acc, 0)
-                hwx.barrier_arrive(empty[last], per_warp_group=True)
-            else:
-                # Causal: the blocks left of the diagonal need no mask.
-                diagonal = start_m * BLOCK_M // BLOCK_N if CAUSAL else n_blocks
-                for j in range(diagonal):
-                    acc, m_i, l_i = _attn_block(j, q_buf[0], k_desc, k_bufs, v_bufs, full, empty,
-                                                acc, m_i, l_i, offs_m, qk_scale, BLOCK_M, BLOCK_N,
-                                                STAGES, False)
-                if CAUSAL:
-                    for j in range(diagonal, n_blocks):
-                        acc, m_i, l_i = _attn_block(j, q_buf[0], k_desc, k_bufs, v_bufs, full,
-                                                    empty, acc, m_i, l_i, offs_m, qk_scale, BLOCK_M,
-                                                    BLOCK_N, STAGES, True)
-            out = acc / l_i[:, None]
-            o_desc.store([row0 + start_m * BLOCK_M, 0], out.to(dtype))
+def _blocks_of(start_m, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+               CAUSAL: tl.constexpr):
+    # Key blocks of query block start_m: up to and including the diagonal
+    # under a causal mask.
+    return tl.cdiv((start_m + 1) * BLOCK_M if CAUSAL else N_CTX, BLOCK_N)
 
 
 @triton.jit
@@ -155,13 +54,14 @@ def _load_q(q_desc, q_buf, first, q_bar, q_row, PARTS: tl.constexpr, HEAD_DIM: t
 
 @triton.jit
 def _split_rings(dtype: tl.constexpr, BLOCK_N: tl.constexpr, HEAD_DIM: tl.constexpr,
-                 STAGES: tl.constexpr):
+                 STAGES: tl.constexpr, CONSUMERS: tl.constexpr):
     # K and V in rings of their own, each slot with a `full` and an `empty`
-    # mbarrier (both consumer warp groups free it): K of a block is done
-    # with a turn before its V, and its slot refills that much sooner.
+    # mbarrier (one arrival per consumer warp group frees it): a block's K
+    # is done with before its V (in ping-pong, a turn before), and its slot
+    # refills that much sooner.
     return (hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES), hwx.alloc([BLOCK_N, HEAD_DIM], dtype, STAGES),
-            hwx.alloc_barriers(STAGES), hwx.alloc_barriers(STAGES, count=2),
-            hwx.alloc_barriers(STAGES), hwx.alloc_barriers(STAGES, count=2))
+            hwx.alloc_barriers(STAGES), hwx.alloc_barriers(STAGES, count=CONSUMERS),
+            hwx.alloc_barriers(STAGES), hwx.alloc_barriers(STAGES, count=CONSUMERS))
 
 
 @triton.jit
@@ -185,6 +85,101 @@ def _split_producer(k_desc, v_desc, k_bufs, v_bufs, k_full, k_empty, v_full, v_e
         if j + 1 < n_blocks:
             _ring_load(k_desc, row0 + (j + 1) * BLOCK_N, k_bufs, k_full, k_empty, it + j + 1, STAGES)
         _ring_load(v_desc, row0 + j * BLOCK_N, v_bufs, v_full, v_empty, it + j, STAGES)
+
+
+@triton.jit
+def _attn_block(j, q, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, acc, m_i, l_i, offs_m,
+                qk_scale, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGES: tl.constexpr,
+                MASK: tl.constexpr):
+    # Key block j from its slots: S = Q Kᵀ, the online softmax (the causal
+    # mask where MASK), O += P V; each slot goes back to the producer as
+    # soon as its product has retired.
+    s = j % STAGES
+    phase = (j // STAGES) & 1
+    hwx.barrier_wait(k_full[s], phase)
+    qk = hwx.async_dot(q, hwx.trans(k_bufs[s]), tl.zeros([BLOCK_M, BLOCK_N], tl.float32))
+    qk = hwx.async_dot_wait(qk, 0)
+    hwx.barrier_arrive(k_empty[s], per_warp_group=True)
+    p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j, offs_m, qk_scale, BLOCK_N, MASK)
+    acc = acc * alpha[:, None]
+    hwx.barrier_wait(v_full[s], phase)
+    acc = hwx.async_dot(p.to(v_bufs.dtype), v_bufs[s], acc)
+    acc = hwx.async_dot_wait(acc, 0)
+    hwx.barrier_arrive(v_empty[s], per_warp_group=True)
+    return acc, m_i, l_i
+
+
+@triton.jit
+def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
+                        HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                        STAGES: tl.constexpr, CAUSAL: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
+                        OVERLAP: tl.constexpr):
+    # OVERLAP: Q Kᵀ of block j + 1 is issued before P V of block j, and the
+    # softmax of j + 1 runs while P V of j is still on the tensor cores.
+    start_m = tl.program_id(0)
+    row0 = tl.program_id(1) * N_CTX          # the (batch, head)'s first row
+    dtype = q_desc.dtype
+    q_buf = hwx.alloc([BLOCK_M, HEAD_DIM], dtype)
+    q_bar = hwx.alloc_barriers(1)
+    k_bufs, v_bufs, k_full, k_empty, v_full, v_empty = _split_rings(dtype, BLOCK_N, HEAD_DIM,
+                                                                    STAGES, CONSUMER_GROUPS)
+    # Causal: the key blocks up to and including the diagonal.
+    n_blocks = _blocks_of(start_m, N_CTX, BLOCK_M, BLOCK_N, CAUSAL)
+    with hwx.async_tasks():
+        with hwx.async_task(num_warps=1, registers=24):
+            _load_q(q_desc, q_buf, 0, q_bar[0], row0 + start_m * BLOCK_M, 1, HEAD_DIM)
+            _split_producer(k_desc, v_desc, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, row0,
+                            0, n_blocks, BLOCK_N, STAGES)
+        with hwx.async_task("default"):
+            qk_scale = sm_scale * 1.44269504   # exp2 of scores times log2(e)
+            offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+            m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+            l_i = tl.zeros([BLOCK_M], tl.float32)
+            acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+            hwx.barrier_wait(q_bar[0], 0)
+            if OVERLAP:
+                hwx.barrier_wait(k_full[0], 0)
+                qk = hwx.async_dot(q_buf[0], hwx.trans(k_bufs[0]),
+                                   tl.zeros([BLOCK_M, BLOCK_N], tl.float32))
+                qk = hwx.async_dot_wait(qk, 0)
+                hwx.barrier_arrive(k_empty[0], per_warp_group=True)
+                p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, 0, offs_m, qk_scale, BLOCK_N, CAUSAL)
+                for j in range(n_blocks - 1):
+                    s = j % STAGES
+                    nxt = (j + 1) % STAGES
+                    acc = acc * alpha[:, None]
+                    hwx.barrier_wait(k_full[nxt], ((j + 1) // STAGES) & 1)
+                    hwx.barrier_wait(v_full[s], (j // STAGES) & 1)
+                    qk = hwx.async_dot(q_buf[0], hwx.trans(k_bufs[nxt]),
+                                       tl.zeros([BLOCK_M, BLOCK_N], tl.float32))
+                    acc = hwx.async_dot(p.to(dtype), v_bufs[s], acc)
+                    # Q Kᵀ of j + 1 has retired (P V of j may still run).
+                    qk = hwx.async_dot_wait(qk, 1)
+                    hwx.barrier_arrive(k_empty[nxt], per_warp_group=True)
+                    p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, j + 1, offs_m, qk_scale,
+                                                       BLOCK_N, CAUSAL)
+                    acc = hwx.async_dot_wait(acc, 0)
+                    hwx.barrier_arrive(v_empty[s], per_warp_group=True)
+                last = (n_blocks - 1) % STAGES
+                acc = acc * alpha[:, None]
+                hwx.barrier_wait(v_full[last], ((n_blocks - 1) // STAGES) & 1)
+                acc = hwx.async_dot(p.to(dtype), v_bufs[last], acc)
+                acc = hwx.async_dot_wait(acc, 0)
+                hwx.barrier_arrive(v_empty[last], per_warp_group=True)
+            else:
+                # Causal: the blocks left of the diagonal need no mask.
+                diagonal = start_m * BLOCK_M // BLOCK_N if CAUSAL else n_blocks
+                for j in range(diagonal):
+                    acc, m_i, l_i = _attn_block(j, q_buf[0], k_bufs, v_bufs, k_full, k_empty, v_full,
+                                                v_empty, acc, m_i, l_i, offs_m, qk_scale, BLOCK_M,
+                                                BLOCK_N, STAGES, False)
+                if CAUSAL:
+                    for j in range(diagonal, n_blocks):
+                        acc, m_i, l_i = _attn_block(j, q_buf[0], k_bufs, v_bufs, k_full, k_empty,
+                                                    v_full, v_empty, acc, m_i, l_i, offs_m,
+                                                    qk_scale, BLOCK_M, BLOCK_N, STAGES, True)
+            out = acc / l_i[:, None]
+            o_desc.store([row0 + start_m * BLOCK_M, 0], out.to(dtype))
 
 
 @triton.jit
@@ -266,9 +261,8 @@ def hwx_attn_pingpong_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
     q_buf = hwx.alloc([HALF, HEAD_DIM], dtype, 2)
     q_bar = hwx.alloc_barriers(1)
     k_bufs, v_bufs, k_full, k_empty, v_full, v_empty = _split_rings(dtype, BLOCK_N, HEAD_DIM,
-                                                                    STAGES)
-    hi = (start_m + 1) * BLOCK_M if CAUSAL else N_CTX
-    n_blocks = tl.cdiv(hi, BLOCK_N)
+                                                                    STAGES, 2)
+    n_blocks = _blocks_of(start_m, N_CTX, BLOCK_M, BLOCK_N, CAUSAL)
     with hwx.async_tasks():
         # The producer gives back what the consumers take: 24 + 240 + 240
         # registers a thread over the three warp groups.
@@ -300,14 +294,6 @@ def _attn_tile(t, num_m):
 
 
 @triton.jit
-def _blocks_of(start_m, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-               CAUSAL: tl.constexpr):
-    # Key blocks of query block start_m: up to and including the diagonal
-    # under a causal mask.
-    return tl.cdiv((start_m + 1) * BLOCK_M if CAUSAL else N_CTX, BLOCK_N)
-
-
-@triton.jit
 def hwx_attn_persistent_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX, ZH,
                                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
                                BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
@@ -326,7 +312,7 @@ def hwx_attn_persistent_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX, 
     q_full = hwx.alloc_barriers(2)
     q_empty = hwx.alloc_barriers(2, count=2)
     k_bufs, v_bufs, k_full, k_empty, v_full, v_empty = _split_rings(dtype, BLOCK_N, HEAD_DIM,
-                                                                    STAGES)
+                                                                    STAGES, 2)
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1, registers=24):
             i = 0
