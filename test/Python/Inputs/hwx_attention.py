@@ -333,7 +333,8 @@ def hwx_attn_persistent_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX, 
                                  v_empty, o_desc, sm_scale, N_CTX, tiles, num_m, HEAD_DIM, BLOCK_M,
                                  BLOCK_N, STAGES, CAUSAL)
         with hwx.async_task(num_warps=4, registers=240):
-            hwx.named_barrier_arrive(8, 256)   # consumer 0 goes first
+            if tl.program_id(0) < tiles:   # a program without tiles leaves no arrival behind
+                hwx.named_barrier_arrive(8, 256)   # consumer 0 goes first
             _persistent_consumer(1, q_buf, q_full, q_empty, k_bufs, v_bufs, k_full, k_empty, v_full,
                                  v_empty, o_desc, sm_scale, N_CTX, tiles, num_m, HEAD_DIM, BLOCK_M,
                                  BLOCK_N, STAGES, CAUSAL)
