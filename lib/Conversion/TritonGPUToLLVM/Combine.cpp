@@ -4,6 +4,7 @@
 #include "kiln/Analysis/ReducePlan.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -36,6 +37,10 @@ Combiner::Combiner(Region &region) : region(region) {
                 ret->getOperand(0) == op.getResult(0) &&
                 llvm::is_contained(op.getOperands(), body.getArgument(0)) &&
                 llvm::is_contained(op.getOperands(), body.getArgument(1));
+  reassociable = commutative &&
+                 isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp, arith::MinNumFOp,
+                     arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp,
+                     arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::AddIOp, arith::MulIOp>(op);
 }
 
 Tuple Combiner::operator()(OpBuilder &b, Location, const Tuple &lhs, const Tuple &rhs) const {

@@ -35,10 +35,15 @@ public:
                 const Tuple &theirs) const;
   /// Whether the region is one commutative op on its two arguments.
   bool isCommutative() const { return commutative; }
+  /// Whether that op is also exactly associative (max, min, bitwise and
+  /// wrapping integer ops; not floating-point sums or products, which
+  /// round): any grouping of its operands gives the same bits.
+  bool isReassociable() const { return reassociable; }
 
 private:
   mlir::Region &region;
   bool commutative = false;
+  bool reassociable = false;
 };
 
 Tuple select(mlir::OpBuilder &b, mlir::Location loc, mlir::Value cond, const Tuple &ifTrue,

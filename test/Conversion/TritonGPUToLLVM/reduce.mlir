@@ -46,6 +46,44 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// A max (exactly associative) combines the thread's 4 registers as a tree,
+// (r0, r1) and (r2, r3) then the two, for the same bits with a chain of 2
+// instead of 3; an integer sum likewise. Floating-point sums keep register
+// order (above).
+// CHECK-LABEL: llvm.func @within_thread_tree
+// CHECK: %[[R0:.+]] = llvm.extractvalue %arg0[0]
+// CHECK: %[[R1:.+]] = llvm.extractvalue %arg0[1]
+// CHECK: %[[R2:.+]] = llvm.extractvalue %arg0[2]
+// CHECK: %[[R3:.+]] = llvm.extractvalue %arg0[3]
+// CHECK: %[[M01:.+]] = llvm.intr.maxnum(%[[R0]], %[[R1]])
+// CHECK: %[[M23:.+]] = llvm.intr.maxnum(%[[R2]], %[[R3]])
+// CHECK: llvm.intr.maxnum(%[[M01]], %[[M23]])
+// CHECK: %[[I0:.+]] = llvm.extractvalue %arg1[0]
+// CHECK: %[[I1:.+]] = llvm.extractvalue %arg1[1]
+// CHECK: %[[I2:.+]] = llvm.extractvalue %arg1[2]
+// CHECK: %[[I3:.+]] = llvm.extractvalue %arg1[3]
+// CHECK: %[[A01:.+]] = llvm.add %[[I0]], %[[I1]]
+// CHECK: %[[A23:.+]] = llvm.add %[[I2]], %[[I3]]
+// CHECK: llvm.add %[[A01]], %[[A23]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @within_thread_tree(%x: tensor<16x32xf32, #blocked>, %y: tensor<16x32xi32, #blocked>) {
+    %r = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.maxnumf %a, %b : f32
+      tt.reduce.return %m : f32
+    }) : (tensor<16x32xf32, #blocked>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %s = "tt.reduce"(%y) <{axis = 1 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      tt.reduce.return %t : i32
+    }) : (tensor<16x32xi32, #blocked>) -> tensor<16xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    tt.return
+  }
+}
+
+// -----
+
 // 1024 elements over 4 warps (the corpus's softmax and row sums): 7 adds
 // of the thread's 8 registers, 5 butterfly steps over all lanes, then lane
 // 0 of each warp writes its partial to slot `warp` of a 16-byte scratch,
