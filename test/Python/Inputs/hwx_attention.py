@@ -201,6 +201,24 @@ def _pingpong_turn(r, q, k_buf, k_free, v_buf, p, alpha, acc, m_i, l_i, j, offs_
 
 
 @triton.jit
+def _pingpong_turns(r, q, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, p, alpha, acc, m_i, l_i,
+                    it, lo, hi, offs_m, qk_scale, HALF: tl.constexpr, BLOCK_N: tl.constexpr,
+                    STAGES: tl.constexpr, MASK: tl.constexpr):
+    # Turns for key blocks lo .. hi - 1 (ring positions it + j), masked
+    # where MASK.
+    for j in range(lo, hi):
+        s = (it + j) % STAGES
+        prev = (it + j - 1) % STAGES
+        hwx.barrier_wait(k_full[s], ((it + j) // STAGES) & 1)
+        hwx.barrier_wait(v_full[prev], ((it + j - 1) // STAGES) & 1)
+        p, alpha, acc, m_i, l_i = _pingpong_turn(r, q, k_bufs[s], k_empty[s], v_bufs[prev], p, alpha,
+                                                 acc, m_i, l_i, j, offs_m, qk_scale, HALF, BLOCK_N,
+                                                 MASK)
+        hwx.barrier_arrive(v_empty[prev], per_warp_group=True)
+    return p, alpha, acc, m_i, l_i
+
+
+@triton.jit
 def _pingpong_tile(r, q, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, o_desc, sm_scale, row0,
                    first_row, it, n_blocks, more, HEAD_DIM: tl.constexpr, HALF: tl.constexpr,
                    BLOCK_N: tl.constexpr, STAGES: tl.constexpr, CAUSAL: tl.constexpr):
@@ -226,15 +244,17 @@ def _pingpong_tile(r, q, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, o_des
     qk = hwx.async_dot_wait(qk, 0)
     hwx.barrier_arrive(k_empty[s], per_warp_group=True)
     p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, 0, offs_m, qk_scale, BLOCK_N, CAUSAL)
-    for j in range(1, n_blocks):
-        s = (it + j) % STAGES
-        prev = (it + j - 1) % STAGES
-        hwx.barrier_wait(k_full[s], ((it + j) // STAGES) & 1)
-        hwx.barrier_wait(v_full[prev], ((it + j - 1) // STAGES) & 1)
-        p, alpha, acc, m_i, l_i = _pingpong_turn(r, q, k_bufs[s], k_empty[s], v_bufs[prev], p, alpha,
-                                                 acc, m_i, l_i, j, offs_m, qk_scale, HALF, BLOCK_N,
-                                                 CAUSAL)
-        hwx.barrier_arrive(v_empty[prev], per_warp_group=True)
+    # Causal: the blocks left of the diagonal (every column at most this
+    # group's first row) need no mask.
+    diagonal = (first_row + 1) // BLOCK_N if CAUSAL else n_blocks
+    p, alpha, acc, m_i, l_i = _pingpong_turns(r, q, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty,
+                                              p, alpha, acc, m_i, l_i, it, 1, diagonal, offs_m,
+                                              qk_scale, HALF, BLOCK_N, STAGES, False)
+    if CAUSAL:
+        p, alpha, acc, m_i, l_i = _pingpong_turns(r, q, k_bufs, v_bufs, k_full, k_empty, v_full,
+                                                  v_empty, p, alpha, acc, m_i, l_i, it,
+                                                  tl.maximum(diagonal, 1), n_blocks, offs_m,
+                                                  qk_scale, HALF, BLOCK_N, STAGES, True)
     last = (it + n_blocks - 1) % STAGES
     hwx.barrier_wait(v_full[last], ((it + n_blocks - 1) // STAGES) & 1)
     hwx.named_barrier_wait(8 + r, 256)
