@@ -43,6 +43,13 @@ def _blocks_of(start_m, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
 
 
 @triton.jit
+def _unmasked_blocks(first_row, n_blocks, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    # Key blocks (from 0) a causal mask leaves whole for query rows from
+    # first_row on: every column at most first_row.
+    return (first_row + 1) // BLOCK_N if CAUSAL else n_blocks
+
+
+@triton.jit
 def _load_q(q_desc, q_buf, first, q_bar, q_row, PARTS: tl.constexpr, HEAD_DIM: tl.constexpr):
     # PARTS boxes of q_desc's block from q_row into q_buf[first], q_buf[first
     # + 1], ..., completing on q_bar.
@@ -123,7 +130,6 @@ def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
     q_bar = hwx.alloc_barriers(1)
     k_bufs, v_bufs, k_full, k_empty, v_full, v_empty = _split_rings(dtype, BLOCK_N, HEAD_DIM,
                                                                     STAGES, CONSUMER_GROUPS)
-    # Causal: the key blocks up to and including the diagonal.
     n_blocks = _blocks_of(start_m, N_CTX, BLOCK_M, BLOCK_N, CAUSAL)
     with hwx.async_tasks():
         with hwx.async_task(num_warps=1, registers=24):
@@ -167,8 +173,7 @@ def hwx_attn_fwd_kernel(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX,
                 acc = hwx.async_dot_wait(acc, 0)
                 hwx.barrier_arrive(v_empty[last], per_warp_group=True)
             else:
-                # Causal: the blocks left of the diagonal need no mask.
-                diagonal = start_m * BLOCK_M // BLOCK_N if CAUSAL else n_blocks
+                diagonal = _unmasked_blocks(start_m * BLOCK_M, n_blocks, BLOCK_N, CAUSAL)
                 for j in range(diagonal):
                     acc, m_i, l_i = _attn_block(j, q_buf[0], k_bufs, v_bufs, k_full, k_empty, v_full,
                                                 v_empty, acc, m_i, l_i, offs_m, qk_scale, BLOCK_M,
@@ -244,9 +249,7 @@ def _pingpong_tile(r, q, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty, o_des
     qk = hwx.async_dot_wait(qk, 0)
     hwx.barrier_arrive(k_empty[s], per_warp_group=True)
     p, alpha, m_i, l_i = _softmax_step(qk, m_i, l_i, 0, offs_m, qk_scale, BLOCK_N, CAUSAL)
-    # Causal: the blocks left of the diagonal (every column at most this
-    # group's first row) need no mask.
-    diagonal = (first_row + 1) // BLOCK_N if CAUSAL else n_blocks
+    diagonal = _unmasked_blocks(first_row, n_blocks, BLOCK_N, CAUSAL)
     p, alpha, acc, m_i, l_i = _pingpong_turns(r, q, k_bufs, v_bufs, k_full, k_empty, v_full, v_empty,
                                               p, alpha, acc, m_i, l_i, it, 1, diagonal, offs_m,
                                               qk_scale, HALF, BLOCK_N, STAGES, False)
