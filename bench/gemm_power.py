@@ -162,8 +162,9 @@ def main():
         want = data[0][0].float() @ data[0][1].float()
         # hwx's fastest config that is right on these inputs.
         hwx_run = Runner(lambda i, config: hwx_ws_gemm.launch(*data[i], config, sms), sets)
-        _, config, problems = tune("hwx", hwx_ws_gemm.CONFIGS, hwx_run, data[0][2], want,
-                                   (rtol, atol * math.sqrt(K)), float("inf"))
+        ranked, problems = tune("hwx", hwx_ws_gemm.CONFIGS, hwx_run, data[0][2], want,
+                                (rtol, atol * math.sqrt(K)), float("inf"))
+        config = ranked[0][1] if ranked else None
         for problem in problems:
             print(f"  hwx {problem}")
         kiln.triton.enable()
