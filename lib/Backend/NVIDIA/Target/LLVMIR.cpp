@@ -269,6 +269,9 @@ Expected<std::string> generateLLVMIR(mlir::ModuleOp module, const CompileOptions
   if (Error err = linkLibdeviceIfUsed(*llvmModule, libdeviceCaller))
     return std::move(err);
   optimise(*llvmModule, **machine);
+  for (llvm::Function &f : *llvmModule)
+    if (!f.isDeclaration())
+      packTruncatedPhis(f);
 
   std::string text = metadata.toComment(";");
   raw_string_ostream os(text);

@@ -9,6 +9,7 @@
 
 #include "kiln/Base/Options.h"
 
+#include "llvm/IR/Function.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -33,6 +34,12 @@ llvm::Expected<PtxVersions> ptxVersions();
 /// that the llir stage needs no ptxas.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(const CompileOptions &options, int ptxVersion);
+
+/// Undoes LLVM's fold of fptrunc through phis where the narrow values are a
+/// packed vector of f16/bf16 (a tensor-core operand carried across a loop
+/// back edge): the phi carries the packed vector again, half the registers.
+/// Returns how many vectors it rewrote.
+unsigned packTruncatedPhis(llvm::Function &f);
 
 } // namespace kiln::nvidia
 

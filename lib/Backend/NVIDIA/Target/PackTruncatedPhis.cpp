@@ -1,0 +1,136 @@
+//===- PackTruncatedPhis.cpp - loop-carried values in their narrow type ---===//
+//
+// InstCombine rewrites phi(fptrunc a, fptrunc b) as fptrunc(phi(a, b)): one
+// conversion instead of two. On a GPU that is the wrong trade when the
+// narrow values are packed pairs feeding a tensor-core operand: a loop then
+// carries each f16/bf16 operand element in an f32 register of its own,
+// twice the registers of the packed pairs. An attention loop that carries
+// P (computed in one iteration, multiplied in the next) across the back
+// edge needs those 32 registers more per thread while its P V product is
+// in flight, and ptxas then waits for that product to retire before the
+// softmax's exponentials rather than after them.
+//
+// This undoes the fold where it can be undone exactly: a vector of f16 or
+// bf16 built element by element from fptruncs of phis of one block, each
+// used only there, becomes a phi of the vector, converted in each
+// predecessor. No LLVM pass that runs after this one folds it back.
+//
+//===----------------------------------------------------------------------===//
+#include "NVPTXTarget.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace kiln::nvidia {
+
+namespace {
+
+/// A vector built from one phi per element: the insertelement chain (first
+/// to last), the fptrunc and phi of each element.
+struct PackedPhis {
+  SmallVector<InsertElementInst *> chain;
+  SmallVector<FPTruncInst *> truncs;
+  SmallVector<PHINode *> phis;
+};
+
+/// The pattern ending at `last`, if it is one: a chain from poison/undef
+/// setting each element once, every link but the last used only by the
+/// next, each element an fptrunc used only by its link, of an f32 phi used
+/// only by the fptrunc, all phis in one block.
+std::optional<PackedPhis> match(InsertElementInst *last) {
+  auto *type = dyn_cast<FixedVectorType>(last->getType());
+  if (!type || !(type->getElementType()->isHalfTy() || type->getElementType()->isBFloatTy()))
+    return std::nullopt;
+  unsigned n = type->getNumElements();
+  PackedPhis found;
+  found.truncs.assign(n, nullptr);
+  found.phis.assign(n, nullptr);
+  Value *link = last;
+  while (auto *insert = dyn_cast<InsertElementInst>(link)) {
+    if (insert != last && !insert->hasOneUse())
+      return std::nullopt;
+    auto *index = dyn_cast<ConstantInt>(insert->getOperand(2));
+    if (!index || index->getZExtValue() >= n || found.truncs[index->getZExtValue()])
+      return std::nullopt;
+    auto *trunc = dyn_cast<FPTruncInst>(insert->getOperand(1));
+    if (!trunc || !trunc->hasOneUse())
+      return std::nullopt;
+    auto *phi = dyn_cast<PHINode>(trunc->getOperand(0));
+    if (!phi || !phi->hasOneUse() || !phi->getType()->isFloatTy())
+      return std::nullopt;
+    found.truncs[index->getZExtValue()] = trunc;
+    found.phis[index->getZExtValue()] = phi;
+    found.chain.insert(found.chain.begin(), insert);
+    link = insert->getOperand(0);
+  }
+  // Each element set once (n links, distinct indices), by phis of one block.
+  if (!isa<PoisonValue, UndefValue>(link) || found.chain.size() != n)
+    return std::nullopt;
+  for (PHINode *phi : found.phis)
+    if (phi->getParent() != found.phis.front()->getParent())
+      return std::nullopt;
+  return found;
+}
+
+void rewrite(PackedPhis &found) {
+  InsertElementInst *last = found.chain.back();
+  BasicBlock *block = found.phis.front()->getParent();
+  PHINode *first = found.phis.front();
+  IRBuilder<> front(block, block->begin());
+  PHINode *packed = front.CreatePHI(last->getType(), first->getNumIncomingValues(), "packed");
+  DenseMap<BasicBlock *, Value *> built;
+  for (BasicBlock *pred : first->blocks()) {
+    Value *&value = built[pred];
+    if (!value) {
+      IRBuilder<> at(pred->getTerminator());
+      value = PoisonValue::get(last->getType());
+      for (auto [i, phi] : llvm::enumerate(found.phis))
+        value = at.CreateInsertElement(
+            value, at.CreateFPTrunc(phi->getIncomingValueForBlock(pred),
+                                    last->getType()->getScalarType()),
+            i);
+    }
+    packed->addIncoming(value, pred);
+  }
+  last->replaceAllUsesWith(packed);
+  for (InsertElementInst *insert : llvm::reverse(found.chain))
+    insert->eraseFromParent();
+  for (FPTruncInst *trunc : found.truncs)
+    trunc->eraseFromParent();
+  for (PHINode *phi : found.phis)
+    phi->eraseFromParent();
+}
+
+} // namespace
+
+unsigned packTruncatedPhis(Function &f) {
+  // A rewrite leaves new chains in the predecessors, which may end in phis
+  // of their own (a loop's entry values): repeat until none is left. Each
+  // round removes f32 phis, so it ends.
+  unsigned rewritten = 0;
+  for (;;) {
+    SmallVector<PackedPhis> matches;
+    for (Instruction &inst : instructions(f)) {
+      auto *insert = dyn_cast<InsertElementInst>(&inst);
+      // The chain's last link: not itself extended by another insertelement.
+      if (!insert ||
+          llvm::any_of(insert->users(), [](User *u) { return isa<InsertElementInst>(u); }))
+        continue;
+      if (std::optional<PackedPhis> found = match(insert))
+        matches.push_back(std::move(*found));
+    }
+    if (matches.empty())
+      return rewritten;
+    for (PackedPhis &found : matches)
+      rewrite(found);
+    rewritten += matches.size();
+  }
+}
+
+} // namespace kiln::nvidia
