@@ -134,6 +134,12 @@ Expected<CompileResult> compileKernel(mlir::MLIRContext &context, CompileRequest
       return fail("'" + input + "' holds no kernel (a public tt.func) to compile");
     if (Error error = prepareModule(*artifact.module))
       return std::move(error);
+    // TTGIR written by hand (Triton's own tests compile such modules) may
+    // leave its target out: it is then code for the requested one, as
+    // Triton's passes take the target from the compile's options.
+    if (request.from == "ttgir" && !(*artifact.module)->hasAttr("ttg.target"))
+      (*artifact.module)
+          ->setAttr("ttg.target", mlir::StringAttr::get(&context, options.target.str()));
     if (request.from == "ttgir" || llvmDialect)
       run.startAfter = "ttgir";
     run.firstStageCodegenOnly = llvmDialect;
