@@ -131,3 +131,23 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// Between version-3 tensor-core layouts whose warps split N (Triton's tests
+// convert such layouts; wgmma itself needs warp groups along M): through
+// shared memory, as between any two layouts that move elements across warps.
+// CHECK-LABEL: llvm.func @mma_v3_warps_along_n
+// CHECK: llvm.store %{{.*}}, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3>
+#mma_n = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [1, 4], instrShape = [16, 32, 16]}>
+#mma_m = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 32, 16]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  tt.func public @mma_v3_warps_along_n(%x: tensor<64x128xf16, #mma_n>, %p: !tt.ptr<f16>) {
+    %y = ttg.convert_layout %x : tensor<64x128xf16, #mma_n> -> tensor<64x128xf16, #mma_m>
+    %ptr = tt.splat %p : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>, #mma_m>
+    tt.store %ptr, %y : tensor<64x128x!tt.ptr<f16>, #mma_m>
+    tt.return
+  }
+}

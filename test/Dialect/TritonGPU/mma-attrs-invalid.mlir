@@ -17,11 +17,6 @@
 
 // -----
 
-// expected-error @+1 {{needs warpsPerCTA[0] a multiple of 4 (a warp group), got 2}}
-#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 64, 16]}>
-
-// -----
-
 // expected-error @+1 {{#ttg.nvidia_mma needs 'instrShape'}}
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1]}>
 
