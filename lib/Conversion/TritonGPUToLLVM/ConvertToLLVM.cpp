@@ -31,6 +31,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_CONVERTTRITONGPUTOLLVM
@@ -134,7 +135,7 @@ bool hasLowering(Operation *op, const TargetInfo &target) {
           scf::WhileOp, scf::ConditionOp, cf::BranchOp, cf::CondBranchOp, gpu::BarrierOp,
           ttg::BarrierOp, ttg::MemoryFenceOp, ttg::GlobalScratchAllocOp, ttg::ThreadIdOp,
           ttg::WarpSpecializeOp, ttg::WarpSpecializePartitionsOp, ttg::WarpYieldOp,
-          ttg::WarpReturnOp>(op))
+          ttg::WarpReturnOp, ub::PoisonOp>(op))
     return true;
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   if (dialect == "arith")

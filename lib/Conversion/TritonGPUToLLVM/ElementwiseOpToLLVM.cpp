@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 
 using namespace mlir;
 
@@ -111,6 +112,29 @@ struct SplatConstantLowering : OpConversionPattern<arith::ConstantOp> {
                                         IntegerAttr::get(elem, f.getValue().bitcastToAPInt()));
     else
       scalar = arith::ConstantOp::create(rewriter, op.getLoc(), value);
+    size_t n = cast<LLVM::LLVMStructType>(converted).getBody().size();
+    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), converted, SmallVector<Value>(n, scalar)));
+    return success();
+  }
+};
+
+/// ub.poison (a kernel's value that no path defines, e.g. a function's
+/// result on a path that returns nothing): LLVM's poison, in every register
+/// of a tensor, as Triton lowers it.
+struct PoisonLowering : OpConversionPattern<ub::PoisonOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ub::PoisonOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type converted = getTypeConverter()->convertType(op.getType());
+    if (!converted)
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type) {
+      rewriter.replaceOpWithNewOp<LLVM::PoisonOp>(op, converted);
+      return success();
+    }
+    Value scalar = LLVM::PoisonOp::create(rewriter, op.getLoc(),
+                                          elementOf(*getTypeConverter(), type));
     size_t n = cast<LLVM::LLVMStructType>(converted).getBody().size();
     rewriter.replaceOp(op, pack(rewriter, op.getLoc(), converted, SmallVector<Value>(n, scalar)));
     return success();
@@ -248,7 +272,8 @@ void populateElementwisePatterns(TypeConverter &converter, const Context &ctx,
                                  RewritePatternSet &patterns) {
   MLIRContext *mctx = &converter.getContext();
   patterns.add<ElementwiseLowering>(converter);
-  patterns.add<SplatConstantLowering, SplatLowering, AddPtrLowering, MapElementwiseLowering>(
+  patterns.add<SplatConstantLowering, PoisonLowering, SplatLowering, AddPtrLowering,
+               MapElementwiseLowering>(
       converter, mctx);
   patterns.add<MakeRangeLowering>(converter, ctx);
 }

@@ -198,3 +198,27 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// ub.poison (a value no path defines, e.g. what a function returns on a
+// path without a return value): LLVM's poison, in every register of a
+// tensor, as Triton lowers it. What a store of it leaves in memory is
+// undefined too: LLVM may drop the store.
+// CHECK-LABEL: llvm.func @poison(
+// CHECK-DAG: %[[S:.*]] = llvm.mlir.poison : i32
+// CHECK-DAG: %[[T:.*]] = llvm.mlir.poison : f32
+// CHECK: llvm.insertvalue %[[T]]
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  tt.func public @poison(%p: !tt.ptr<i32>, %q: !tt.ptr<f32>) {
+    %s = ub.poison : i32
+    tt.store %p, %s : !tt.ptr<i32>
+    %t = ub.poison : tensor<256xf32, #b>
+    %offs = tt.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #b>
+    %base = tt.splat %q : !tt.ptr<f32> -> tensor<256x!tt.ptr<f32>, #b>
+    %ptrs = tt.addptr %base, %offs : tensor<256x!tt.ptr<f32>, #b>, tensor<256xi32, #b>
+    tt.store %ptrs, %t : tensor<256x!tt.ptr<f32>, #b>
+    tt.return
+  }
+}
