@@ -7,6 +7,7 @@
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
+#include "kiln/Layout/Queries.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -243,6 +244,23 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, const AxisInfoAnalysis &ax
   if (streamed.users.empty())
     return reject("unused");
   setSlot(streamed, resultType, encoding);
+  // The slot's layout may run the other way from the pointers (fp8 dot
+  // operands are K-major in shared memory, whatever the global order): a
+  // cp.async needs 4 consecutive bytes in both, else the load is left
+  // synchronous, as Triton leaves it.
+  llvm::Expected<layout::LinearLayout> regs = toCTALinearLayout(resultType);
+  llvm::Expected<layout::LinearLayout> shared =
+      cast<LayoutEncodingInterface>(encoding).toLinearLayout(resultType.getShape());
+  if (shared)
+    shared = layout::ctaTile(*shared);
+  if (!regs || !shared) {
+    llvm::consumeError(regs.takeError());
+    llvm::consumeError(shared.takeError());
+    return reject("no linear layout for the load or its slot");
+  }
+  if (std::min(streamed.vec, layout::sharedVectorWidth(*regs, *shared, bits)) *
+          bits < 32)
+    return reject("fewer than 4 bytes per thread consecutive in the slot's layout");
   return streamed;
 }
 
