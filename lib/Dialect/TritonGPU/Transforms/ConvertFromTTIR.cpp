@@ -114,6 +114,36 @@ Attribute withPairDimension(BlockedEncodingAttr enc) {
   return BlockedEncodingAttr::get(enc.getContext(), size, lanes, warps, order, cga);
 }
 
+/// Registers a thread holds of `type` (a tensor with a layout), repeats
+/// included; 0 when the layout does not fit it.
+int64_t registersPerThread(RankedTensorType type) {
+  llvm::Expected<layout::LinearLayout> ll = toLinearLayout(type);
+  if (!ll) {
+    llvm::consumeError(ll.takeError());
+    return 0;
+  }
+  return ll->getInDimSize(layout::kRegister);
+}
+
+/// The layout of a tt.cat's result: its default one, with each thread's
+/// run along the fastest dimension long enough to hold both operands'
+/// registers (tt.cat may reorder elements, and is lowered by putting them
+/// side by side), rounded up to a power of two, as Triton's conversion
+/// does where the operands repeat over threads (128 elements on 8 warps).
+RankedTensorType catResultType(RankedTensorType result, RankedTensorType lhs,
+                               RankedTensorType rhs) {
+  auto blocked = dyn_cast<BlockedEncodingAttr>(result.getEncoding());
+  int64_t have = registersPerThread(result);
+  int64_t need = llvm::PowerOf2Ceil(registersPerThread(lhs) + registersPerThread(rhs));
+  if (!blocked || have == 0 || need <= have)
+    return result;
+  SmallVector<unsigned> size(blocked.getSizePerThread());
+  size[blocked.getOrder()[0]] *= need / have;
+  return result.cloneWithEncoding(BlockedEncodingAttr::get(
+      blocked.getContext(), size, blocked.getThreadsPerWarp(), blocked.getWarpsPerCTA(),
+      blocked.getOrder(), blocked.getCgaLayout()));
+}
+
 void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
   SmallVector<Value> worklist;
   auto mark = [&](Value v, uint64_t axes) {
@@ -239,6 +269,12 @@ LogicalResult ConvertFromTTIRPass::retypeResults(Operation *op) {
         cast<RankedTensorType>(join.getLhs().getType()).cloneWithEncoding({})));
     join.getResult().setType(join.getType().cloneWithEncoding(
         withPairDimension(cast<BlockedEncodingAttr>(half.getEncoding()))));
+    return success();
+  }
+  if (auto cat = dyn_cast<tt::CatOp>(op)) {
+    cat.getResult().setType(catResultType(cast<RankedTensorType>(convertValue(cat.getResult())),
+                                          cast<RankedTensorType>(cat.getLhs().getType()),
+                                          cast<RankedTensorType>(cat.getRhs().getType())));
     return success();
   }
   if (auto trans = dyn_cast<tt::TransOp>(op)) {

@@ -133,3 +133,20 @@ tt.func @join_split(%a: tensor<16x64xf32>, %b: tensor<16x64x2xf32>) -> (tensor<1
   %l, %r = tt.split %b : tensor<16x64x2xf32> -> tensor<16x64xf32>
   tt.return %j, %l : tensor<16x64x2xf32>, tensor<16x64xf32>
 }
+
+// -----
+
+// tt.cat puts both operands' registers side by side (it may reorder): the
+// result's default layout keeps its run of one element a thread where that
+// already holds both (4 warps), and gets a run of two where the operands
+// repeat over the threads and the result has but one register (8 warps of
+// 64 lanes, 512 threads for 128-element operands), as Triton lays it out.
+// CHECK-LABEL: tt.func @cat
+// CHECK: tt.cat %{{.*}}, %{{.*}} : tensor<128xf32, #{{.*}}> -> tensor<256xf32, #[[ONE:[^>]*]]>
+// WIDE-DAG: #[[RUN2:.*]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [64], warpsPerCTA = [8], order = [0]}>
+// WIDE-LABEL: tt.func @cat
+// WIDE: tt.cat %{{.*}}, %{{.*}} : tensor<128xf32, #{{.*}}> -> tensor<256xf32, #[[RUN2]]>
+tt.func @cat(%a: tensor<128xf32>, %b: tensor<128xf32>) -> tensor<256xf32> {
+  %c = tt.cat %a, %b : tensor<128xf32> -> tensor<256xf32>
+  tt.return %c : tensor<256xf32>
+}
