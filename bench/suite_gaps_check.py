@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Runs on a GPU, behind the bridge, kernels of the kinds Triton's own
+language tests compile and kiln used to refuse (a compile-only run of part
+of Triton 3.6's test_core.py found them), and checks their results against
+torch:
+
+- tl.cat(can_reorder=True) of 128-element tensors on 4 and 8 warps (on 8,
+  the operands repeat over the threads): every element once;
+- fp8 (e5m2, e4m3) matmuls whose B is N-contiguous, three stages,
+  max_num_imprecise_acc = BLOCK_K (B's load stays synchronous, A streams);
+- TTGIR written without ttg.target, a layout conversion through shared
+  memory, compiled from the file by triton.compile.
+
+    KILN_EXECUTABLE=/path/to/static/kiln python3 bench/suite_gaps_check.py
+
+Prints one PASS/FAIL line per case; exits 1 if any fails.
+"""
+import os
+import sys
+import tempfile
+
+import torch
+import triton
+import triton.language as tl
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+import kiln.triton  # noqa: E402
+
+
+@triton.jit
+def cat_kernel(X, Y, Z, N: tl.constexpr):
+    x = tl.load(X + tl.arange(0, N))
+    y = tl.load(Y + tl.arange(0, N))
+    tl.store(Z + tl.arange(0, 2 * N), tl.cat(x, y, can_reorder=True))
+
+
+@triton.jit
+def fp8_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                      BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, IMPRECISE: tl.constexpr):
+    # A row-major (K contiguous), B row-major (N contiguous): wgmma reads fp8
+    # B K-major only, so B cannot be copied into its slot as it lies.
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(M, BM)
+    rm = (pid % num_m) * BM + tl.arange(0, BM)
+    rn = (pid // num_m) * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = a_ptr + rm[:, None] * stride_am + rk[None, :]
+    b = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+    acc = tl.zeros([BM, BN], tl.float32)
+    for _ in tl.range(0, tl.cdiv(K, BK), num_stages=3):
+        acc = tl.dot(tl.load(a), tl.load(b), acc, max_num_imprecise_acc=IMPRECISE)
+        a += BK
+        b += BK * stride_bk
+    tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc)
+
+
+CONVERT_TTGIR = """
+#src = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#dst = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @convert(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %offs = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #src>
+    %pin = tt.splat %in : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #src>
+    %pa = tt.addptr %pin, %offs : tensor<512x!tt.ptr<f32>, #src>, tensor<512xi32, #src>
+    %x = tt.load %pa : tensor<512x!tt.ptr<f32>, #src>
+    %y = ttg.convert_layout %x : tensor<512xf32, #src> -> tensor<512xf32, #dst>
+    %offs2 = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #dst>
+    %pout = tt.splat %out : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #dst>
+    %pb = tt.addptr %pout, %offs2 : tensor<512x!tt.ptr<f32>, #dst>, tensor<512xi32, #dst>
+    tt.store %pb, %y : tensor<512x!tt.ptr<f32>, #dst>
+    tt.return
+  }
+}
+"""
+
+
+def check_cat(num_warps):
+    x = torch.arange(0, 128, device="cuda", dtype=torch.int32)
+    y = torch.arange(-128, 0, device="cuda", dtype=torch.int32)
+    z = torch.zeros(256, device="cuda", dtype=torch.int32)
+    k = cat_kernel[(1,)](x, y, z, N=128, num_warps=num_warps)
+    ok = torch.equal(torch.sort(z).values, torch.sort(torch.cat([x, y])).values)
+    return ok, k, f"{z.unique().numel()} distinct of 256"
+
+
+def check_fp8(dtype, bm, bn, bk):
+    M, N, K = 128, 256, 256
+    a = torch.randn(M, K, device="cuda").to(dtype)
+    b = torch.randn(K, N, device="cuda").to(dtype)
+    c = torch.empty(M, N, device="cuda", dtype=torch.float32)
+    grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
+    k = fp8_matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
+                                BM=bm, BN=bn, BK=bk, IMPRECISE=bk, num_warps=8)
+    want = a.to(torch.float32) @ b.to(torch.float32)
+    err = (c - want).abs().max().item()
+    return err < 1e-2 * K ** 0.5, k, f"max err {err:.3g}"
+
+
+def check_convert():
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "convert.ttgir")
+        with open(path, "w") as f:
+            f.write(CONVERT_TTGIR)
+        k = triton.compile(path)
+    x = torch.randn(512, device="cuda")
+    y = torch.empty_like(x)
+    k[(1, 1, 1)](x, y)
+    return torch.equal(x, y), k, ""
+
+
+def main():
+    kiln.triton.enable()
+    cases = [("cat 4 warps", lambda: check_cat(4)), ("cat 8 warps", lambda: check_cat(8))]
+    for dtype in (torch.float8_e5m2, torch.float8_e4m3fn):
+        for blocks in ((64, 64, 64), (128, 256, 128)):
+            cases.append((f"fp8 {str(dtype).split('.')[-1]} B N-major {'x'.join(map(str, blocks))}",
+                          lambda dtype=dtype, blocks=blocks: check_fp8(dtype, *blocks)))
+    cases.append(("TTGIR without ttg.target", check_convert))
+    failed = 0
+    for name, run in cases:
+        try:
+            ok, kernel, detail = run()
+            torch.cuda.synchronize()
+            by = getattr(kernel.metadata, "compiler", "triton")
+            ok = ok and by == "kiln"
+            print(f"{name}: {'PASS' if ok else 'FAIL'} (compiled by {by}) {detail}", flush=True)
+        except Exception as e:
+            ok = False
+            print(f"{name}: FAIL {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}", flush=True)
+        failed += not ok
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
