@@ -65,3 +65,37 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// fp8 products with maxNumImpreciseAcc = 32 over K = 64: wgmma adds them
+// with fewer mantissa bits than f32, so each run of 32 K elements (one
+// m64n64k32 wgmma) goes to a partial sum started at zero (scale-d 0), and
+// once it has retired, into the accumulator by one f32 add a register (32
+// here), as Triton does; a run-time use_acc selects C for the first run.
+// CHECK-LABEL: llvm.func @fp8_partial_sums
+// CHECK-SAME: %[[USE:arg[0-9]+]]: i1
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects {{.*}}setp.ne.b32 p, ${{[0-9]+}}, 0;{{.*}}wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-32: llvm.select %[[USE]]
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-32: llvm.fadd
+// CHECK-NOT: llvm.select
+// CHECK: llvm.return
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func @fp8_partial_sums(%a: !ttg.memdesc<64x64xf8E4M3FN, #shared, #smem>, %b: !ttg.memdesc<64x64xf8E4M3FN, #shared1, #smem>, %c: tensor<64x64xf32, #mma>, %use: i1, %out: !tt.ptr<f32>) {
+    %d = ttng.warp_group_dot %a, %b, %c, %use {maxNumImpreciseAcc = 32 : i32} : !ttg.memdesc<64x64xf8E4M3FN, #shared, #smem> * !ttg.memdesc<64x64xf8E4M3FN, #shared1, #smem> -> tensor<64x64xf32, #mma>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.store %p, %d : tensor<64x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}

@@ -64,10 +64,10 @@ bool supportsMma(tt::DotOp dot, int version, int capability, unsigned numWarps) 
   int64_t k = dot.getA().getType().getShape()[rank - 1];
   if (version == 3) {
     // Below 32 accumulating steps fp8 products lose too much in wgmma's
-    // f32 adder tree; Triton keeps them on mma.sync. Between 32 and K they
-    // need a split accumulator, which the lowering does not have yet.
+    // f32 adder tree; Triton keeps them on mma.sync. From 32 on, the
+    // lowering adds runs of that many products into the accumulator in f32.
     int64_t imprecise = dot.getMaxNumImpreciseAcc();
-    if (isFp8(elem) && cType.getElementType().isF32() && (imprecise < 32 || imprecise < k))
+    if (isFp8(elem) && cType.getElementType().isF32() && imprecise < 32)
       return false;
     return rank == 2 && numWarps % 4 == 0 && m % 64 == 0 && n % 8 == 0 && k >= 256 / bitsOf(elem);
   }

@@ -320,6 +320,22 @@ Value inlineWgmma(OpBuilder &b, Location loc, Type tileType, Value d, ArrayRef<V
   return inlinePtx(b, loc, tileType, text, constraints, operands, /*sideEffects=*/true);
 }
 
+/// `sum` + `part` per f32 fragment of a wgmma tile; where `useC` (an i1
+/// known at run time) is false, `part` alone.
+Value addPartial(OpBuilder &b, Location loc, Value sum, Value part, int64_t fragments,
+                 Value useC) {
+  Value result = sum;
+  for (int64_t i = 0; i < fragments; ++i) {
+    Value s = LLVM::ExtractValueOp::create(b, loc, sum, i);
+    Value p = LLVM::ExtractValueOp::create(b, loc, part, i);
+    Value v = LLVM::FAddOp::create(b, loc, s, p);
+    if (useC)
+      v = LLVM::SelectOp::create(b, loc, useC, v, p);
+    result = LLVM::InsertValueOp::create(b, loc, result, v, i);
+  }
+  return result;
+}
+
 struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
   WarpGroupDotLowering(lowering::TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
@@ -342,10 +358,13 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
       return fail("accumulators are f32, i32, or f16 for f16 and fp8 operands (got " +
                   Twine(accElem.getIntOrFloatBitWidth()) + "-bit)");
     int64_t kTotal = cast<ShapedType>(op.getA().getType()).getShape()[1];
-    if (fp8 && accElem.isF32() && op.getMaxNumImpreciseAcc() > 0 &&
-        op.getMaxNumImpreciseAcc() < kTotal)
-      return fail("fp8 products with maxNumImpreciseAcc below K need a split accumulator, "
-                  "which is not lowered yet");
+    // fp8 products add up in wgmma with fewer mantissa bits than f32. With
+    // maxNumImpreciseAcc at most K (Triton's rule), each run of that many K
+    // elements goes to a partial sum started at zero, which is added to the
+    // accumulator in f32 once its wgmmas have retired: one add a register a
+    // run, as in Triton.
+    int64_t imprecise = op.getMaxNumImpreciseAcc();
+    bool partial = fp8 && accElem.isF32() && imprecise > 0 && imprecise <= kTotal;
     ArrayRef<unsigned> instr = mma.getInstrShape();
     int64_t instrN = instr[1], instrK = instr[2];
     int64_t expectedK = 256 / elem.getIntOrFloatBitWidth();
@@ -514,28 +533,50 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
       tiles.push_back(d);
     }
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    int64_t runSteps = partial ? llvm::divideCeil(imprecise, instrK) : 0;
+    Value zeroStart = partial ? LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                                         rewriter.getBoolAttr(false))
+                              : Value();
     for (auto [tile, origin] : llvm::enumerate(origins)) {
       auto [m0, n0] = origin;
       Value d = tiles[tile];
+      Value sum = d; // with partial sums: the accumulator they are added to
       for (int64_t k0 = 0; k0 < kTotal; k0 += instrK) {
         Value descB =
             descriptor(*bOp, bWarpOff, bWarpBits, bDesc, bOp->offset(n0, k0) * bOp->bytes);
         Value scale = k0 == 0 ? useC : Value();
+        int64_t step = k0 / instrK;
+        if (partial && step % runSteps == 0) {
+          // A run's first product overwrites the partial sum; its registers
+          // were last read by the adds, so the fence orders them.
+          if (step)
+            NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+          scale = zeroStart;
+        }
         if (aRegsType) {
           d = inlineWgmma(rewriter, loc, tileType, d, aWords[{m0, k0}], Value(), descB, scale,
                           instrN, instrK, elem, accElem, false, bOp->desc.mnMajor);
-          continue;
+        } else {
+          Value descA =
+              descriptor(*a, aWarpOff, aWarpBits, aDesc, a->offset(m0, k0) * a->bytes);
+          if (scale || halfAcc)
+            d = inlineWgmma(rewriter, loc, tileType, d, {}, descA, descB, scale, instrN, instrK,
+                            elem, accElem, a->desc.mnMajor, bOp->desc.mnMajor);
+          else
+            d = NVVM::WgmmaMmaAsyncOp::create(rewriter, loc, tileType, d, descA, descB, shape,
+                                              typeIn, typeIn, typeD, scaleD, scaleIn, scaleIn,
+                                              layoutA, layoutB, overflow);
         }
-        Value descA = descriptor(*a, aWarpOff, aWarpBits, aDesc, a->offset(m0, k0) * a->bytes);
-        if (scale || halfAcc) {
-          d = inlineWgmma(rewriter, loc, tileType, d, {}, descA, descB, scale, instrN, instrK,
-                          elem, accElem, a->desc.mnMajor, bOp->desc.mnMajor);
-          continue;
+        // The run's end: its partial sum, once retired, into the accumulator
+        // (the first run's into C only where useC says so).
+        if (partial && ((step + 1) % runSteps == 0 || k0 + instrK >= kTotal)) {
+          NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+          NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+          sum = addPartial(rewriter, loc, sum, d, fragments, step < runSteps ? useC : Value());
         }
-        d = NVVM::WgmmaMmaAsyncOp::create(rewriter, loc, tileType, d, descA, descB, shape, typeIn,
-                                          typeIn, typeD, scaleD, scaleIn, scaleIn, layoutA,
-                                          layoutB, overflow);
       }
+      if (partial)
+        d = sum;
       if (halfAcc) {
         auto pair = VectorType::get(2, accType);
         for (int64_t i = 0; i < fragments; i += 2) {
