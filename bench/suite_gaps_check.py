@@ -7,7 +7,8 @@ torch:
 - tl.cat(can_reorder=True) of 128-element tensors on 4 and 8 warps (on 8,
   the operands repeat over the threads): every element once;
 - fp8 (e5m2, e4m3) matmuls whose B is N-contiguous, three stages,
-  max_num_imprecise_acc = BLOCK_K (B's load stays synchronous, A streams);
+  max_num_imprecise_acc 32 and BLOCK_K (B's load stays synchronous, A
+  streams; wgmma's partial sums added to the accumulator in f32);
 - TTGIR written without ttg.target, a layout conversion through shared
   memory, compiled from the file by triton.compile.
 
@@ -83,14 +84,14 @@ def check_cat(num_warps):
     return ok, k, f"{z.unique().numel()} distinct of 256"
 
 
-def check_fp8(dtype, bm, bn, bk):
+def check_fp8(dtype, bm, bn, bk, imprecise):
     M, N, K = 128, 256, 256
     a = torch.randn(M, K, device="cuda").to(dtype)
     b = torch.randn(K, N, device="cuda").to(dtype)
     c = torch.empty(M, N, device="cuda", dtype=torch.float32)
     grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
     k = fp8_matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), b.stride(0), c.stride(0),
-                                BM=bm, BN=bn, BK=bk, IMPRECISE=bk, num_warps=8)
+                                BM=bm, BN=bn, BK=bk, IMPRECISE=imprecise, num_warps=8)
     want = a.to(torch.float32) @ b.to(torch.float32)
     err = (c - want).abs().max().item()
     return err < 1e-2 * K ** 0.5, k, f"max err {err:.3g}"
@@ -113,8 +114,11 @@ def main():
     cases = [("cat 4 warps", lambda: check_cat(4)), ("cat 8 warps", lambda: check_cat(8))]
     for dtype in (torch.float8_e5m2, torch.float8_e4m3fn):
         for blocks in ((64, 64, 64), (128, 256, 128)):
-            cases.append((f"fp8 {str(dtype).split('.')[-1]} B N-major {'x'.join(map(str, blocks))}",
-                          lambda dtype=dtype, blocks=blocks: check_fp8(dtype, *blocks)))
+            for imprecise in (32, blocks[2]):
+                cases.append((f"fp8 {str(dtype).split('.')[-1]} B N-major {'x'.join(map(str, blocks))} "
+                              f"imprecise {imprecise}",
+                              lambda dtype=dtype, blocks=blocks, imprecise=imprecise:
+                              check_fp8(dtype, *blocks, imprecise)))
     cases.append(("TTGIR without ttg.target", check_convert))
     failed = 0
     for name, run in cases:
