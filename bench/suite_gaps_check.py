@@ -10,7 +10,9 @@ torch:
   max_num_imprecise_acc 32 and BLOCK_K (B's load stays synchronous, A
   streams; wgmma's partial sums added to the accumulator in f32);
 - TTGIR written without ttg.target, a layout conversion through shared
-  memory, compiled from the file by triton.compile.
+  memory, compiled from the file by triton.compile;
+- in-kernel descriptor loads of small blocks (2x16, 8x32, 1x1024; int8 and
+  bf16) by programs of two CTAs (the block's rows split over the CTAs).
 
     KILN_EXECUTABLE=/path/to/static/kiln python3 bench/suite_gaps_check.py
 
@@ -55,6 +57,14 @@ def fp8_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride
     tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc)
 
 
+@triton.jit
+def desc_load_kernel(out_ptr, a_ptr, M, N, M_BLOCK: tl.constexpr, N_BLOCK: tl.constexpr):
+    desc = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[N, 1], block_shape=[M_BLOCK, N_BLOCK])
+    block = desc.load([M_BLOCK, 2 * N_BLOCK])
+    idx = tl.arange(0, M_BLOCK)[:, None] * N_BLOCK + tl.arange(0, N_BLOCK)[None, :]
+    tl.store(out_ptr + idx, block)
+
+
 CONVERT_TTGIR = """
 #src = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #dst = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -97,6 +107,16 @@ def check_fp8(dtype, bm, bn, bk, imprecise):
     return err < 1e-2 * K ** 0.5, k, f"max err {err:.3g}"
 
 
+def check_desc_load(dtype, m_block, n_block):
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    M, N = m_block * 3, n_block * 4
+    a = torch.randint(-100, 100, (M, N), device="cuda").to(dtype)
+    out = torch.zeros(m_block, n_block, device="cuda", dtype=dtype)
+    k = desc_load_kernel[(1,)](out, a, M, N, M_BLOCK=m_block, N_BLOCK=n_block, num_ctas=2)
+    want = a[m_block:2 * m_block, 2 * n_block:3 * n_block]
+    return torch.equal(out, want), k, ""
+
+
 def check_convert():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "convert.ttgir")
@@ -120,6 +140,10 @@ def main():
                               lambda dtype=dtype, blocks=blocks, imprecise=imprecise:
                               check_fp8(dtype, *blocks, imprecise)))
     cases.append(("TTGIR without ttg.target", check_convert))
+    for dtype in (torch.int8, torch.bfloat16):
+        for blocks in ((2, 16), (8, 32), (1, 1024)):
+            cases.append((f"descriptor load {str(dtype).split('.')[-1]} {blocks[0]}x{blocks[1]} on 2 CTAs",
+                          lambda dtype=dtype, blocks=blocks: check_desc_load(dtype, *blocks)))
     failed = 0
     for name, run in cases:
         try:

@@ -157,6 +157,14 @@ llvm::Expected<CGABases> cgaBasesFromSplit(ArrayRef<unsigned> ctasPerCGA,
   return ll.transposeOuts(refs(standardDimNames(rank))).getInDims().front().bases;
 }
 
+llvm::Expected<llvm::SmallVector<int64_t>> ctaTileShape(const CGABases &cga,
+                                                       ArrayRef<int64_t> shape) {
+  llvm::Expected<LinearLayout> fitted = fittedCgaLayout(cga, shape);
+  if (!fitted)
+    return fitted.takeError();
+  return shapePerCTA(*fitted, shape);
+}
+
 llvm::Expected<LinearLayout> combineCtaCgaWithShape(const LinearLayout &ctaLayout,
                                                     const CGABases &cga, ArrayRef<int64_t> shape) {
   if (llvm::Error e = checkShape(shape))

@@ -148,8 +148,13 @@ llvm::Expected<LinearLayout> toLinearLayout(const NVMMASharedEncoding &enc,
     return error("nvmma_shared elementBitWidth must be 4, 8, 16 or 32");
   if (llvm::Error e = checkShapeSizes(shape))
     return e;
+  // Laid out over one CTA's part of the tensor: a CTA's buffer holds each
+  // element of its part once (TMA copies into it).
+  llvm::Expected<SmallVector<int64_t>> tile = ctaTileShape(enc.cgaLayout, shape);
+  if (!tile)
+    return tile.takeError();
   if (rank == 1) {
-    LinearLayout cta = LinearLayout::identity1D(int32_t(shape[0]), kOffset, dimName(0));
+    LinearLayout cta = LinearLayout::identity1D(int32_t((*tile)[0]), kOffset, dimName(0));
     return combineCtaCgaWithShape(cta, enc.cgaLayout, shape);
   }
   unsigned swizzle = enc.swizzlingByteWidth;
@@ -164,11 +169,11 @@ llvm::Expected<LinearLayout> toLinearLayout(const NVMMASharedEncoding &enc,
         order.push_back(d);
     LinearLayout cta;
     for (unsigned d : order)
-      cta *= LinearLayout::identity1D(int32_t(std::min<int64_t>(shape[d], 256)), kOffset,
+      cta *= LinearLayout::identity1D(int32_t(std::min<int64_t>((*tile)[d], 256)), kOffset,
                                       dimName(d));
     for (unsigned d : order)
-      if (shape[d] > 256)
-        cta *= LinearLayout::identity1D(int32_t(shape[d] / 256), kOffset, dimName(d));
+      if ((*tile)[d] > 256)
+        cta *= LinearLayout::identity1D(int32_t((*tile)[d] / 256), kOffset, dimName(d));
     return combineCtaCgaWithShape(cta, enc.cgaLayout, shape);
   }
   if (swizzle != 32 && swizzle != 64 && swizzle != 128)
@@ -183,10 +188,10 @@ llvm::Expected<LinearLayout> toLinearLayout(const NVMMASharedEncoding &enc,
   // onto the same elements, so inverting the layout picks the real ones.
   auto packed = [&](int32_t col) { return enc.fp4Padded ? col / 16 * 8 + col % 8 : col; };
   int64_t packing = enc.fp4Padded ? 2 : 1;
-  if (shape[colDim] * packing < tileCols || shape[rowDim] < tileRows)
+  if ((*tile)[colDim] * packing < tileCols || (*tile)[rowDim] < tileRows)
     return error("an nvmma_shared tile is " + llvm::Twine(tileRows) + "x" + llvm::Twine(tileCols) +
-                 " elements; the tensor's " + llvm::Twine(shape[rowDim]) + "x" +
-                 llvm::Twine(shape[colDim]) + " is smaller");
+                 " elements; the tensor's " + llvm::Twine((*tile)[rowDim]) + "x" +
+                 llvm::Twine((*tile)[colDim]) + " (a CTA's part) is smaller");
   std::vector<LinearLayout::Basis> bases;
   for (int32_t col = 1; col < tileCols; col *= 2)
     bases.push_back({0, packed(col)});
@@ -194,7 +199,7 @@ llvm::Expected<LinearLayout> toLinearLayout(const NVMMASharedEncoding &enc,
     bases.push_back({row, packed(vec * ((row / perPhase) % maxPhase))});
   LinearLayout cta({{std::string(kOffset), bases}}, {dimName(rowDim), dimName(colDim)});
   for (unsigned d = rank - 2; d-- > 0;)
-    cta *= LinearLayout::identity1D(int32_t(shape[d]), kOffset, dimName(d));
+    cta *= LinearLayout::identity1D(int32_t((*tile)[d]), kOffset, dimName(d));
   return combineCtaCgaWithShape(cta, enc.cgaLayout, shape);
 }
 

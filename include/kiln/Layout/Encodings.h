@@ -89,6 +89,11 @@ LinearLayout identityStandardND(llvm::StringRef inDim, llvm::ArrayRef<unsigned> 
 /// CTAs a result is split over along the other dimension hold copies.
 CGABases operandCGA(const CGABases &result, unsigned opIdx);
 
+/// The part of a tensor of `shape` one CTA holds under `cga` (fitted to
+/// `shape`): what a layout for one CTA must cover.
+llvm::Expected<llvm::SmallVector<int64_t>> ctaTileShape(const CGABases &cga,
+                                                       llvm::ArrayRef<int64_t> shape);
+
 /// Fits a layout for one CTA (register/lane/warp or offset inputs) and a CGA
 /// to `shape`, adds the `block` input and puts the outputs in dim0.. order.
 /// The building block for every encoding, MMA layouts included.

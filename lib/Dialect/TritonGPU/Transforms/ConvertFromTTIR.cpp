@@ -177,10 +177,10 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
       // so that no CTA is left fewer rows than a warp group's 64.
       int64_t rows = c.getShape()[rank - 2], cols = c.getShape()[rank - 1];
       uint64_t mBit = uint64_t(1) << (rank - 2), nBit = uint64_t(1) << (rank - 1);
-      if ((rows > cols || (rows == cols && rows / ctas >= 128)) &&
-          !(wholeAxes.lookup(dot.getD()) & (mBit | nBit))) {
-        mark(dot.getD(), nBit);
-        mark(dot.getC(), nBit);
+      if (!(wholeAxes.lookup(dot.getD()) & (mBit | nBit))) {
+        uint64_t keep = rows > cols || (rows == cols && rows / ctas >= 128) ? nBit : mBit;
+        mark(dot.getD(), keep);
+        mark(dot.getC(), keep);
       }
       SmallVector<unsigned> order(rank);
       std::iota(order.rbegin(), order.rend(), 0);

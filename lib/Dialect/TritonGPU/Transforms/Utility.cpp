@@ -37,20 +37,29 @@ SmallVector<int32_t> transposeCGA(ArrayRef<int32_t> cga, ArrayRef<int32_t> order
 
 SmallVector<int32_t> defaultCGABases(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
                                      unsigned numCTAs, uint64_t keepWhole) {
+  // As many CTAs as it has elements go to the most strided dimension, the
+  // rest to the next, as Triton splits; the bases then follow `order`
+  // (fastest first), as Triton's CGA layouts list them.
   unsigned rank = shape.size();
-  SmallVector<int32_t> bases;
-  SmallVector<int64_t> split(rank, 1);
-  for (unsigned bit = 1; bit < numCTAs; bit *= 2) {
-    SmallVector<int32_t> basis(rank, 0);
-    for (unsigned d : order) {
-      if ((keepWhole >> d & 1) || shape[d] / split[d] < 2)
-        continue;
-      basis[d] = int32_t(split[d]);
-      split[d] *= 2;
-      break;
-    }
-    llvm::append_range(bases, basis);
+  SmallVector<int64_t> ctasAlong(rank, 1);
+  int64_t remaining = numCTAs;
+  for (unsigned i = rank; i-- > 0;) {
+    unsigned d = order[i];
+    if (keepWhole >> d & 1)
+      continue;
+    ctasAlong[d] = std::clamp<int64_t>(remaining, 1, std::max<int64_t>(1, shape[d]));
+    remaining /= ctasAlong[d];
   }
+  SmallVector<int32_t> bases;
+  for (unsigned d : order)
+    for (int64_t split = 1; split < ctasAlong[d]; split *= 2) {
+      SmallVector<int32_t> basis(rank, 0);
+      basis[d] = int32_t(split);
+      llvm::append_range(bases, basis);
+    }
+  // CTAs left over hold copies.
+  for (; remaining > 1; remaining /= 2)
+    bases.append(rank, 0);
   return bases;
 }
 

@@ -4,7 +4,7 @@
 // RUN: kiln-opt %s -split-input-file --ttgir-convert-from-ttir="num-ctas=2" -mlir-print-local-scope \
 // RUN:   | FileCheck %s --check-prefix=DOT
 
-// Over the CTAs of a cluster, Triton's default split: the fastest
+// Over the CTAs of a cluster, Triton's default split: the most strided
 // dimension first, as far as it has elements, then the next; the threads
 // of a CTA fill its tile.
 // CHECK-DAG: #[[SPLIT:.*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CGALayout = {{\[\[}}1]]}>
@@ -18,6 +18,33 @@ tt.func @vector(%x: !tt.ptr<f32>) {
   %ptrs = tt.addptr %p, %r : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
   %v = tt.load %ptrs : tensor<1024x!tt.ptr<f32>>
   tt.store %ptrs, %v : tensor<1024x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// A 2-D block with no reduction (a TMA copy's, say): its rows split over
+// the CTAs, as Triton splits it, so that each CTA's rows keep their full
+// width (a TMA box row of at least 16 bytes); with more CTAs than rows,
+// the columns take the rest.
+// CHECK-DAG: #[[ROWSPLIT:.*]] = #ttg.blocked<{{.*}}CGALayout = {{\[\[}}1, 0]]}>
+// CHECK-LABEL: tt.func @block
+// CHECK: tt.load {{.*}} : tensor<2x16x!tt.ptr<i8>, #[[ROWSPLIT]]>
+// FOUR: #ttg.blocked<{{.*}}CGALayout = {{\[\[}}0, 1], [1, 0]]}>
+tt.func @block(%x: !tt.ptr<i8>) {
+  %r = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
+  %c = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %r2 = tt.expand_dims %r {axis = 1 : i32} : tensor<2xi32> -> tensor<2x1xi32>
+  %c2 = tt.expand_dims %c {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %sixteen = arith.constant dense<16> : tensor<2x1xi32>
+  %rows = arith.muli %r2, %sixteen : tensor<2x1xi32>
+  %rb = tt.broadcast %rows : tensor<2x1xi32> -> tensor<2x16xi32>
+  %cb = tt.broadcast %c2 : tensor<1x16xi32> -> tensor<2x16xi32>
+  %offs = arith.addi %rb, %cb : tensor<2x16xi32>
+  %p = tt.splat %x : !tt.ptr<i8> -> tensor<2x16x!tt.ptr<i8>>
+  %ptrs = tt.addptr %p, %offs : tensor<2x16x!tt.ptr<i8>>, tensor<2x16xi32>
+  %v = tt.load %ptrs : tensor<2x16x!tt.ptr<i8>>
+  tt.store %ptrs, %v : tensor<2x16x!tt.ptr<i8>>
   tt.return
 }
 

@@ -23,9 +23,10 @@ BlockedEncodingAttr getDefaultBlockedEncoding(mlir::MLIRContext *ctx, llvm::Arra
                                               unsigned numCTAs = 1, uint64_t keepWhole = 0);
 
 /// The CGA bases (`CGALayout`, flattened) that split a tensor of `shape`
-/// over `numCTAs` CTAs as Triton does by default: the CTA bits go to the
-/// dimensions fastest first (`order`), each as far as it has elements, and
-/// CTAs left over hold copies. The dimensions in mask `keepWhole` (axes a
+/// over `numCTAs` CTAs as Triton does by default: as many CTAs as it has
+/// elements to the most strided dimension (the last of `order`), the rest
+/// to the next, and CTAs left over hold copies; bases fastest dimension
+/// first. The dimensions in mask `keepWhole` (axes a
 /// reduction or scan combines along) are never split, so that each CTA
 /// holds whole rows of them.
 llvm::SmallVector<int32_t> defaultCGABases(llvm::ArrayRef<int64_t> shape,
