@@ -15,6 +15,7 @@
 #include "kiln/Base/Options.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
 namespace kiln::nvidia {
@@ -332,6 +333,28 @@ struct AccelerateMatmulPass : nvidia::impl::AccelerateMatmulBase<AccelerateMatmu
       if (supportsMma(dot, 2, capability, *numWarps))
         accelerateV2(dot, *numWarps);
     }
+    // The dots left to the FMA lowering compute in their result's float
+    // type, as Triton's: narrower float operands (fp8, f16, bf16) are
+    // converted to it first.
+    module.walk([](tt::DotOp dot) {
+      if (isa_and_nonnull<NvidiaMmaEncodingAttr>(dot.getC().getType().getEncoding()))
+        return;
+      auto c = dyn_cast<FloatType>(dot.getC().getType().getElementType());
+      if (!c)
+        return;
+      OpBuilder b(dot);
+      for (unsigned i = 0; i < 2; ++i) {
+        Value v = dot->getOperand(i);
+        auto type = cast<RankedTensorType>(v.getType());
+        auto e = dyn_cast<FloatType>(type.getElementType());
+        if (!e || e == c || e.getWidth() >= c.getWidth())
+          continue;
+        Value wide = isFp8(e) ? Value(tt::FpToFpOp::create(b, dot.getLoc(), type.clone(c), v,
+                                                          /*rounding=*/nullptr))
+                              : Value(arith::ExtFOp::create(b, dot.getLoc(), type.clone(c), v));
+        dot->setOperand(i, wide);
+      }
+    });
   }
 };
 

@@ -99,12 +99,15 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // -----
 
 // f16 accumulators: wgmma for f16 (and fp8) operands on sm_90, as Triton
-// does. Mixed fp8 operands take no tensor core.
+// does. Mixed fp8 operands take no tensor core: the FMA lowering computes
+// in f32, the operands converted first.
 // CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 // CHECK-LABEL: tt.func @f16_accumulator
 // CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x64xf16, #[[MMA]]>
 // CHECK-LABEL: tt.func @mixed_fp8
-// CHECK: tt.dot %arg0, %arg1, %arg2 : tensor<64x64xf8E4M3FN, #{{[a-z0-9]+}}> * tensor<64x64xf8E5M2, #{{[a-z0-9]+}}> -> tensor<64x64xf32, #{{[a-z0-9]+}}>
+// CHECK: %[[A:.*]] = tt.fp_to_fp %arg0 : tensor<64x64xf8E4M3FN, #{{[a-z0-9]+}}> -> tensor<64x64xf32,
+// CHECK: %[[B:.*]] = tt.fp_to_fp %arg1 : tensor<64x64xf8E5M2, #{{[a-z0-9]+}}> -> tensor<64x64xf32,
+// CHECK: tt.dot %[[A]], %[[B]], %arg2 : tensor<64x64xf32, #{{[a-z0-9]+}}> * tensor<64x64xf32, #{{[a-z0-9]+}}> -> tensor<64x64xf32, #{{[a-z0-9]+}}>
 #l = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
   tt.func @f16_accumulator(%a: tensor<64x64xf16, #l>, %b: tensor<64x64xf16, #l>, %c: tensor<64x64xf16, #l>) -> tensor<64x64xf16, #l> {
@@ -136,5 +139,23 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
   tt.func @wgmma_cluster(%a: tensor<128x64xf16, #a>, %b: tensor<64x128xf16, #b>, %c: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {
     %d = tt.dot %a, %b, %c : tensor<128x64xf16, #a> * tensor<64x128xf16, #b> -> tensor<128x128xf32, #c>
     tt.return %d : tensor<128x128xf32, #c>
+  }
+}
+
+// -----
+
+// A dot no tensor core takes (32 rows of fp8 with an f16 result: too few
+// rows for wgmma, and mma.sync's fp8 accumulates in f32 only) stays on the
+// FMA lowering, which computes in the result's type: its fp8 operands are
+// converted to f16 first, as Triton does.
+// CHECK-LABEL: tt.func @fma_fp8
+// CHECK: %[[A:.*]] = tt.fp_to_fp %{{.*}} : tensor<32x32xf8E5M2, {{.*}}> -> tensor<32x32xf16,
+// CHECK: %[[B:.*]] = tt.fp_to_fp %{{.*}} : tensor<32x32xf8E5M2, {{.*}}> -> tensor<32x32xf16,
+// CHECK: tt.dot %[[A]], %[[B]], %{{.*}} : tensor<32x32xf16, {{.*}}> * tensor<32x32xf16, {{.*}}> -> tensor<32x32xf16,
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func @fma_fp8(%a: tensor<32x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>>, %b: tensor<32x32xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>>, %c: tensor<32x32xf16, #blocked>) -> tensor<32x32xf16, #blocked> {
+    %d = tt.dot %a, %b, %c : tensor<32x32xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #blocked}>> * tensor<32x32xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #blocked}>> -> tensor<32x32xf16, #blocked>
+    tt.return %d : tensor<32x32xf16, #blocked>
   }
 }
