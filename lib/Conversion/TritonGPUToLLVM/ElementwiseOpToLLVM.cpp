@@ -91,6 +91,12 @@ struct ElementwiseLowering : ConversionPattern {
   }
 };
 
+/// `scalar` in every register of a tensor whose converted type is `converted`.
+Value splat(OpBuilder &b, Location loc, Type converted, Value scalar) {
+  size_t n = cast<LLVM::LLVMStructType>(converted).getBody().size();
+  return pack(b, loc, converted, SmallVector<Value>(n, scalar));
+}
+
 /// A splat constant tensor: the scalar constant in every register.
 struct SplatConstantLowering : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -112,8 +118,7 @@ struct SplatConstantLowering : OpConversionPattern<arith::ConstantOp> {
                                         IntegerAttr::get(elem, f.getValue().bitcastToAPInt()));
     else
       scalar = arith::ConstantOp::create(rewriter, op.getLoc(), value);
-    size_t n = cast<LLVM::LLVMStructType>(converted).getBody().size();
-    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), converted, SmallVector<Value>(n, scalar)));
+    rewriter.replaceOp(op, splat(rewriter, op.getLoc(), converted, scalar));
     return success();
   }
 };
@@ -135,8 +140,7 @@ struct PoisonLowering : OpConversionPattern<ub::PoisonOp> {
     }
     Value scalar = LLVM::PoisonOp::create(rewriter, op.getLoc(),
                                           elementOf(*getTypeConverter(), type));
-    size_t n = cast<LLVM::LLVMStructType>(converted).getBody().size();
-    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), converted, SmallVector<Value>(n, scalar)));
+    rewriter.replaceOp(op, splat(rewriter, op.getLoc(), converted, scalar));
     return success();
   }
 };
@@ -148,9 +152,7 @@ struct SplatLowering : OpConversionPattern<tt::SplatOp> {
     Type converted = getTypeConverter()->convertType(op.getType());
     if (!converted)
       return failure();
-    size_t n = cast<LLVM::LLVMStructType>(converted).getBody().size();
-    rewriter.replaceOp(op, pack(rewriter, op.getLoc(), converted,
-                                SmallVector<Value>(n, adaptor.getSrc())));
+    rewriter.replaceOp(op, splat(rewriter, op.getLoc(), converted, adaptor.getSrc()));
     return success();
   }
 };
