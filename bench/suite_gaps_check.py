@@ -12,7 +12,10 @@ torch:
 - TTGIR written without ttg.target, a layout conversion through shared
   memory, compiled from the file by triton.compile;
 - in-kernel descriptor loads of small blocks (2x16, 8x32, 1x1024; int8 and
-  bf16) by programs of two CTAs (the block's rows split over the CTAs).
+  bf16) by programs of two CTAs (the block's rows split over the CTAs);
+- descriptors made in noinline functions: one that copies a block through
+  two maps of its own, one that returns its map (called twice, each call's
+  map in its own part of the program's global scratch).
 
     KILN_EXECUTABLE=/path/to/static/kiln python3 bench/suite_gaps_check.py
 
@@ -63,6 +66,32 @@ def desc_load_kernel(out_ptr, a_ptr, M, N, M_BLOCK: tl.constexpr, N_BLOCK: tl.co
     block = desc.load([M_BLOCK, 2 * N_BLOCK])
     idx = tl.arange(0, M_BLOCK)[:, None] * N_BLOCK + tl.arange(0, N_BLOCK)[None, :]
     tl.store(out_ptr + idx, block)
+
+
+@triton.jit(noinline=True)
+def negate_block(out_ptr, in_ptr, M, N, MB: tl.constexpr, NB: tl.constexpr):
+    src = tl.make_tensor_descriptor(in_ptr, shape=[M, N], strides=[N, 1], block_shape=[MB, NB])
+    dst = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[MB, NB])
+    at = [tl.program_id(0) * MB, tl.program_id(1) * NB]
+    dst.store(at, -src.load(at))
+
+
+@triton.jit
+def negate_in_function_kernel(out_ptr, in_ptr, M, N, MB: tl.constexpr, NB: tl.constexpr):
+    negate_block(out_ptr, in_ptr, M, N, MB, NB)
+
+
+@triton.jit(noinline=True)
+def row_major_map(ptr, M, N, MB: tl.constexpr, NB: tl.constexpr):
+    return tl.make_tensor_descriptor(ptr, shape=[M, N], strides=[N, 1], block_shape=[MB, NB])
+
+
+@triton.jit
+def negate_returned_maps_kernel(out_ptr, in_ptr, M, N, MB: tl.constexpr, NB: tl.constexpr):
+    src = row_major_map(in_ptr, M, N, MB, NB)
+    dst = row_major_map(out_ptr, M, N, MB, NB)
+    at = [tl.program_id(0) * MB, tl.program_id(1) * NB]
+    dst.store(at, -src.load(at))
 
 
 CONVERT_TTGIR = """
@@ -117,6 +146,23 @@ def check_desc_load(dtype, m_block, n_block):
     return torch.equal(out, want), k, ""
 
 
+def check_desc_in_function(kernel):
+    sizes = []
+
+    def alloc(size, align, stream):
+        sizes.append(size)
+        return torch.empty(size, dtype=torch.int8, device="cuda")
+
+    triton.set_allocator(alloc)
+    M, N, MB, NB = 64, 256, 16, 64
+    a = torch.randn(M, N, device="cuda")
+    out = torch.zeros_like(a)
+    k = kernel[(M // MB, N // NB)](out, a, M, N, MB=MB, NB=NB)
+    # Two 128-byte maps a program.
+    want_size = 2 * 128 * (M // MB) * (N // NB)
+    return torch.equal(out, -a) and sizes == [want_size], k, f"scratch {sizes} (want [{want_size}])"
+
+
 def check_convert():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "convert.ttgir")
@@ -144,6 +190,10 @@ def main():
         for blocks in ((2, 16), (8, 32), (1, 1024)):
             cases.append((f"descriptor load {str(dtype).split('.')[-1]} {blocks[0]}x{blocks[1]} on 2 CTAs",
                           lambda dtype=dtype, blocks=blocks: check_desc_load(dtype, *blocks)))
+    cases.append(("descriptors made in a noinline function",
+                  lambda: check_desc_in_function(negate_in_function_kernel)))
+    cases.append(("descriptors returned by a noinline function",
+                  lambda: check_desc_in_function(negate_returned_maps_kernel)))
     failed = 0
     for name, run in cases:
         try:

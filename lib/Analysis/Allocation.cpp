@@ -13,6 +13,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace mlir;
 
@@ -237,6 +238,24 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
     result.totalBytes = std::max(result.totalBytes, buffer->offset + buffer->bytes);
   }
   return result;
+}
+
+SmallVector<Operation *> functionsCalleesFirst(Operation *module) {
+  SmallVector<Operation *> order;
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  std::function<void(tt::FuncOp)> visit = [&](tt::FuncOp func) {
+    if (!visited.insert(func).second)
+      return;
+    func.walk([&](tt::CallOp call) {
+      if (auto callee = SymbolTable::lookupNearestSymbolFrom<tt::FuncOp>(call, call.getCalleeAttr()))
+        visit(callee);
+    });
+    order.push_back(func);
+  };
+  for (Region &region : module->getRegions())
+    for (auto func : region.getOps<tt::FuncOp>())
+      visit(func);
+  return order;
 }
 
 } // namespace kiln

@@ -76,6 +76,11 @@ struct SharedAllocation {
 
 SharedAllocation allocateSharedMemory(mlir::Operation *func, const ScratchContext &ctx);
 
+/// The `tt.func`s of `module`, each after every function it calls, so that
+/// a callee's memory is sized before its calls (Triton's calls never
+/// recurse; the functions of a cycle come in module order).
+llvm::SmallVector<mlir::Operation *> functionsCalleesFirst(mlir::Operation *module);
+
 } // namespace kiln
 
 #endif

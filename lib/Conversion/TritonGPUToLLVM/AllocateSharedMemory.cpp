@@ -7,8 +7,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 
-#include <functional>
-
 namespace kiln {
 #define GEN_PASS_DEF_ALLOCATESHAREDMEMORY
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h.inc"
@@ -18,25 +16,6 @@ using namespace mlir;
 using namespace kiln;
 
 namespace {
-
-/// The module's functions, each after every function it calls (Triton's
-/// calls never recurse; a cycle's functions come in module order).
-SmallVector<tt::FuncOp> calleesFirst(ModuleOp module) {
-  SmallVector<tt::FuncOp> order;
-  llvm::SmallPtrSet<Operation *, 8> visited;
-  std::function<void(tt::FuncOp)> visit = [&](tt::FuncOp func) {
-    if (!visited.insert(func).second)
-      return;
-    func.walk([&](tt::CallOp call) {
-      if (auto callee = SymbolTable::lookupNearestSymbolFrom<tt::FuncOp>(call, call.getCalleeAttr()))
-        visit(callee);
-    });
-    order.push_back(func);
-  };
-  for (auto func : module.getOps<tt::FuncOp>())
-    visit(func);
-  return order;
-}
 
 struct AllocateSharedMemory : kiln::impl::AllocateSharedMemoryBase<AllocateSharedMemory> {
   void runOnOperation() override {
@@ -57,7 +36,8 @@ struct AllocateSharedMemory : kiln::impl::AllocateSharedMemoryBase<AllocateShare
     Builder b(module.getContext());
     int64_t moduleBytes = 0;
     bool ok = true;
-    for (tt::FuncOp func : calleesFirst(module)) {
+    for (Operation *op : functionsCalleesFirst(module)) {
+      auto func = cast<tt::FuncOp>(op);
       SharedAllocation allocation = allocateSharedMemory(func, ctx);
       if (allocation.buffers.empty())
         continue;

@@ -3,10 +3,10 @@
 // A private tt.func (a device function left by the ttir stage's inliner,
 // e.g. one marked noinline) becomes an internal llvm.func over the register
 // structs of its tensors, taking the `!llvm.ptr<3>` of its part of shared
-// memory and, like Triton's, the kernel's two hidden scratch pointers last.
-// Several results come back as one struct. tt.call passes its own
-// allocation (the callee's buffers, placed in the caller's shared memory)
-// and the caller's hidden pointers.
+// memory and, like Triton's, the two hidden scratch pointers last. Several
+// results come back as one struct. tt.call passes its own allocations (the
+// callee's buffers, placed in the caller's shared memory and global
+// scratch) and the caller's profile pointer.
 //
 //===----------------------------------------------------------------------===//
 #include "Elementwise.h"
@@ -89,7 +89,8 @@ struct MultiReturnLowering : OpConversionPattern<tt::ReturnOp> {
 };
 
 struct CallLowering : OpConversionPattern<tt::CallOp> {
-  using OpConversionPattern::OpConversionPattern;
+  CallLowering(TypeConverter &converter, const Context &ctx)
+      : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
   LogicalResult matchAndRewrite(tt::CallOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
@@ -111,6 +112,12 @@ struct CallLowering : OpConversionPattern<tt::CallOp> {
     }
     args.push_back(shared);
     llvm::append_range(args, caller.getBody().front().getArguments().take_back(2));
+    if (op->hasAttr("ttg.global_scratch_memory_offset")) {
+      FailureOr<Value> scratch = globalScratchBase(rewriter, loc, ctx, op);
+      if (failed(scratch))
+        return failure();
+      args[args.size() - 2] = *scratch;
+    }
     SmallVector<Type> argTypes(ValueRange(args).getTypes());
     auto type = LLVM::LLVMFunctionType::get(resultOf(getContext(), *results), argTypes);
     auto call = LLVM::CallOp::create(rewriter, loc, type, op.getCalleeAttr(), args);
@@ -122,14 +129,15 @@ struct CallLowering : OpConversionPattern<tt::CallOp> {
     rewriter.replaceOp(op, values);
     return success();
   }
+  const Context &ctx;
 };
 
 } // namespace
 
-void populateCallPatterns(TypeConverter &converter, const Context &,
+void populateCallPatterns(TypeConverter &converter, const Context &ctx,
                           RewritePatternSet &patterns) {
   patterns.add<DeviceFuncLowering, MultiReturnLowering>(converter);
-  patterns.add<CallLowering>(converter, &converter.getContext());
+  patterns.add<CallLowering>(converter, ctx);
 }
 
 } // namespace kiln::lowering

@@ -83,49 +83,16 @@ struct GridOpLowering : OpConversionPattern<Op> {
   const Context &ctx;
 };
 
-/// A program's bytes of the hidden global_scratch parameter: its slice
-/// starts at (linear program id) * ttg.global_scratch_memory_size, the
-/// buffer at its offset in the slice.
+/// The buffer's bytes of the program's global scratch (Lowering.cpp).
 struct GlobalScratchAllocLowering : OpConversionPattern<ttg::GlobalScratchAllocOp> {
   GlobalScratchAllocLowering(TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
   LogicalResult matchAndRewrite(ttg::GlobalScratchAllocOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto offset = op->getAttrOfType<IntegerAttr>("ttg.global_scratch_memory_offset");
-    auto module = op->getParentOfType<ModuleOp>();
-    auto size = module ? module->getAttrOfType<IntegerAttr>("ttg.global_scratch_memory_size")
-                       : IntegerAttr();
-    if (!offset || !size)
-      return op.emitError() << "global scratch memory has no offset yet (run "
-                               "llir.allocate-global-scratch first)";
-    auto kernel = op->getParentOfType<LLVM::LLVMFuncOp>();
-    if (!kernel)
-      return rewriter.notifyMatchFailure(op, "not in a converted kernel");
-    Location loc = op.getLoc();
-    Type i64 = rewriter.getI64Type();
-    auto wide = [&](Value v) { return LLVM::ZExtOp::create(rewriter, loc, i64, v); };
-    // Per CTA, clusters included: launchers allocate a slice for each CTA of
-    // the grid (programs times num_ctas).
-    auto pid = [&](unsigned axis) { return wide(ctx.target.programId(rewriter, loc, axis, 1)); };
-    auto count = [&](unsigned axis) {
-      return wide(ctx.target.numPrograms(rewriter, loc, axis, 1));
-    };
-    Value linear = LLVM::AddOp::create(
-        rewriter, loc, pid(0),
-        LLVM::MulOp::create(rewriter, loc, count(0),
-                            LLVM::AddOp::create(rewriter, loc, pid(1),
-                                                LLVM::MulOp::create(rewriter, loc, count(1),
-                                                                    pid(2)))));
-    auto constant = [&](int64_t v) {
-      return LLVM::ConstantOp::create(rewriter, loc, i64, rewriter.getI64IntegerAttr(v));
-    };
-    Value bytes = LLVM::AddOp::create(
-        rewriter, loc, LLVM::MulOp::create(rewriter, loc, linear, constant(size.getInt())),
-        constant(offset.getInt()));
-    // The hidden parameters are the last two: global_scratch, profile_scratch.
-    Value base = kernel.getArgument(kernel.getNumArguments() - 2);
-    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, base.getType(), rewriter.getI8Type(), base,
-                                             ArrayRef<LLVM::GEPArg>{bytes});
+    FailureOr<Value> base = globalScratchBase(rewriter, op.getLoc(), ctx, op);
+    if (failed(base))
+      return failure();
+    rewriter.replaceOp(op, *base);
     return success();
   }
   const Context &ctx;

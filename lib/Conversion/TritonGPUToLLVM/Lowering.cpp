@@ -127,6 +127,47 @@ FailureOr<Value> sharedMemoryBase(OpBuilder &b, Location loc, Operation *owner) 
                                    ArrayRef<LLVM::GEPArg>{int32_t(offset.getInt())}));
 }
 
+FailureOr<Value> globalScratchBase(OpBuilder &b, Location loc, const Context &ctx,
+                                   Operation *owner) {
+  auto offset = owner->getAttrOfType<IntegerAttr>("ttg.global_scratch_memory_offset");
+  auto module = owner->getParentOfType<ModuleOp>();
+  auto size = module ? module->getAttrOfType<IntegerAttr>("ttg.global_scratch_memory_size")
+                     : IntegerAttr();
+  if (!offset || !size)
+    return owner->emitError() << "op '" << owner->getName()
+                              << "' uses global scratch memory but has no offset yet (the llir "
+                                 "stage's llir.allocate-global-scratch must run before lowering)";
+  auto func = owner->getParentOfType<LLVM::LLVMFuncOp>();
+  if (!func || func.getBody().empty() || func.getBody().front().getNumArguments() < 2)
+    return owner->emitError() << "op '" << owner->getName()
+                              << "' is not in a lowered function with the hidden scratch pointers";
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t v) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+  };
+  // The hidden parameters are the last two: global_scratch, profile_scratch.
+  Value base = func.getBody().front().getArguments().drop_back().back();
+  Value bytes = constant(offset.getInt());
+  if (func.getLinkage() != LLVM::Linkage::Internal) {
+    // A kernel: its program's slice starts at (linear program id) * size.
+    // Per CTA, clusters included: launchers allocate a slice for each CTA
+    // of the grid (programs times num_ctas).
+    auto wide = [&](Value v) { return LLVM::ZExtOp::create(b, loc, i64, v); };
+    auto pid = [&](unsigned axis) { return wide(ctx.target.programId(b, loc, axis, 1)); };
+    auto count = [&](unsigned axis) { return wide(ctx.target.numPrograms(b, loc, axis, 1)); };
+    Value linear = LLVM::AddOp::create(
+        b, loc, pid(0),
+        LLVM::MulOp::create(
+            b, loc, count(0),
+            LLVM::AddOp::create(b, loc, pid(1), LLVM::MulOp::create(b, loc, count(1), pid(2)))));
+    bytes = LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, linear, constant(size.getInt())),
+                                bytes);
+  }
+  // A device function's pointer already is its call's part of the slice.
+  return Value(LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                                   ArrayRef<LLVM::GEPArg>{bytes}));
+}
+
 Value shuffle(OpBuilder &b, Location loc, const Context &ctx, Value v, TargetInfo::Shuffle kind,
               Value laneOrMask) {
   Type type = v.getType();

@@ -559,6 +559,29 @@ def descriptor_batched(x, out, config):
     return descriptor_batched_kernel[grid](x, out, B, M, N, **config)
 
 
+@triton.jit(noinline=True)
+def _row_major_desc(ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    return tl.make_tensor_descriptor(ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+
+
+@triton.jit
+def descriptor_from_function_kernel(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # Descriptors made by a noinline function, called twice: each call's map
+    # lives in its own part of the program's global scratch, and stays
+    # valid after the call returns.
+    x_desc = _row_major_desc(x_ptr, M, N, BM, BN)
+    out_desc = _row_major_desc(out_ptr, M, N, BM, BN)
+    at = [tl.program_id(0) * BM, tl.program_id(1) * BN]
+    out_desc.store(at, x_desc.load(at) * 3 - 1)
+
+
+def descriptor_from_function(x, out, config):
+    _use_torch_allocator()
+    M, N = x.shape
+    grid = (triton.cdiv(M, config["BM"]), triton.cdiv(N, config["BN"]))
+    return descriptor_from_function_kernel[grid](x, out, M, N, **config)
+
+
 # --- (h) block-scaled matmul (tl.dot_scaled) -----------------------------------
 
 @triton.jit
@@ -951,6 +974,17 @@ KERNELS = {
                launch=lambda a: descriptor_batched(a["x"], a["out"], {"BM": 64, "BN": 64, "num_warps": 4}),
                outputs=lambda a: [a["out"]],
                reference=lambda torch, a: [(a["x"].float() * 2 + 1).half()],
+               flops=lambda a: 2 * a["x"].numel(), tol=(1e-3, 1e-3)),
+        # (g) descriptors returned by a noinline function.
+        Kernel("descriptor_from_function", descriptor_from_function_kernel,
+               {"x_ptr": "*fp16", "out_ptr": "*fp16", "M": "i32", "N": "i32",
+                "BM": "constexpr", "BN": "constexpr"},
+               {"BM": 64, "BN": 64}, num_warps=4, num_stages=3, divisible=("N",),
+               inputs=lambda torch: dict(x=torch.randn(1000, 512, device="cuda", dtype=torch.float16),
+                                         out=torch.empty(1000, 512, device="cuda", dtype=torch.float16)),
+               launch=lambda a: descriptor_from_function(a["x"], a["out"], {"BM": 64, "BN": 64, "num_warps": 4}),
+               outputs=lambda a: [a["out"]],
+               reference=lambda torch, a: [(a["x"].float() * 3 - 1).half()],
                flops=lambda a: 2 * a["x"].numel(), tol=(1e-3, 1e-3)),
         # (h) block-scaled dots: mxfp8 x mxfp8 and mxfp4 x bf16 (e4m3 needs
         # sm_89; e2m1 is decoded with integer ops anywhere).

@@ -124,6 +124,14 @@ mlir::Value functionSharedMemory(mlir::OpBuilder &b, mlir::Location loc, mlir::O
 mlir::FailureOr<mlir::Value> sharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
                                               mlir::Operation *owner);
 
+/// The `!llvm.ptr<1>` to the global scratch memory `owner` (a
+/// `ttg.global_scratch_alloc`, or a call of a function that needs some) was
+/// given by llir.allocate-global-scratch: in a kernel, its program's slice
+/// of the hidden global_scratch parameter; in a device function, the part
+/// its call passed. A located error when the pass did not run.
+mlir::FailureOr<mlir::Value> globalScratchBase(mlir::OpBuilder &b, mlir::Location loc,
+                                               const Context &ctx, mlir::Operation *owner);
+
 /// A warp shuffle of any scalar of at most 64 bits (ints, floats, pointers),
 /// moved as one or two i32s.
 mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx, mlir::Value v,

@@ -26,7 +26,9 @@ def AllocateGlobalScratch : Pass<"llir-allocate-global-scratch", "::mlir::Module
     `ttg.global_scratch_memory_offset` (bytes, i32) on the op, and on the
     module `ttg.global_scratch_memory_size` and `_alignment`, which the
     kernel's metadata passes on so that the launcher allocates
-    grid-size times that many bytes, as Triton 3.6 does.
+    grid-size times that many bytes, as Triton 3.6 does. A `tt.call` of a
+    device function that needs scratch holds the callee's whole need at its
+    own offset, and the callee's buffers are placed from there.
   }];
 }
 

@@ -551,12 +551,16 @@ std::optional<LoopPlan> planLoopWithin(scf::ForOp loop, unsigned numStages,
         if (!plan)
           return std::nullopt;
         largest = nullptr;
-        // A ring replaces the load's one buffer; its mbarriers are 8 bytes
-        // each (twice that in a shared ring: full and empty).
+        // A ring replaces the local_allocs its slots stand for (counted in
+        // the budget's other buffers), not a load read into registers or
+        // converted, which had no buffer; its mbarriers are 8 bytes each
+        // (twice that in a shared ring: full and empty).
         int64_t bytes = 0;
         for (const StreamedLoad &s : plan->loads) {
-          bytes += ttng::bufferBytes(s.ringType) - ttng::bufferBytes(s.slotType) +
-                   (s.isTMA() ? 8 * plan->slots : 0);
+          bytes += ttng::bufferBytes(s.ringType) + (s.isTMA() ? 8 * plan->slots : 0);
+          for (Operation *user : s.users)
+            if (isa<LocalAllocOp>(user))
+              bytes -= localAllocBytes(user);
           if (!largest || ttng::bufferBytes(s.slotType) > ttng::bufferBytes(largest->slotType))
             largest = &s;
         }

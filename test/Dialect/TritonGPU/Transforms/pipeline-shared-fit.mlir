@@ -102,3 +102,37 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %r : tensor<128x256xf32, #mma>
   }
 }
+
+// -----
+
+// Blocks read into registers from their slots (a block-scaled dot's
+// operands, upcast before the product) had no buffer before pipelining, so
+// every slot of their rings counts: beside the 128 KiB the loop's body
+// keeps, 2 stages of both 32 KiB loads (256 KiB in all) would not fit; one
+// load streams with the 3 stages asked for (224 KiB in all), the other
+// stays synchronous.
+// CHECK-LABEL: tt.func @registers_slots_count
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x128x256xi8, #shared, #smem, mutable>
+// CHECK-NOT: ttg.local_alloc : () -> !ttg.memdesc<{{[0-9]}}x128x256xi8
+// CHECK: scf.for
+// CHECK: tt.descriptor_load
+#blocked = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>
+#shared2 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @registers_slots_count(%a: !tt.tensordesc<tensor<128x256xi8, #shared>>, %b: !tt.tensordesc<tensor<128x256xi8, #shared>>, %big: tensor<256x256xbf16, #blocked>, %n: i32) -> tensor<128x256xi8, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0> : tensor<128x256xi8, #blocked>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x256xi8, #blocked>) : i32 {
+      %x = tt.descriptor_load %a[%c0, %k] : !tt.tensordesc<tensor<128x256xi8, #shared>> -> tensor<128x256xi8, #blocked>
+      %y = tt.descriptor_load %b[%c0, %k] : !tt.tensordesc<tensor<128x256xi8, #shared>> -> tensor<128x256xi8, #blocked>
+      %keep = ttg.local_alloc %big : (tensor<256x256xbf16, #blocked>) -> !ttg.memdesc<256x256xbf16, #shared2, #smem>
+      %s = arith.addi %x, %y : tensor<128x256xi8, #blocked>
+      %t = arith.addi %acc, %s : tensor<128x256xi8, #blocked>
+      scf.yield %t : tensor<128x256xi8, #blocked>
+    } {tt.num_stages = 3 : i32}
+    tt.return %r : tensor<128x256xi8, #blocked>
+  }
+}
