@@ -113,3 +113,28 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+
+// The static check: an incrementing arrival adds nothing the barrier's
+// count can use, so a wait with no other arrival never completes; with
+// noIncrement the 128 threads' arrivals complete a count of 128.
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @arrivals() {
+    %c0 = arith.constant 0 : i32
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    // expected-note @+1 {{the barrier is initialised here}}
+    ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.async_copy_mbarrier_arrive %bar : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    // expected-error @+1 {{this mbarrier wait can never complete: phase 0 (parity 0) of the barrier needs 1 arrival(s) and gets 0 before this wait}}
+    ttng.wait_barrier %bar, %c0 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    %bar2 = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.init_barrier %bar2, 128 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.async_copy_mbarrier_arrive %bar2 {noIncrement} : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    ttng.wait_barrier %bar2, %c0 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+    tt.return
+  }
+}

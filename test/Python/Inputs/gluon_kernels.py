@@ -11,6 +11,7 @@ import triton
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon._runtime import GluonASTSource
+from triton.experimental.gluon.language.nvidia.ampere import async_copy
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma,
                                                               warpgroup_mma, warpgroup_mma_wait)
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
@@ -22,6 +23,7 @@ from dot_kernels import Kernel
 thread_barrier = getattr(gl, "thread_barrier", None) or gl.barrier
 tma_load = getattr(tma, "async_load", None) or tma.async_copy_global_to_shared
 tma_store = getattr(tma, "async_store", None) or tma.async_copy_shared_to_global
+cp_async_load = getattr(async_copy, "async_load", None) or async_copy.async_copy_global_to_shared
 
 
 @gluon.jit
@@ -92,6 +94,27 @@ def arrive_wait_kernel(out, BLOCK: gl.constexpr):
     layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     offs = gl.program_id(0) * BLOCK + gl.arange(0, BLOCK, layout)
     gl.store(out + offs, offs * 3)
+
+
+@gluon.jit
+def cp_async_arrive_kernel(src, out, BLOCK: gl.constexpr):
+    # cp.async copies tracked by an mbarrier: each of the 128 threads
+    # arrives once its own copies have landed (no increment, so the barrier
+    # counts them), then every thread reads the block back, copied by all.
+    layout: gl.constexpr = gl.BlockedLayout([4], [32], [4], [0])
+    smem_layout: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, [0])
+    offs = gl.program_id(0) * BLOCK + gl.arange(0, BLOCK, layout)
+    buf = gl.allocate_shared_memory(gl.float32, [BLOCK], smem_layout)
+    bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    mbarrier.init(bar, count=128)
+    cp_async_load(buf, src + offs)
+    async_copy.mbarrier_arrive(bar, increment_count=False)
+    mbarrier.wait(bar, phase=0)
+    mbarrier.invalidate(bar)
+    # Read back one element a thread at a time: what other threads copied.
+    spread: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    vals = buf.load(spread)
+    gl.store(out + gl.program_id(0) * BLOCK + gl.arange(0, BLOCK, spread), vals * 2)
 
 
 @gluon.jit
@@ -318,6 +341,14 @@ def _arrive_launch(a):
     arrive_wait_kernel[(a["out"].numel() // 128,)](a["out"], BLOCK=128, num_warps=4)
 
 
+def _cp_arrive_inputs(torch):
+    return dict(src=torch.randn(512 * 64, device="cuda"), out=torch.empty(512 * 64, device="cuda"))
+
+
+def _cp_arrive_launch(a):
+    cp_async_arrive_kernel[(a["out"].numel() // 512,)](a["src"], a["out"], BLOCK=512, num_warps=4)
+
+
 def _ws_mm_launch(num_warps):
     def launch(a):
         M, K = a["a"].shape
@@ -372,6 +403,11 @@ KERNELS = {
                     outputs=lambda a: [a["out"]],
                     reference=lambda torch, a: [torch.arange(a["out"].numel(), device="cuda",
                                                              dtype=torch.int32) * 3],
+                    flops=lambda a: a["out"].numel(), tol=(0, 0)),
+        GluonKernel("gluon_cp_async_arrive", cp_async_arrive_kernel,
+                    {"src": "*fp32", "out": "*fp32", "BLOCK": "constexpr"}, {"BLOCK": 512}, num_warps=4,
+                    inputs=_cp_arrive_inputs, launch=_cp_arrive_launch, outputs=lambda a: [a["out"]],
+                    reference=lambda torch, a: [a["src"] * 2],
                     flops=lambda a: a["out"].numel(), tol=(0, 0)),
         _ws_mm_kernel("gluon_ws_matmul", 4),
         _ws_mm_kernel("gluon_ws_matmul_wide", 8),

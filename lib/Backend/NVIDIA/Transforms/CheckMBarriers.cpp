@@ -159,6 +159,13 @@ struct CheckMBarriersPass : kiln::nvidia::impl::CheckMBarriersBase<CheckMBarrier
         }
         continue;
       }
+      // Every thread arrives once its cp.async copies land; by default each
+      // first adds the arrival it makes to the count (no net change).
+      if (auto arrive = dyn_cast<ttng::AsyncCopyMbarrierArriveOp>(op)) {
+        if (State *s = lookup(arrive.getBarrier()); s && arrive.getNoIncrement())
+          s->arrive(int64_t(numWarps) * ttg::lookupThreadsPerWarp(block.getParentOp()));
+        continue;
+      }
       if (auto copy = dyn_cast<ttng::AsyncTMACopyGlobalToLocalOp>(op)) {
         if (State *s = signalled(copy.getBarrier(), copy.getPred()))
           s->deliver(ttng::bufferBytes(copy.getResult().getType()));

@@ -362,6 +362,18 @@ struct ArriveBarrierLowering : OpConversionPattern<ttng::ArriveBarrierOp> {
   const Context &ctx;
 };
 
+/// Every thread's own copies: no election.
+struct AsyncCopyArriveLowering : OpConversionPattern<ttng::AsyncCopyMbarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ttng::AsyncCopyMbarrierArriveOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    NVVM::CpAsyncMBarrierArriveOp::create(rewriter, op.getLoc(), adaptor.getBarrier(),
+                                          op.getNoIncrement());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct TMALoadLowering : OpConversionPattern<ttng::AsyncTMACopyGlobalToLocalOp> {
   TMALoadLowering(lowering::TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
@@ -584,7 +596,8 @@ bool isTMAOp(Operation *op) {
              ttng::WaitBarrierOp, ttng::AsyncTMACopyGlobalToLocalOp,
              ttng::AsyncTMACopyLocalToGlobalOp, ttng::AsyncTMAReduceOp, ttng::TMAStoreWaitOp,
              ttng::AsyncTMAPrefetchOp,
-             ttng::ArriveBarrierOp, ttng::ClusterCTARankOp, ttng::MapToRemoteBufferOp,
+             ttng::ArriveBarrierOp, ttng::AsyncCopyMbarrierArriveOp, ttng::ClusterCTARankOp,
+             ttng::MapToRemoteBufferOp,
              ttng::ClusterArriveOp, ttng::ClusterWaitOp,
              ttng::FenceMBarrierInitReleaseClusterOp>(op);
 }
@@ -621,6 +634,7 @@ void populateTMAPatterns(lowering::TypeConverter &converter, const Context &ctx,
                ClusterCTARankLowering, MapToRemoteBufferLowering,
                ClusterSyncLowering<ttng::ClusterArriveOp>, ClusterSyncLowering<ttng::ClusterWaitOp>,
                ClusterSyncLowering<ttng::FenceMBarrierInitReleaseClusterOp>>(converter, ctx);
+  patterns.add<AsyncCopyArriveLowering>(converter, &converter.getContext());
   // Another CTA's shared memory is addressed through the shared::cluster
   // window (mapa's result).
   converter.addConversion([](ttg::MemDescType type) -> std::optional<Type> {

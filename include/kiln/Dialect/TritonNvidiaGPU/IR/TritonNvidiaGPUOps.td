@@ -202,6 +202,23 @@ def TTNG_ArriveBarrierOp : TTNG_Op<"arrive_barrier"> {
   let hasVerifier = 1;
 }
 
+def TTNG_AsyncCopyMbarrierArriveOp : TTNG_Op<"async_copy_mbarrier_arrive"> {
+  let summary = "arrive on an mbarrier once the thread's earlier cp.async copies have landed";
+  let description = [{
+    Every thread has the mbarrier track the `ttg.async_copy_global_to_local`
+    copies it issued before (`cp.async.mbarrier.arrive`): the arrival
+    happens when they have all landed. By default the barrier's pending
+    count of the current phase is raised by one first, so the arrivals need
+    no room in the count the barrier was initialised with; with
+    `noIncrement` each thread's arrival counts towards it. Gluon's
+    `async_copy.mbarrier_arrive`.
+  }];
+  let arguments = (ins
+    Arg<TTG_MemDescType, "", [MemRead<TTNG_SharedMemory>, MemWrite<TTNG_SharedMemory>]>:$barrier,
+    UnitAttr:$noIncrement);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+}
+
 //===----------------------------------------------------------------------===//
 // Thread-block clusters
 //===----------------------------------------------------------------------===//
