@@ -86,10 +86,10 @@ llvm::Error checkMma(const NvidiaMmaEncoding &enc, size_t rank) {
   }
   if (enc.versionMajor != 3)
     return error("nvidia_mma version " + llvm::Twine(enc.versionMajor) + " has no layout here");
-  if (rank != 2 || enc.instrShape.size() != 3 || enc.instrShape[0] != 16 ||
-      enc.instrShape[1] % 8 != 0 || !isPow2(enc.instrShape[1]) || enc.instrShape[1] > 256)
-    return error("an nvidia_mma version 3 layout needs a rank-2 tensor and instrShape "
-                 "[16, N, K] with N a power of two from 8 to 256");
+  if (enc.instrShape.size() != 3 || enc.instrShape[0] != 16 || enc.instrShape[1] % 8 != 0 ||
+      !isPow2(enc.instrShape[1]) || enc.instrShape[1] > 256)
+    return error("an nvidia_mma version 3 layout needs instrShape [16, N, K] with N a power "
+                 "of two from 8 to 256");
   return llvm::Error::success();
 }
 } // namespace
@@ -100,6 +100,13 @@ llvm::Expected<LinearLayout> toLinearLayout(const NvidiaMmaEncoding &enc,
   if (llvm::Error e = checkMma(enc, rank))
     return e;
   SmallVector<unsigned> tileShape(enc.instrShape.begin(), enc.instrShape.begin() + rank);
+  // Version 3's instrShape is [M, N, K] whatever the rank: a warp's tile is
+  // 16 x N of the last two dimensions, one element of each leading (batch)
+  // one, which only conversions use (wgmma computes in rank 2).
+  if (enc.versionMajor == 3) {
+    tileShape.assign(rank - 2, 1);
+    tileShape.append({enc.instrShape[0], enc.instrShape[1]});
+  }
   // The accumulator fragment always holds 2 consecutive elements of a row.
   LinearLayout cta = mmaTile(tileShape, /*kWidth=*/2, rank - 1, rank - 2, rowMajor(rank));
   cta *= identityStandardND(kWarp, enc.warpsPerCTA, mmaWarpOrder(enc)).transposeOuts(refs(cta));

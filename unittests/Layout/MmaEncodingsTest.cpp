@@ -149,6 +149,14 @@ TEST(MmaEncodings, DotOperandAOfWgmma) {
   EXPECT_EQ(toLL(dot(mma(3, {16, 128, 16}, {8, 1}), 0, 2), {128, 16}),
             dist({{0, 1}, {8, 0}, {0, 8}}, {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}},
                  {{16, 0}, {32, 0}, {64, 0}}));
+  // Of a rank-3 (batched) wgmma layout, as Gluon's conversion tests use it:
+  // Triton's bases, the warps along the batch dimension.
+  EXPECT_EQ(toLL(dot(mma(3, {16, 32, 16}, {4, 1, 1}), 0, 2), {4, 64, 32}),
+            LL({{"register", {{0, 0, 1}, {0, 8, 0}, {0, 0, 8}, {0, 0, 16}, {0, 16, 0}, {0, 32, 0}}},
+                {"lane", {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}},
+                {"warp", {{1, 0, 0}, {2, 0, 0}}},
+                {"block", {}}},
+               {"dim0", "dim1", "dim2"}));
   EXPECT_NE(errorOf(dot(mma(3, {16, 128, 16}, {8, 1}), 1, 2), {16, 128}), "");
   EXPECT_NE(errorOf(dot(mma(2, {16, 8}, {1, 1}), 0, 3), {16, 16}), "");
   EXPECT_NE(errorOf(dot(mma(2, {16, 8}, {1, 1}), 2, 2), {16, 16}), "");

@@ -425,8 +425,8 @@ LogicalResult NvidiaMmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> e
       return emitError() << "#ttg.nvidia_mma version 2 needs instrShape [16, 8] (with a "
                             "leading 1 per batch dimension)";
   } else if (versionMajor == 3) {
-    if (rank != 2)
-      return emitError() << "#ttg.nvidia_mma version 3 needs rank 2, got " << rank;
+    // Of rank 3 and more, a layout tensors are converted to and from (as
+    // Triton's tests do); wgmma itself computes in rank 2.
     unsigned n = instrShape.size() == 3 ? instrShape[1] : 0;
     if (instrShape.size() != 3 || instrShape[0] != 16 || n < 8 || n > 256 ||
         !llvm::isPowerOf2_32(n) || instrShape[2] == 0)
