@@ -114,6 +114,19 @@ TEST(MmaEncodings, CorpusWgmmaAccumulator) {
                  {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, {{16, 0}, {32, 0}, {64, 0}}));
 }
 
+TEST(MmaEncodings, V3Batched) {
+  // kiln's own rule (Triton has no accumulator layout of rank 3 for wgmma):
+  // a warp's 16 x N tile in the last two dimensions, the warps in the order
+  // M, N, batch; here all four along the batch.
+  EXPECT_EQ(toLL(mma(3, {16, 32, 16}, {4, 1, 1}), {4, 64, 32}),
+            LL({{"register", {{0, 0, 1}, {0, 8, 0}, {0, 0, 8}, {0, 0, 16}, {0, 16, 0}, {0, 32, 0}}},
+                {"lane", {{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}},
+                {"warp", {{1, 0, 0}, {2, 0, 0}}},
+                {"block", {}}},
+               {"dim0", "dim1", "dim2"}));
+  EXPECT_EQ(toLL(mma(3, {16, 32, 16}, {1, 4, 1, 1}), {1, 2, 64, 32}).getInDimSize("warp"), 4);
+}
+
 TEST(MmaEncodings, BadMmaParameters) {
   EXPECT_NE(errorOf(mma(2, {16, 16}, {1, 1}), {16, 16}), "");
   EXPECT_NE(errorOf(mma(3, {16, 128}, {4, 1}), {64, 128}), "");
