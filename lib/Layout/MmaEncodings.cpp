@@ -102,11 +102,11 @@ llvm::Expected<LinearLayout> toLinearLayout(const NvidiaMmaEncoding &enc,
   // Version 3's instrShape is [M, N, K] whatever the rank: a warp's tile is
   // 16 x N of the last two dimensions, one element of each leading (batch)
   // one, which only conversions use (wgmma computes in rank 2).
-  SmallVector<unsigned> tileShape(rank - 2, 1);
-  if (enc.versionMajor == 3)
+  SmallVector<unsigned> tileShape(enc.instrShape.begin(), enc.instrShape.end());
+  if (enc.versionMajor == 3) {
+    tileShape.assign(rank - 2, 1);
     tileShape.append({enc.instrShape[0], enc.instrShape[1]});
-  else
-    tileShape.assign(enc.instrShape.begin(), enc.instrShape.end());
+  }
   // The accumulator fragment always holds 2 consecutive elements of a row.
   LinearLayout cta = mmaTile(tileShape, /*kWidth=*/2, rank - 1, rank - 2, rowMajor(rank));
   cta *= identityStandardND(kWarp, enc.warpsPerCTA, mmaWarpOrder(enc)).transposeOuts(refs(cta));
