@@ -164,6 +164,8 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
       auto type = cast<ttg::MemDescType>(op->getResult(0).getType());
       if (auto nvmma = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(type.getEncoding()))
         buffer.alignment = std::max<int64_t>(buffer.alignment, 8 * nvmma.getSwizzlingByteWidth());
+      if (auto linear = dyn_cast_or_null<ttg::SharedLinearEncodingAttr>(type.getEncoding()))
+        buffer.alignment = std::max<int64_t>(buffer.alignment, linear.getAlignment());
       if (auto align = op->getAttrOfType<IntegerAttr>("alignment"))
         buffer.alignment = std::max<int64_t>(buffer.alignment, align.getInt());
       Block *home = op->getBlock();

@@ -282,6 +282,32 @@ def persistent_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, STAGES: gl.constex
         mbarrier.invalidate(ready.index(s))
 
 
+@gluon.jit
+def shared_linear_mma_kernel(a, b, c, BM: gl.constexpr, BN: gl.constexpr, BK: gl.constexpr,
+                             A_LAYOUT: gl.constexpr, B_LAYOUT: gl.constexpr):
+    # C = A @ B, one BM-row block per program, with the operands in shared
+    # layouts given by their bases (SharedLinearLayout): wgmma's unswizzled
+    # core-matrix layouts, or a swizzle written out by hand.
+    load_a: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+    load_b: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+    acc_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1],
+                                                         instr_shape=[16, BN, 16])
+    row = gl.program_id(0) * BM
+    am = row + gl.arange(0, BM, gl.SliceLayout(1, load_a))
+    ak = gl.arange(0, BK, gl.SliceLayout(0, load_a))
+    bk = gl.arange(0, BK, gl.SliceLayout(1, load_b))
+    bn = gl.arange(0, BN, gl.SliceLayout(0, load_b))
+    a_tile = gl.load(a + am[:, None] * BK + ak[None, :])
+    b_tile = gl.load(b + bk[:, None] * BN + bn[None, :])
+    a_s = gl.allocate_shared_memory(a.dtype.element_ty, [BM, BK], A_LAYOUT, a_tile)
+    b_s = gl.allocate_shared_memory(b.dtype.element_ty, [BK, BN], B_LAYOUT, b_tile)
+    fence_async_shared()
+    acc = warpgroup_mma(a_s, b_s, gl.zeros([BM, BN], gl.float32, acc_layout))
+    cm = row + gl.arange(0, BM, gl.SliceLayout(1, acc_layout))
+    cn = gl.arange(0, BN, gl.SliceLayout(0, acc_layout))
+    gl.store(c + cm[:, None] * BN + cn[None, :], acc)
+
+
 class GluonKernel(Kernel):
     def source(self):
         return GluonASTSource(fn=self.fn, signature=self.signature, constexprs=self.constexprs)
@@ -387,6 +413,51 @@ def _persistent_launch(a):
     persistent_matmul_kernel[(programs,)](ad, bd, cd, M, N, K, STAGES=3, num_warps=4)
 
 
+def _bits(n):
+    return n.bit_length() - 1
+
+
+def _interleaved(rows, cols, contiguous):
+    """Bases of wgmma's unswizzled layout for a rows x cols f16 buffer: core
+    matrices of 8 elements along `contiguous` (16 bytes) by 8 along the
+    other dimension, then the rest of the other dimension, then the rest of
+    `contiguous`."""
+    other = 1 - contiguous
+    extent = (rows, cols)
+    unit = lambda d, v: [v, 0] if d == 0 else [0, v]
+    bases = [unit(contiguous, 1 << i) for i in range(3)]
+    bases += [unit(other, 1 << i) for i in range(_bits(extent[other]))]
+    bases += [unit(contiguous, 1 << i) for i in range(3, _bits(extent[contiguous]))]
+    return gl.SharedLinearLayout(bases)
+
+
+def _swizzled_128(rows, cols):
+    """The 128-byte swizzle of an f16 buffer 64 columns wide, written as
+    bases: 16-byte groups of row r XORed with r % 8."""
+    bases = [[0, 1 << i] for i in range(6)]
+    bases += [[1 << i, 8 << i] for i in range(3)]
+    bases += [[1 << i, 0] for i in range(3, _bits(rows))]
+    return gl.SharedLinearLayout(bases, alignment=1024)
+
+
+def _linear_mm_inputs(torch):
+    return dict(a=torch.randn(4096, 64, device="cuda", dtype=torch.float16),
+                b=torch.randn(64, 64, device="cuda", dtype=torch.float16),
+                c=torch.empty(4096, 64, device="cuda", dtype=torch.float32))
+
+
+def _linear_mm_kernel(name, a_layout, b_layout):
+    constexprs = {"BM": 64, "BN": 64, "BK": 64, "A_LAYOUT": a_layout, "B_LAYOUT": b_layout}
+    return GluonKernel(name, shared_linear_mma_kernel,
+                       {"a": "*fp16", "b": "*fp16", "c": "*fp32", **{k: "constexpr" for k in constexprs}},
+                       constexprs, num_warps=4, inputs=_linear_mm_inputs,
+                       launch=lambda a: shared_linear_mma_kernel[(a["a"].shape[0] // 64,)](
+                           a["a"], a["b"], a["c"], num_warps=4, **constexprs),
+                       outputs=lambda a: [a["c"]],
+                       reference=lambda torch, a: [a["a"].float() @ a["b"].float()],
+                       flops=lambda a: 2 * a["a"].numel() * 64, tol=(1e-2, 1e-2 * 8))
+
+
 KERNELS = {
     k.name: k for k in [
         GluonKernel("gluon_tma_scale", tma_scale_kernel,
@@ -421,5 +492,8 @@ KERNELS = {
                         a["out"], a["scale"], BLOCK=128, num_warps=4),
                     outputs=lambda a: [a["out"]], reference=_ws_fill_reference,
                     flops=lambda a: a["out"].numel(), tol=(0, 0)),
+        # A M-major, B K-major, both unswizzled; then A swizzled by hand.
+        _linear_mm_kernel("gluon_shared_linear_mma", _interleaved(64, 64, 0), _interleaved(64, 64, 0)),
+        _linear_mm_kernel("gluon_shared_linear_swizzled", _swizzled_128(64, 64), _interleaved(64, 64, 0)),
     ]
 }

@@ -4,10 +4,11 @@
 // every instrK step, one `wgmma.mma_async` whose shared operands are given
 // by matrix descriptors. Everything is asked of the layouts: which register
 // holds which accumulator element (the #mma layout), where an operand
-// element lies in shared memory (the inverse of its nvmma_shared layout),
-// and whether that placement is one a descriptor can describe (checked,
-// for every element an instruction reads, against the hardware's address
-// rule, so that a layout wgmma cannot read is an error, not wrong results).
+// element lies in shared memory (the inverse of its shared layout: an
+// nvmma_shared one, or any other, such as Gluon's shared_linear), and which
+// descriptor, swizzled or not, describes that placement (checked, for every
+// element an instruction reads, against the hardware's address rule, so
+// that a layout wgmma cannot read is an error, not wrong results).
 //
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
@@ -23,6 +24,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace mlir;
@@ -49,10 +51,10 @@ struct OperandPlacement {
 /// instruction of the product (only the start address varies).
 struct Descriptor {
   bool mnMajor = false;    // contiguous along M (A) or N (B)
-  int64_t swizzle = 0;     // bytes: 32, 64 or 128
+  int64_t swizzle = 0;     // bytes: 32, 64 or 128; 0 for none (interleaved)
   int64_t lbo = 0, sbo = 0; // bytes
   uint64_t highBits() const {
-    uint64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+    uint64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : swizzle == 32 ? 3 : 0;
     return (uint64_t((lbo >> 4) & 0x3FFF) << 16) | (uint64_t((sbo >> 4) & 0x3FFF) << 32) |
            (mode << 62);
   }
@@ -60,10 +62,16 @@ struct Descriptor {
 
 /// The address the hardware reads for element (mn, k) of an instruction's
 /// operand tile starting at byte `start` (PTX ISA, "shared memory matrix
-/// layout": canonical layouts of swizzle atoms, then the swizzle XOR of
-/// address bits [7, 7+b) into [4, 4+b)).
+/// layout": canonical layouts of 8 x 16-byte core matrices or of swizzle
+/// atoms, then the swizzle XOR of address bits [7, 7+b) into [4, 4+b)).
 int64_t hardwareAddress(const Descriptor &d, int64_t start, int64_t mn, int64_t k,
                         int64_t bytes) {
+  if (d.swizzle == 0) {
+    int64_t t = 16 / bytes; // elements in one 16-byte row of a core matrix
+    if (d.mnMajor)
+      return start + (mn / t) * d.sbo + (mn % t) * bytes + (k / 8) * d.lbo + (k % 8) * 16;
+    return start + (mn / 8) * d.sbo + (mn % 8) * 16 + (k / t) * d.lbo + (k % t) * bytes;
+  }
   int64_t a;
   if (d.mnMajor) {
     int64_t atom = d.swizzle / bytes; // elements of MN in one swizzled row
@@ -79,7 +87,8 @@ int64_t hardwareAddress(const Descriptor &d, int64_t start, int64_t mn, int64_t 
 struct Operand {
   Value base;  // !llvm.ptr<3>
   OperandPlacement placement;
-  Descriptor desc;
+  Descriptor desc; // the first of `candidates` that reads every tile
+  SmallVector<Descriptor> candidates;
   bool isB;
   int64_t bytes;
   /// Element offset of (mn, k) in the operand's own orientation.
@@ -89,19 +98,57 @@ struct Operand {
   }
 };
 
+/// The descriptor of each major-ness and swizzle mode that the layout may
+/// match, its strides read off the layout (the canonical layouts' strides
+/// between core matrices or atoms). `swizzleBound`: the largest swizzle the
+/// buffer's alignment allows (the hardware swizzles absolute addresses).
+SmallVector<Descriptor> candidateDescriptors(const Operand &o, int64_t mnSize, int64_t kSize,
+                                             int64_t swizzleBound, bool mnMajorAllowed) {
+  SmallVector<Descriptor> result;
+  auto stride = [&](int64_t mn, int64_t k, int64_t unused) {
+    return mn < mnSize && k < kSize ? o.offset(mn, k) * o.bytes : unused;
+  };
+  for (bool mnMajor : {false, true}) {
+    if (mnMajor && !mnMajorAllowed)
+      continue;
+    for (int64_t swizzle : {128, 64, 32, 0}) {
+      if (8 * swizzle > swizzleBound)
+        continue;
+      Descriptor d{mnMajor, swizzle, 0, 0};
+      int64_t t = 16 / o.bytes;
+      if (swizzle == 0 && mnMajor) {
+        d.sbo = stride(t, 0, 128);
+        d.lbo = stride(0, 8, 128);
+      } else if (swizzle == 0) {
+        d.sbo = stride(8, 0, 128);
+        d.lbo = stride(0, t, 16);
+      } else if (mnMajor) {
+        d.lbo = stride(swizzle / o.bytes, 0, 16);
+        d.sbo = stride(0, 8, 8 * swizzle);
+      } else {
+        d.lbo = 16; // not used by swizzled K-major layouts
+        d.sbo = stride(8, 0, 8 * swizzle);
+      }
+      // The descriptor holds bits [4, 18) of each stride.
+      auto encodable = [](int64_t v) { return v > 0 && v % 16 == 0 && v < (int64_t(1) << 18); };
+      if (encodable(d.lbo) && encodable(d.sbo))
+        result.push_back(d);
+    }
+  }
+  return result;
+}
+
 FailureOr<Operand> planOperand(Operation *op, Value base, ttg::MemDescType type, bool isB) {
   auto fail = [&](const Twine &why) {
     return op->emitError() << "op '" << op->getName() << "' cannot be lowered to LLVM: operand "
                            << (isB ? "B" : "A") << " " << why;
   };
-  auto enc = dyn_cast<ttg::NVMMASharedEncodingAttr>(type.getEncoding());
-  if (!enc || enc.getFp4Padded() || type.getShape().size() != 2)
-    return fail("must be a rank-2 buffer in an #ttg.nvmma_shared layout");
-  if (enc.getSwizzlingByteWidth() == 0)
-    return fail("is unswizzled, which wgmma descriptors are not built for yet");
+  auto enc = dyn_cast<ttg::LayoutEncodingInterface>(type.getEncoding());
+  auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(type.getEncoding());
+  if (!enc || (nvmma && nvmma.getFp4Padded()) || type.getShape().size() != 2)
+    return fail("must be a rank-2 buffer in a shared layout without fp4 padding");
   // Each CTA of a cluster reads its own tile.
-  llvm::Expected<LinearLayout> ll =
-      cast<ttg::LayoutEncodingInterface>(enc).toLinearLayout(type.getShape());
+  llvm::Expected<LinearLayout> ll = enc.toLinearLayout(type.getShape());
   if (ll)
     ll = layout::ctaTile(*ll);
   if (!ll)
@@ -109,35 +156,41 @@ FailureOr<Operand> planOperand(Operation *op, Value base, ttg::MemDescType type,
   std::optional<LinearLayout> inverse = ll->invert();
   if (!inverse)
     return fail("has a layout that does not hold each element once");
-  Operand result{base, {std::move(*inverse)}, {}, isB,
+  Operand result{base, {std::move(*inverse)}, {}, {}, isB,
                  int64_t(type.getElementType().getIntOrFloatBitWidth() / 8)};
-  // nvmma_shared rows run along the last dimension unless transposed:
-  // A (M x K) is K-major untransposed, B (K x N) is K-major transposed.
-  result.desc.mnMajor = enc.getTransposed() != isB;
-  result.desc.swizzle = enc.getSwizzlingByteWidth();
-  int64_t bytes = result.bytes;
-  int64_t mnSize = ttg::ctaShape(type.getShape(), enc)[isB ? 1 : 0];
-  if (result.desc.mnMajor) {
-    // Between swizzle atoms along MN; unused when one atom spans the operand.
-    int64_t atom = result.desc.swizzle / bytes;
-    result.desc.lbo = atom < mnSize ? result.offset(atom, 0) * bytes : 16;
-    result.desc.sbo = result.offset(0, 8) * bytes;
-  } else {
-    result.desc.lbo = 16; // not used by swizzled K-major layouts
-    // Between 8-row groups; with a single group (N = 8) never used, the
-    // atoms' own pitch then.
-    result.desc.sbo = mnSize > 8 ? result.offset(8, 0) * bytes : 8 * result.desc.swizzle;
-  }
+  SmallVector<int64_t> tile = ttg::ctaShape(type.getShape(), enc);
+  int64_t mnSize = tile[isB ? 1 : 0], kSize = tile[isB ? 0 : 1];
+  // Where the buffer starts: an nvmma_shared one at its swizzle pattern.
+  int64_t alignment = 16;
+  if (nvmma)
+    alignment = std::max<int64_t>(alignment, 8 * nvmma.getSwizzlingByteWidth());
+  else if (auto linear = dyn_cast<ttg::SharedLinearEncodingAttr>(type.getEncoding()))
+    alignment = std::max<int64_t>(alignment, linear.getAlignment());
+  // wgmma reads only 16-bit operands MN-major.
+  bool mnMajorAllowed = result.bytes == 2;
+  if (nvmma && (nvmma.getTransposed() != isB) && !mnMajorAllowed)
+    return fail("must be K-major: wgmma reads only 16-bit operands transposed");
+  result.candidates = candidateDescriptors(result, mnSize, kSize, alignment, mnMajorAllowed);
+  // An nvmma_shared buffer says what it is: try that reading first.
+  if (nvmma)
+    std::stable_partition(result.candidates.begin(), result.candidates.end(),
+                          [&](const Descriptor &d) {
+                            return d.swizzle == nvmma.getSwizzlingByteWidth() &&
+                                   d.mnMajor == (nvmma.getTransposed() != isB);
+                          });
   return result;
 }
 
 /// Checks that the descriptor of the tile at (mn0, k0) reads exactly the
 /// elements the layout put there. The tile's start is the layout's offset
 /// of (mn0, k0), as the lowering computes it (XOR of the parts from
-/// registers and warps, which linearity makes the same).
+/// registers and warps, which linearity makes the same); the descriptor
+/// holds it in 16-byte units.
 bool descriptorReadsTile(const Operand &o, int64_t mn0, int64_t k0, int64_t mnSize,
                          int64_t kSize) {
   int64_t start = o.offset(mn0, k0) * o.bytes;
+  if (start % 16 != 0)
+    return false;
   for (int64_t mn = 0; mn < mnSize; ++mn)
     for (int64_t k = 0; k < kSize; ++k)
       if (hardwareAddress(o.desc, start, mn, k, o.bytes) != o.offset(mn0 + mn, k0 + k) * o.bytes)
@@ -376,8 +429,6 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     FailureOr<Operand> bOp = planOperand(op, adaptor.getB(), op.getB().getType(), /*isB=*/true);
     if (failed(a) || failed(bOp))
       return failure();
-    if (((aMem && a->desc.mnMajor) || bOp->desc.mnMajor) && !elem.isF16() && !elem.isBF16())
-      return fail("wgmma reads only 16-bit operands transposed; this one must be K-major");
 
     // The accumulator: which register holds (m, n) on lane 0 of warp 0,
     // and that lanes and the warps of a group sit where wgmma puts them.
@@ -415,17 +466,32 @@ struct WarpGroupDotLowering : OpConversionPattern<ttng::WarpGroupDotOp> {
     if (int64_t(origins.size()) * fragments != numRegs)
       return fail("the accumulator layout does not hold whole wgmma tiles");
 
-    // Each warp group's origin (warp bits above the first two), and the
-    // descriptors checked for every warp group, tile and K step.
+    // Each warp group's origin (warp bits above the first two). Of each
+    // operand's candidate descriptors, the first that reads every warp
+    // group's tiles at every K step.
     unsigned numWarps = acc.getInDimSize(layout::kWarp);
-    for (unsigned wg = 0; wg < numWarps; wg += 4) {
-      auto [wm, wn] = coordOf(layout::kWarp, int32_t(wg));
-      for (auto [m0, n0] : origins)
-        for (int64_t k0 = 0; k0 < kTotal; k0 += instrK)
-          if ((aMem && !descriptorReadsTile(*a, wm ^ m0, k0, kInstrM, instrK)) ||
-              !descriptorReadsTile(*bOp, wn ^ n0, k0, instrN, instrK))
-            return fail("its shared operand layouts are not ones a wgmma descriptor can read");
-    }
+    auto readsEveryTile = [&](const Operand &o) {
+      for (unsigned wg = 0; wg < numWarps; wg += 4) {
+        auto [wm, wn] = coordOf(layout::kWarp, int32_t(wg));
+        for (auto [m0, n0] : origins)
+          for (int64_t k0 = 0; k0 < kTotal; k0 += instrK)
+            if (o.isB ? !descriptorReadsTile(o, wn ^ n0, k0, instrN, instrK)
+                      : !descriptorReadsTile(o, wm ^ m0, k0, kInstrM, instrK))
+              return false;
+      }
+      return true;
+    };
+    auto chooseDescriptor = [&](Operand &o) -> LogicalResult {
+      for (const Descriptor &d : o.candidates) {
+        o.desc = d;
+        if (readsEveryTile(o))
+          return success();
+      }
+      return fail(Twine("the shared layout of operand ") + (o.isB ? "B" : "A") +
+                  " is not one a wgmma descriptor can read");
+    };
+    if ((aMem && failed(chooseDescriptor(*a))) || failed(chooseDescriptor(*bOp)))
+      return failure();
 
     // The warp group's element offsets into A and B: XOR of the images of
     // the warp-id bits above the first two (layouts are linear over GF(2)).

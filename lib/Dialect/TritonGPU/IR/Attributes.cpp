@@ -345,6 +345,95 @@ SmallVector<SmallVector<int32_t>> SwizzledSharedEncodingAttr::getCGABases() cons
 }
 
 //===----------------------------------------------------------------------===//
+// #ttg.shared_linear
+//===----------------------------------------------------------------------===//
+
+Attribute SharedLinearEncodingAttr::parse(AsmParser &parser, Type) {
+  if (parser.parseLess())
+    return {};
+  SMLoc loc = parser.getCurrentLocation();
+  DictionaryAttr dict;
+  if (parser.parseAttribute(dict))
+    return {};
+  unsigned rank = 0, alignment = 16; // Gluon's default
+  SmallVector<int32_t> offset, block;
+  Attribute blockValue;
+  auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
+    if (key == "offset")
+      return known(readBases(parser, loc, key, value, rank, offset));
+    if (key != "block")
+      return false;
+    blockValue = value;
+    return true;
+  };
+  if (readKeys(parser, loc, "shared_linear", dict, {"offset"}, read))
+    return {};
+  // The rank comes from the offset bases; the block bases must agree.
+  if (blockValue && readBases(parser, loc, "block", blockValue, rank, block))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    SMLoc at = parser.getCurrentLocation();
+    int64_t value = 0;
+    if (parser.parseKeyword("alignment") || parser.parseEqual() || parser.parseInteger(value))
+      return {};
+    if (value <= 0 || value > kMaxEntry) {
+      parser.emitError(at) << "'alignment' must be between 1 and " << kMaxEntry;
+      return {};
+    }
+    alignment = unsigned(value);
+  }
+  if (parser.parseGreater())
+    return {};
+  if (rank == 0) {
+    parser.emitError(loc) << "#ttg.shared_linear needs at least one offset basis";
+    return {};
+  }
+  return parser.getChecked<SharedLinearEncodingAttr>(loc, parser.getContext(), rank, offset,
+                                                     block, alignment);
+}
+
+void SharedLinearEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{offset = ";
+  printBases(printer, getOffsetBases(), getNumDims());
+  if (!getBlockBases().empty()) {
+    printer << ", block = ";
+    printBases(printer, getBlockBases(), getNumDims());
+  }
+  printer << "}, alignment = " << getAlignment() << ">";
+}
+
+LogicalResult SharedLinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                               unsigned numDims, ArrayRef<int32_t> offsetBases,
+                                               ArrayRef<int32_t> blockBases,
+                                               unsigned alignment) {
+  if (numDims == 0)
+    return emitError() << "#ttg.shared_linear must have rank 1 or more";
+  if (!llvm::isPowerOf2_32(alignment))
+    return emitError() << "alignment = " << alignment << " is not a power of two";
+  if (offsetBases.size() % numDims != 0 || blockBases.size() % numDims != 0)
+    return emitError() << "#ttg.shared_linear bases must have " << numDims << " entries each";
+  if (offsetBases.size() / numDims > kMaxBases)
+    return emitError() << "'offset' has more than " << kMaxBases << " bases";
+  llvm::Expected<SmallVector<int32_t>> cga =
+      sharedLinearCGABases(offsetBases, blockBases, numDims);
+  if (!cga)
+    return emitError() << "#ttg.shared_linear: " << llvm::toString(cga.takeError());
+  return verifyCGA(emitError, *cga, numDims);
+}
+
+unsigned SharedLinearEncodingAttr::getRank() const { return getNumDims(); }
+
+SmallVector<SmallVector<int32_t>> SharedLinearEncodingAttr::getCGABases() const {
+  llvm::Expected<SmallVector<int32_t>> cga =
+      sharedLinearCGABases(getOffsetBases(), getBlockBases(), getNumDims());
+  if (!cga) { // the verifier rejects such bases
+    llvm::consumeError(cga.takeError());
+    return {};
+  }
+  return unflattenBases(*cga, getNumDims());
+}
+
+//===----------------------------------------------------------------------===//
 // #ttg.shared_memory
 //===----------------------------------------------------------------------===//
 

@@ -145,6 +145,62 @@ NVMMASharedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   return layout::toLinearLayout(enc, shape);
 }
 
+llvm::Expected<LinearLayout> kiln::ttg::sharedLinearCTALayout(ArrayRef<int32_t> offsetBases,
+                                                             unsigned rank) {
+  LinearLayout::InDim offset{layout::kOffset.str(), {}};
+  for (const SmallVector<int32_t> &basis : unflattenBases(offsetBases, rank))
+    offset.bases.emplace_back(basis.begin(), basis.end());
+  llvm::Expected<LinearLayout> ll =
+      LinearLayout::create({std::move(offset)}, layout::standardDimNames(rank));
+  if (ll && !ll->isInvertible())
+    return llvm::createStringError(
+        "the offset bases must place each element of the tile at one offset");
+  return ll;
+}
+
+llvm::Expected<SmallVector<int32_t>>
+kiln::ttg::sharedLinearCGABases(ArrayRef<int32_t> offsetBases, ArrayRef<int32_t> blockBases,
+                                unsigned rank) {
+  llvm::Expected<LinearLayout> cta = sharedLinearCTALayout(offsetBases, rank);
+  if (!cta)
+    return cta.takeError();
+  SmallVector<int32_t> tiles(blockBases);
+  for (auto [i, v] : llvm::enumerate(tiles)) {
+    int32_t tile = cta->getOutDimSize(layout::dimName(i % rank));
+    if (v % tile != 0)
+      return llvm::createStringError("a block basis moves by " + llvm::Twine(v) +
+                                     " along dimension " + llvm::Twine(i % rank) +
+                                     ", not by whole tiles of " + llvm::Twine(tile));
+    v /= tile;
+  }
+  return tiles;
+}
+
+llvm::Expected<LinearLayout>
+SharedLinearEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  unsigned rank = getNumDims();
+  if (shape.size() != rank)
+    return rankMismatch(rank, shape.size());
+  llvm::Expected<LinearLayout> cta = sharedLinearCTALayout(getOffsetBases(), rank);
+  if (!cta)
+    return cta.takeError();
+  layout::CGABases cga;
+  for (const SmallVector<int32_t> &basis : getCGABases())
+    cga.emplace_back(basis.begin(), basis.end());
+  // The bases describe the tile they were written for; a buffer of another
+  // shape would need them repeated or cut, which would move its elements.
+  llvm::Expected<SmallVector<int64_t>> tile = layout::ctaTileShape(cga, shape);
+  if (!tile)
+    return tile.takeError();
+  for (unsigned d = 0; d < rank; ++d)
+    if (cta->getOutDimSize(layout::dimName(d)) != (*tile)[d])
+      return llvm::createStringError(
+          "the #ttg.shared_linear bases lay out a tile of " +
+          llvm::Twine(cta->getOutDimSize(layout::dimName(d))) + " along dimension " +
+          llvm::Twine(d) + ", not the " + llvm::Twine((*tile)[d]) + " of this buffer's tile");
+  return layout::combineCtaCgaWithShape(*cta, cga, shape);
+}
+
 llvm::Expected<LinearLayout> kiln::ttg::toLinearLayout(RankedTensorType type) {
   auto encoding = dyn_cast_or_null<LayoutEncodingInterface>(type.getEncoding());
   if (!encoding)

@@ -40,6 +40,18 @@ llvm::SmallVector<llvm::SmallVector<int32_t>> unflattenBases(llvm::ArrayRef<int3
 /// dropped dimensions are units that nothing splits).
 llvm::SmallVector<int32_t> rerankBases(llvm::ArrayRef<int32_t> flat, unsigned from, unsigned to);
 
+/// The offset -> dim0.. layout of one CTA's tile that `#ttg.shared_linear`
+/// bases describe; an error where a coordinate is out of range or an
+/// element of the tile has no offset or several.
+llvm::Expected<kiln::layout::LinearLayout> sharedLinearCTALayout(llvm::ArrayRef<int32_t> offsetBases,
+                                                           unsigned rank);
+/// Its `block` bases (tensor coordinates, as Gluon writes them) in CTA
+/// tiles, as every other encoding's CGA layout is; an error where one does
+/// not move by whole tiles.
+llvm::Expected<llvm::SmallVector<int32_t>>
+sharedLinearCGABases(llvm::ArrayRef<int32_t> offsetBases, llvm::ArrayRef<int32_t> blockBases,
+                     unsigned rank);
+
 /// The number of warps the layouts at `op` must use: those of the enclosing
 /// ttg.warp_specialize partition, else `ttg.num-warps` of the nearest
 /// enclosing tt.func or module that has it.

@@ -173,6 +173,28 @@ def TTG_NVMMASharedEncodingAttr
   let genVerifyDecl = 1;
 }
 
+def TTG_SharedLinearEncodingAttr
+    : TTG_Attr<"SharedLinearEncoding", "shared_linear", SharedTraits> {
+  let summary = "a shared-memory layout given by its linear-layout bases";
+  let description = [{
+    `#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0]], block = []},
+    alignment = 16>`: for each bit of an element's offset in the CTA's
+    buffer, the tensor coordinates it moves to (any offset maps to the XOR
+    of the bases of its set bits; a basis may move along several
+    dimensions, as swizzles do); `block` splits the tensor over the CTAs of
+    a cluster, in tensor coordinates. Every element of the tile lies at one
+    offset. `alignment` (bytes, a power of two, 16 when absent) is where the
+    buffer starts, for hardware that reads swizzles from the address.
+  }];
+  // Bases flattened, `numDims` entries each.
+  let parameters = (ins "unsigned":$numDims,
+                        ArrayRefParameter<"int32_t">:$offsetBases,
+                        OptionalArrayRefParameter<"int32_t">:$blockBases,
+                        "unsigned":$alignment);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpace", "shared_memory",
     [DeclareAttrInterfaceMethods<TTG_MemorySpaceInterface>]> {
   let summary = "the memory space of a CTA's shared memory";
