@@ -4,7 +4,10 @@ GPU: kernels without dots, launched from PyTorch through Triton's launcher
 with the bridge off (stock Triton) and on (kiln), outputs checked against
 PyTorch's, both timed. For the device machine:
 
-    KILN_EXECUTABLE=/path/to/static/kiln python3 bench/cluster_check.py [CASE ...]
+    KILN_EXECUTABLE=/path/to/static/kiln python3 bench/cluster_check.py [CASE ...] [ctas=N ...]
+
+(`ctas=N` picks the cluster sizes, 2 and 4 by default; 8 and 16 are the
+largest portable and non-portable ones.)
 
 Each kernel splits its block over the CTAs of a cluster as Triton's default
 layouts do; what they check: tensor coordinates per CTA (program id is the
@@ -293,9 +296,10 @@ def run(name, make, num_ctas):
 def main():
     print("| kernel | num_ctas | Triton ms | kiln ms | kiln/Triton | kiln GB/s (matmuls: GFLOP/s) | result |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
-    only = sys.argv[1:]  # case names (all when none)
+    sizes = [int(t[5:]) for t in sys.argv[1:] if t.startswith("ctas=")] or [2, 4]
+    only = [t for t in sys.argv[1:] if not t.startswith("ctas=")]  # case names (all when none)
     passed = total = 0
-    for num_ctas in (2, 4):
+    for num_ctas in sizes:
         for name, make in CASES:
             if only and name not in only:
                 continue

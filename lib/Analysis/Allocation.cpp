@@ -58,6 +58,8 @@ int64_t localAllocBytes(Operation *localAlloc) {
   int64_t elements = 1;
   for (int64_t d : ttg::ctaShape(type.getAllocShape(), type.getEncoding()))
     elements *= d;
+  if (auto padded = dyn_cast_or_null<ttg::PaddedSharedEncodingAttr>(type.getEncoding()))
+    elements = padded.getPaddedSize(elements);
   unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   return (elements * bits + 7) / 8;
 }

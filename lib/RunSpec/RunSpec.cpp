@@ -429,7 +429,7 @@ llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) 
   }
   for (auto [key, field, max] : {std::tuple{"num_warps", &spec.numWarps, 32},
                                  std::tuple{"num_stages", &spec.numStages, 16},
-                                 std::tuple{"num_ctas", &spec.numCtas, 8}}) {
+                                 std::tuple{"num_ctas", &spec.numCtas, 16}}) {
     if (const json::Value *v = o->get(key)) {
       std::optional<int64_t> i = v->getAsInteger();
       if (!i || *i < 1 || *i > max)
@@ -439,7 +439,7 @@ llvm::Expected<RunSpec> parseRunSpec(llvm::StringRef text, llvm::StringRef dir) 
     }
   }
   if (spec.numCtas & (spec.numCtas - 1))
-    return error("\"num_ctas\" must be 1, 2, 4 or 8");
+    return error("\"num_ctas\" must be 1, 2, 4, 8 or 16");
   if (!o->get("args"))
     return error("missing \"args\" (the kernel's arguments, in order)");
   const json::Array *args = o->getArray("args");

@@ -57,7 +57,7 @@ cl::list<std::string> pluginOptions("plugin-option", cl::desc(kPluginOptionHelp)
 cl::opt<int> numWarps("num-warps", cl::desc("Warps per program (default 4)"), cl::init(4),
                       cl::sub(command), cl::cat(category()));
 cl::opt<int> numCtas("num-ctas",
-                     cl::desc("CTAs per program, a thread-block cluster on sm_90+ (1, 2, 4 or 8; "
+                     cl::desc("CTAs per program, a thread-block cluster on sm_90+ (1, 2, 4, 8 or 16; "
                               "default 1)"),
                      cl::init(1), cl::sub(command), cl::cat(category()));
 cl::opt<int> numStages("num-stages", cl::desc("Software-pipelining stages (default 3)"),

@@ -65,7 +65,7 @@ cl::opt<std::string> gridOverride("grid", cl::desc("Override the grid: X[,Y[,Z]]
                                   cl::cat(category()));
 cl::opt<int> numCtasOverride(
     "num-ctas",
-    cl::desc("Override the spec's num_ctas: CTAs per program (1, 2, 4 or 8), a thread-block "
+    cl::desc("Override the spec's num_ctas: CTAs per program (1, 2, 4, 8 or 16), a thread-block "
              "cluster on sm_90+; only the GPU run reads it"),
     cl::init(0), cl::sub(command), cl::cat(category()));
 cl::list<std::string> scalarOverrides("set",

@@ -114,9 +114,9 @@ Expected<CompileOptions> makeCompileOptions(StringRef target, int numWarps, int 
   if (numStages < 1)
     return createStringError(inconvertibleErrorCode(),
                              "--num-stages must be at least 1, got " + Twine(numStages));
-  if (numCtas < 1 || numCtas > 8 || (numCtas & (numCtas - 1)))
+  if (numCtas < 1 || numCtas > 16 || (numCtas & (numCtas - 1)))
     return createStringError(inconvertibleErrorCode(),
-                             "--num-ctas must be 1, 2, 4 or 8, got " + Twine(numCtas));
+                             "--num-ctas must be 1, 2, 4, 8 or 16, got " + Twine(numCtas));
   CompileOptions options = CompileOptions::forTarget(*parsed);
   options.numWarps = numWarps;
   options.numCtas = numCtas;

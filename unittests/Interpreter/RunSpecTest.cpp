@@ -66,9 +66,10 @@ TEST(RunSpec, RejectsBadSpecs) {
             "or \"fill\")");
   EXPECT_EQ(err(R"({"grid": [0, -1], "args": []})"),
             "\"grid\" sizes must be non-negative integers");
-  EXPECT_EQ(err(R"({"num_ctas": 3, "args": []})"), "\"num_ctas\" must be 1, 2, 4 or 8");
-  EXPECT_EQ(err(R"({"num_ctas": 16, "args": []})"),
-            "\"num_ctas\" must be an integer from 1 to 8");
+  EXPECT_EQ(err(R"({"num_ctas": 3, "args": []})"), "\"num_ctas\" must be 1, 2, 4, 8 or 16");
+  EXPECT_EQ(err(R"({"num_ctas": 16, "args": []})"), "<accepted>");
+  EXPECT_EQ(err(R"({"num_ctas": 32, "args": []})"),
+            "\"num_ctas\" must be an integer from 1 to 16");
   auto clustered = parseRunSpec(R"({"num_ctas": 4, "args": []})", "/d");
   ASSERT_TRUE(bool(clustered)) << llvm::toString(clustered.takeError());
   EXPECT_EQ(clustered->numCtas, 4);

@@ -43,10 +43,10 @@ bool registersConsecutive(const SharedAccessPlan &plan) {
 
 /// The widest plan of at most `maxVector` elements whose accesses are
 /// consecutive registers; failure when the buffer lacks an element.
-FailureOr<SharedAccessPlan> copyPlan(const LinearLayout &regs, const LinearLayout &shared,
+FailureOr<SharedAccessPlan> copyPlan(const LinearLayout &regs, const BufferLayout &shared,
                                      unsigned maxVector) {
   for (unsigned v = maxVector;;) {
-    FailureOr<SharedAccessPlan> plan = planSharedAccess(regs, shared, v);
+    FailureOr<SharedAccessPlan> plan = planBufferAccess(regs, shared, v);
     if (failed(plan) || plan->vector == 1 || registersConsecutive(*plan))
       return plan;
     v = plan->vector / 2;
@@ -70,7 +70,7 @@ struct AsyncCopyLowering : OpConversionPattern<ttg::AsyncCopyGlobalToLocalOp> {
     Location loc = op.getLoc();
     ttg::MemDescType buffer = op.getResult().getType();
     Type elemType = getTypeConverter()->convertType(buffer.getElementType());
-    FailureOr<LinearLayout> shared = sharedLayoutOf(op, buffer);
+    FailureOr<BufferLayout> shared = bufferLayoutOf(op, buffer);
     if (!elemType || failed(shared))
       return failure();
     LinearLayout regs = layoutOf(op.getSrc().getType());
@@ -150,14 +150,14 @@ LogicalResult checkAsyncLowering(Operation *op, const TargetInfo &target) {
 
 FailureOr<unsigned> asyncCopyVectorWidth(Operation *op, const AxisInfoAnalysis &axes) {
   auto copy = cast<ttg::AsyncCopyGlobalToLocalOp>(op);
-  FailureOr<LinearLayout> shared = sharedLayoutOf(op, copy.getResult().getType());
+  FailureOr<BufferLayout> shared = bufferLayoutOf(op, copy.getResult().getType());
   if (failed(shared))
     return failure();
   LinearLayout regs = layoutOf(copy.getSrc().getType());
   unsigned bits = elementBits(copy);
   unsigned vec = accessVectorWidth(axes, copy.getSrc(), copy.getMask(),
                                    unsigned(std::max<int32_t>(1, copy.getContiguity())));
-  vec = std::min({vec, layout::sharedVectorWidth(regs, *shared, bits), 128 / bits});
+  vec = std::min({vec, bufferVectorWidth(regs, *shared, bits), 128 / bits});
   FailureOr<SharedAccessPlan> plan = copyPlan(regs, *shared, std::max(1u, vec));
   if (failed(plan))
     return op->emitError() << "op '" << op->getName()

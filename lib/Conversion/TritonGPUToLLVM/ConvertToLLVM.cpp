@@ -70,8 +70,8 @@ bool hasLibraryMath(Operation *op, const TargetInfo &target) {
   return !target.mathFunction(op->getName().getStringRef(), computed).empty();
 }
 
-/// Buffers of numbers of at least a byte in a swizzled, linear or NVMMA
-/// shared layout (the encodings whose linear layouts kiln's lowering reads;
+/// Buffers of numbers of at least a byte in a swizzled, linear, padded or
+/// NVMMA shared layout (the encodings whose linear layouts kiln's lowering reads;
 /// fp4 padding is not lowered).
 bool hasLocalMemoryLowering(Operation *op) {
   auto ok = [](Type type) {
@@ -80,8 +80,8 @@ bool hasLocalMemoryLowering(Operation *op) {
       return true;
     Type element = desc.getElementType();
     auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(desc.getEncoding());
-    return (isa<ttg::SwizzledSharedEncodingAttr, ttg::SharedLinearEncodingAttr>(
-                desc.getEncoding()) ||
+    return (isa<ttg::SwizzledSharedEncodingAttr, ttg::SharedLinearEncodingAttr,
+                ttg::PaddedSharedEncodingAttr>(desc.getEncoding()) ||
             (nvmma && !nvmma.getFp4Padded())) &&
            element.isIntOrFloat() && element.getIntOrFloatBitWidth() >= 8;
   };

@@ -3,9 +3,10 @@
 // A memdesc is lowered to the `!llvm.ptr<3>` of its first element. Copies
 // between registers and the buffer go through the shared layout of the
 // buffer's encoding (offset -> element): the map from a register to its
-// offset is the register layout composed with that layout's inverse, and
-// consecutive registers at consecutive offsets move in one vector access
-// (sharedVectorWidth).
+// offset is the register layout composed with that layout's inverse (and,
+// for a view of part of a buffer, with where the buffer puts the view's
+// elements), and consecutive registers at consecutive offsets move in one
+// vector access (bufferVectorWidth).
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
@@ -23,14 +24,17 @@ using kiln::layout::LinearLayout;
 
 namespace kiln::lowering {
 
-FailureOr<LinearLayout> sharedLayoutOf(Operation *op, Type memdesc) {
-  auto type = cast<ttg::MemDescType>(memdesc);
+namespace {
+
+/// The layout of `shape` under `type`'s encoding, one CTA's tile of it.
+FailureOr<LinearLayout> ctaLayoutOf(Operation *op, ttg::MemDescType type,
+                                    ArrayRef<int64_t> shape) {
   auto encoding = dyn_cast_or_null<ttg::LayoutEncodingInterface>(type.getEncoding());
-  if (!encoding || encoding.getRank() != type.getShape().size())
+  if (!encoding || encoding.getRank() != shape.size())
     return op->emitError() << "op '" << op->getName()
                            << "' cannot be lowered to LLVM: the buffer's encoding must describe "
                               "every dimension of its shape";
-  llvm::Expected<LinearLayout> ll = encoding.toLinearLayout(type.getShape());
+  llvm::Expected<LinearLayout> ll = encoding.toLinearLayout(shape);
   if (ll)
     ll = layout::ctaTile(*ll); // each CTA of a cluster holds its tile
   if (!ll)
@@ -39,20 +43,103 @@ FailureOr<LinearLayout> sharedLayoutOf(Operation *op, Type memdesc) {
   return *ll;
 }
 
-// The view must be a contiguous run of the buffer's layout, laid out as a
-// buffer of its own shape (a column panel of a wide nvmma_shared buffer, a
-// row block of a row-major one): every access through it then reads it
-// with the view type's layout.
+/// The shape of the buffer a memdesc views (its trailing alloc dimensions).
+ArrayRef<int64_t> bufferShape(ttg::MemDescType type) {
+  return type.getAllocShape().take_back(type.getShape().size());
+}
+
+} // namespace
+
+FailureOr<BufferLayout> bufferLayoutOf(Operation *op, Type memdesc) {
+  auto type = cast<ttg::MemDescType>(memdesc);
+  BufferLayout result;
+  if (auto padded = dyn_cast_or_null<ttg::PaddedSharedEncodingAttr>(type.getEncoding()))
+    result.padding = padded.getPaddingLog2();
+  if (type.getShape() == bufferShape(type)) {
+    FailureOr<LinearLayout> own = ctaLayoutOf(op, type, type.getShape());
+    if (failed(own))
+      return failure();
+    result.layout = std::move(*own);
+    return result;
+  }
+  // A view of part of the buffer: its elements where the buffer's layout
+  // puts them.
+  FailureOr<LinearLayout> whole = ctaLayoutOf(op, type, bufferShape(type));
+  if (failed(whole))
+    return failure();
+  std::optional<LinearLayout> inverse = whole->invert();
+  if (!inverse)
+    return op->emitError() << "op '" << op->getName()
+                           << "' cannot be lowered to LLVM: the buffer's layout does not give "
+                              "each element one place";
+  SmallVector<int64_t> box = ttg::ctaShape(type.getShape(), type.getEncoding());
+  struct Bit {
+    unsigned dim;
+    int32_t value;
+    int64_t image;
+  };
+  SmallVector<Bit> bits;
+  for (auto [d, extent] : llvm::enumerate(box))
+    for (int32_t v = 1; v < extent; v *= 2)
+      bits.push_back({unsigned(d), v,
+                      component(inverse->apply({{layout::dimName(d), v}}), layout::kOffset)});
+  // Where a buffer of the view's shape would put them (a column panel of a
+  // wide nvmma_shared buffer, a row block of a row-major one), that layout.
+  auto ownOrError = [&]() -> std::optional<LinearLayout> {
+    auto encoding = cast<ttg::LayoutEncodingInterface>(type.getEncoding());
+    llvm::Expected<LinearLayout> ll = encoding.toLinearLayout(type.getShape());
+    if (ll)
+      ll = layout::ctaTile(*ll);
+    if (!ll) {
+      llvm::consumeError(ll.takeError());
+      return std::nullopt;
+    }
+    return ll->invert();
+  };
+  if (std::optional<LinearLayout> own = ownOrError()) {
+    bool same = llvm::all_of(bits, [&](const Bit &bit) {
+      return component(own->apply({{layout::dimName(bit.dim), bit.value}}), layout::kOffset) ==
+             bit.image;
+    });
+    if (same) {
+      result.layout = *own->invert();
+      return result;
+    }
+  }
+  // Otherwise the view's coordinate bits, ordered by the lowest offset bit
+  // each moves, index a compact offset that `place` spreads out again.
+  llvm::stable_sort(bits, [](const Bit &a, const Bit &b) {
+    return llvm::countr_zero(uint64_t(a.image)) < llvm::countr_zero(uint64_t(b.image));
+  });
+  std::vector<LinearLayout::Basis> toView, toBuffer;
+  for (const Bit &bit : bits) {
+    LinearLayout::Basis basis(box.size(), 0);
+    basis[bit.dim] = bit.value;
+    toView.push_back(basis);
+    toBuffer.push_back({int32_t(bit.image)});
+  }
+  std::vector<LinearLayout::DimSize> viewDims;
+  for (auto [d, extent] : llvm::enumerate(box))
+    viewDims.push_back({layout::dimName(d), int32_t(extent)});
+  result.layout = LinearLayout({{std::string(layout::kOffset), toView}}, viewDims, true);
+  result.place = LinearLayout(
+      {{std::string(layout::kOffset), toBuffer}},
+      {{std::string(layout::kOffset), whole->getInDimSize(layout::kOffset)}}, false);
+  return result;
+}
+
+// Offsets are relative to the source's start (a view's elements lie at the
+// buffer's offsets of their coordinates from its start, on whatever view
+// of the buffer). XOR and addition agree when the start shares no offset
+// bit with the view's elements; so do the pads of #ttg.padded_shared.
 FailureOr<int32_t> subsliceStart(Operation *op) {
   auto slice = cast<ttg::MemDescSubsliceOp>(op);
-  ttg::MemDescType src = slice.getSrc().getType(), view = slice.getType();
-  auto fail = [&](const char *why) {
+  ttg::MemDescType view = slice.getType();
+  auto fail = [&](const Twine &why) {
     return op->emitError() << "op 'ttg.memdesc_subslice' cannot be lowered to LLVM: " << why;
   };
-  if (src.getShape() != src.getAllocShape())
-    return fail("its source must be a whole buffer, not a view of part of one");
-  FailureOr<LinearLayout> whole = sharedLayoutOf(op, src), part = sharedLayoutOf(op, view);
-  if (failed(whole) || failed(part))
+  FailureOr<LinearLayout> whole = ctaLayoutOf(op, view, bufferShape(view));
+  if (failed(whole))
     return failure();
   std::optional<LinearLayout> inverse = whole->invert();
   if (!inverse)
@@ -60,27 +147,34 @@ FailureOr<int32_t> subsliceStart(Operation *op) {
   SmallVector<std::pair<StringRef, int32_t>> corner;
   for (auto [name, offset] : llvm::zip(whole->getOutDimNames(), slice.getOffsets()))
     corner.push_back({name, offset});
-  int32_t start = inverse->apply(corner)[inverse->getOutDimIndex(layout::kOffset)].second;
-  unsigned bits = part->getInDimSizeLog2(layout::kOffset);
-  bool samePlaces = (start & ((int32_t(1) << bits) - 1)) == 0;
-  for (unsigned i = 0; samePlaces && i < bits; ++i)
-    samePlaces = whole->getBasis(layout::kOffset, i) == part->getBasis(layout::kOffset, i);
-  if (!samePlaces)
-    return fail("the box is not laid out in the buffer as a buffer of its shape would be");
-  return start;
+  int64_t start = component(inverse->apply(corner), layout::kOffset);
+  int64_t reached = 0;
+  SmallVector<int64_t> box = ttg::ctaShape(view.getShape(), view.getEncoding());
+  for (auto [d, extent] : llvm::enumerate(box))
+    for (int32_t v = 1; v < extent; v *= 2)
+      reached |= component(inverse->apply({{layout::dimName(d), v}}), layout::kOffset);
+  if (start & reached)
+    return fail("the view's start and its elements share offset bits in the buffer's layout "
+                "(a swizzle), so its elements cannot be reached from its start");
+  FailureOr<BufferLayout> placed = bufferLayoutOf(op, view);
+  if (failed(placed))
+    return failure();
+  for (auto [interval, padding] : placed->padding)
+    start += (start >> interval) << padding;
+  return int32_t(start);
 }
 
 namespace {
 
 FailureOr<SharedAccessPlan> planFor(Operation *op, RankedTensorType tensor,
                                     ttg::MemDescType buffer) {
-  FailureOr<LinearLayout> shared = sharedLayoutOf(op, buffer);
+  FailureOr<BufferLayout> shared = bufferLayoutOf(op, buffer);
   if (failed(shared))
     return failure();
   LinearLayout regs = layoutOf(tensor);
   unsigned width =
-      layout::sharedVectorWidth(regs, *shared, sharedElementBits(tensor.getElementType()));
-  FailureOr<SharedAccessPlan> plan = planSharedAccess(regs, *shared, width);
+      bufferVectorWidth(regs, *shared, sharedElementBits(tensor.getElementType()));
+  FailureOr<SharedAccessPlan> plan = planBufferAccess(regs, *shared, width);
   if (failed(plan))
     return op->emitError() << "op '" << op->getName()
                            << "' cannot be lowered to LLVM: the buffer does not hold every "
@@ -93,7 +187,7 @@ FailureOr<SharedAccessPlan> planFor(Operation *op, RankedTensorType tensor,
 std::optional<layout::MatrixAccessPlan> matrixPlan(const Context &ctx, RankedTensorType tensor,
                                                    const SharedAccessPlan &plan, bool store) {
   Type elem = tensor.getElementType();
-  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() != 16 ||
+  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() != 16 || !plan.padding.empty() ||
       !(store ? ctx.target.hasMatrixStore() : ctx.target.hasMatrixLoad()))
     return std::nullopt;
   if (std::optional<layout::MatrixAccessPlan> rows = layout::planMatrixAccess(plan.toShared, false))
@@ -196,6 +290,9 @@ struct MemDescIndexLowering : OpConversionPattern<ttg::MemDescIndexOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     // Buffer `index` starts index * (elements of one buffer) elements in.
     ttg::MemDescType srcType = op.getSrc().getType();
+    if (isa<ttg::PaddedSharedEncodingAttr>(srcType.getEncoding()))
+      return op->emitError() << "op 'ttg.memdesc_index' cannot be lowered to LLVM: buffers of "
+                                "a #ttg.padded_shared layout are not indexed yet";
     // (of this CTA's tile, in a program of several).
     SmallVector<int64_t> tile = ttg::ctaShape(srcType.getShape(), srcType.getEncoding());
     int64_t stride = 1;

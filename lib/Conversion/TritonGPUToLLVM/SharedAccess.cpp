@@ -43,15 +43,11 @@ Type vectorOf(Type element, unsigned n) {
 
 unsigned storedBytes(Type stored) { return std::max(1u, stored.getIntOrFloatBitWidth() / 8); }
 
-} // namespace
-
-FailureOr<SharedAccessPlan> planSharedAccess(const LinearLayout &regs, const LinearLayout &shared,
-                                             unsigned maxVector) {
-  std::optional<LinearLayout> toShared = regs.invertAndCompose(shared);
-  if (!toShared)
-    return failure();
+/// The plan of the register -> offset map `toShared`: thread bits, then
+/// the widest vector up to `maxVector` that every thread fills.
+FailureOr<SharedAccessPlan> finishPlan(LinearLayout toShared, unsigned maxVector) {
   SharedAccessPlan plan;
-  plan.toShared = std::move(*toShared);
+  plan.toShared = std::move(toShared);
   for (StringRef in : {layout::kLane, layout::kWarp, layout::kBlock})
     for (unsigned i = 0, e = plan.toShared.getInDimSizeLog2(in); i < e; ++i)
       plan.threadMask |= component(plan.toShared.apply({{in, int32_t(1) << i}}), layout::kOffset);
@@ -66,6 +62,57 @@ FailureOr<SharedAccessPlan> planSharedAccess(const LinearLayout &regs, const Lin
     if (v == 1)
       return failure();
   }
+}
+
+/// register, lane, warp, block -> where `buffer` holds each element.
+std::optional<LinearLayout> placed(const LinearLayout &regs, const BufferLayout &buffer) {
+  std::optional<LinearLayout> toShared = regs.invertAndCompose(buffer.layout);
+  if (toShared && buffer.place)
+    toShared = toShared->compose(*buffer.place);
+  return toShared;
+}
+
+/// The widest vector that never crosses a pad and stays aligned to its
+/// size after the pads before it.
+unsigned paddedVectorCap(const BufferLayout &buffer) {
+  unsigned cap = ~0u;
+  for (auto [interval, padding] : buffer.padding)
+    cap = std::min(cap, 1u << std::min(interval, padding));
+  return cap;
+}
+
+} // namespace
+
+FailureOr<SharedAccessPlan> planSharedAccess(const LinearLayout &regs, const LinearLayout &shared,
+                                             unsigned maxVector) {
+  std::optional<LinearLayout> toShared = regs.invertAndCompose(shared);
+  if (!toShared)
+    return failure();
+  return finishPlan(std::move(*toShared), maxVector);
+}
+
+FailureOr<SharedAccessPlan> planBufferAccess(const LinearLayout &regs, const BufferLayout &buffer,
+                                             unsigned maxVector) {
+  std::optional<LinearLayout> toShared = placed(regs, buffer);
+  if (!toShared)
+    return failure();
+  FailureOr<SharedAccessPlan> plan =
+      finishPlan(std::move(*toShared), std::min(maxVector, paddedVectorCap(buffer)));
+  if (succeeded(plan))
+    plan->padding = buffer.padding;
+  return plan;
+}
+
+unsigned bufferVectorWidth(const LinearLayout &regs, const BufferLayout &buffer,
+                           unsigned elemBits) {
+  if (!buffer.place)
+    return std::min(layout::sharedVectorWidth(regs, buffer.layout, elemBits),
+                    paddedVectorCap(buffer));
+  std::optional<LinearLayout> toShared = placed(regs, buffer);
+  if (!toShared || !toShared->hasInDim(layout::kRegister))
+    return 1;
+  unsigned consecutive = toShared->getNumConsecutiveInOut(layout::kRegister, layout::kOffset);
+  return std::min({consecutive, std::max(1u, 128 / elemBits), paddedVectorCap(buffer)});
 }
 
 Value threadOffset(OpBuilder &b, Location loc, const Context &ctx, const SharedAccessPlan &plan) {
@@ -114,13 +161,24 @@ Value fromStored(OpBuilder &b, Location loc, Value v, Type elemType) {
 Value accessAddress(OpBuilder &b, Location loc, Value base, Type elemType, Value threadOff,
                     const SharedAccessPlan &plan, int64_t offset) {
   Type stored = storedType(elemType);
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  if (!plan.padding.empty()) {
+    // offset + sum over the intervals of (offset >> interval) << padding.
+    Value logical = LLVM::XOrOp::create(b, loc, threadOff, i32Constant(b, loc, offset));
+    Value physical = logical;
+    for (auto [interval, padding] : plan.padding) {
+      Value runs = LLVM::LShrOp::create(b, loc, logical, i32Constant(b, loc, interval));
+      physical = LLVM::AddOp::create(
+          b, loc, physical, LLVM::ShlOp::create(b, loc, runs, i32Constant(b, loc, padding)));
+    }
+    return LLVM::GEPOp::create(b, loc, ptr, stored, base, ValueRange{physical});
+  }
   // Bits the thread part may set must be XORed in; the others are added,
   // so that they fold into the instruction's immediate offset.
   int64_t xorPart = offset & plan.threadMask, addPart = offset & ~plan.threadMask;
   Value dynamic = threadOff;
   if (xorPart)
     dynamic = LLVM::XOrOp::create(b, loc, dynamic, i32Constant(b, loc, xorPart));
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value p = LLVM::GEPOp::create(b, loc, ptr, stored, base, ValueRange{dynamic});
   if (addPart)
     p = LLVM::GEPOp::create(b, loc, ptr, stored, p, ArrayRef<LLVM::GEPArg>{int32_t(addPart)});

@@ -308,6 +308,26 @@ def shared_linear_mma_kernel(a, b, c, BM: gl.constexpr, BN: gl.constexpr, BK: gl
     gl.store(c + cm[:, None] * BN + cn[None, :], acc)
 
 
+@gluon.jit
+def padded_box_kernel(src, out, M: gl.constexpr, N: gl.constexpr, R0: gl.constexpr,
+                      C0: gl.constexpr, BR: gl.constexpr, BC: gl.constexpr,
+                      SMEM: gl.constexpr):
+    # An M x N block through a padded shared buffer, then a BR x BC box of
+    # it read back through two subslices (rows, then columns of those).
+    layout: gl.constexpr = gl.BlockedLayout([1, 1], [32, 1], [1, 4], [1, 0])
+    rows = gl.arange(0, M, gl.SliceLayout(1, layout))
+    cols = gl.arange(0, N, gl.SliceLayout(0, layout))
+    block = gl.program_id(0) * M * N
+    x = gl.load(src + block + rows[:, None] * N + cols[None, :])
+    buf = gl.allocate_shared_memory(gl.int32, [M, N], SMEM)
+    box = buf.slice(R0, BR, dim=0).slice(C0, BC, dim=1)
+    buf.store(x)
+    y = box.load(layout)
+    br = gl.arange(0, BR, gl.SliceLayout(1, layout))
+    bc = gl.arange(0, BC, gl.SliceLayout(0, layout))
+    gl.store(out + gl.program_id(0) * BR * BC + br[:, None] * BC + bc[None, :], y)
+
+
 class GluonKernel(Kernel):
     def source(self):
         return GluonASTSource(fn=self.fn, signature=self.signature, constexprs=self.constexprs)
@@ -458,6 +478,31 @@ def _linear_mm_kernel(name, a_layout, b_layout):
                        flops=lambda a: 2 * a["a"].numel() * 64, tol=(1e-2, 1e-2 * 8))
 
 
+def _padded_inputs(torch):
+    return dict(src=torch.randint(-2**30, 2**30, (64, 64 * 64), device="cuda", dtype=torch.int32),
+                out=torch.zeros(64 * 16 * 32, device="cuda", dtype=torch.int32))
+
+
+def _padded_kernel(name, smem, r0, c0, br, bc):
+    constexprs = {"M": 64, "N": 64, "R0": r0, "C0": c0, "BR": br, "BC": bc, "SMEM": smem}
+
+    def launch(a):
+        out = a["out"][:64 * br * bc]
+        padded_box_kernel[(64,)](a["src"], out, num_warps=4, **constexprs)
+
+    def reference(torch, a):
+        blocks = a["src"].reshape(64, 64, 64)[:, r0:r0 + br, c0:c0 + bc]
+        full = torch.zeros_like(a["out"])
+        full[:blocks.numel()] = blocks.reshape(-1)
+        return [full]
+
+    return GluonKernel(name, padded_box_kernel,
+                       {"src": "*i32", "out": "*i32", **{k: "constexpr" for k in constexprs}},
+                       constexprs, num_warps=4, inputs=_padded_inputs, launch=launch,
+                       outputs=lambda a: [a["out"]], reference=reference,
+                       flops=lambda a: a["src"].numel(), tol=(0, 0))
+
+
 KERNELS = {
     k.name: k for k in [
         GluonKernel("gluon_tma_scale", tma_scale_kernel,
@@ -495,5 +540,15 @@ KERNELS = {
         # A M-major, B K-major, both unswizzled; then A swizzled by hand.
         _linear_mm_kernel("gluon_shared_linear_mma", _interleaved(64, 64, 0), _interleaved(64, 64, 0)),
         _linear_mm_kernel("gluon_shared_linear_swizzled", _swizzled_128(64, 64), _interleaved(64, 64, 0)),
+        # Padded buffers, column-major with two intervals, then rows permuted
+        # by hand; boxes that are no buffer of their own shape.
+        _padded_kernel("gluon_padded_box",
+                       gl.PaddedSharedLayout.with_identity_for([[16, 4], [64, 8]], [64, 64], [0, 1]),
+                       48, 16, 16, 16),
+        _padded_kernel("gluon_padded_box_bases",
+                       gl.PaddedSharedLayout([[32, 4]], [[0, 1], [0, 2], [0, 8], [0, 4], [0, 16], [0, 32],
+                                                         [2, 0], [1, 0], [4, 0], [8, 0], [16, 0], [32, 0]],
+                                             [], [64, 64]),
+                       32, 48, 32, 16),
     ]
 }

@@ -196,9 +196,11 @@ void populateWarpSpecializePatterns(TypeConverter &converter, mlir::ConversionTa
 /// (tensor captures, nesting).
 mlir::LogicalResult checkWarpSpecializeLowering(mlir::Operation *op);
 
-/// The element at which a ttg.memdesc_subslice's view starts in its
-/// buffer, or a located error when the view is not laid out there as a
-/// buffer of its own shape (checked before anything is converted).
+/// The element at which a ttg.memdesc_subslice's view starts, from its
+/// source's start (pads included), or a located error where the view's
+/// elements cannot be reached from there by adding their offsets (a
+/// swizzle mixes the start's offset bits with theirs); checked before
+/// anything is converted.
 mlir::FailureOr<int32_t> subsliceStart(mlir::Operation *op);
 
 /// Whether a tt.dot has a lowering here (a blocked result: scalar FMAs),

@@ -24,6 +24,9 @@ struct SharedAccessPlan {
   unsigned vector = 1;
   /// Offset bits the thread's lane and warp can set.
   int64_t threadMask = 0;
+  /// (log2 interval, log2 padding): after every interval offsets the
+  /// buffer has that many unused elements (#ttg.padded_shared).
+  llvm::SmallVector<std::pair<unsigned, unsigned>> padding;
   struct Access {
     int64_t offset; ///< of the vector's first element, register part only
     int32_t round;
@@ -33,10 +36,21 @@ struct SharedAccessPlan {
   llvm::SmallVector<Access> accesses;
 };
 
-/// The shared layout (offset -> element) of the buffer type `memdesc`
-/// (a ttg.memdesc) that `op` accesses; a located error when its encoding
-/// has none.
-mlir::FailureOr<layout::LinearLayout> sharedLayoutOf(mlir::Operation *op, mlir::Type memdesc);
+/// Where the elements of a ttg.memdesc lie, from the address it is
+/// lowered to. `layout` (offset -> the memdesc's dims) holds each element
+/// once. For a view of part of a buffer (a memdesc_subslice) whose elements
+/// are not where a buffer of the view's shape would put them, `place` maps
+/// that offset to the buffer's: the view's element at `layout` offset x
+/// lies `place(x)` elements on. `padding` comes from the encoding.
+struct BufferLayout {
+  layout::LinearLayout layout;
+  std::optional<layout::LinearLayout> place;
+  llvm::SmallVector<std::pair<unsigned, unsigned>> padding;
+};
+
+/// The BufferLayout of the memdesc type `memdesc` that `op` accesses; a
+/// located error when its encoding has none.
+mlir::FailureOr<BufferLayout> bufferLayoutOf(mlir::Operation *op, mlir::Type memdesc);
 
 /// How the registers of `regs` reach `shared`: the widest vector up to
 /// `maxVector` elements whose slots never depend on the thread and that
@@ -45,13 +59,23 @@ mlir::FailureOr<layout::LinearLayout> sharedLayoutOf(mlir::Operation *op, mlir::
 mlir::FailureOr<SharedAccessPlan> planSharedAccess(const layout::LinearLayout &regs,
                                                    const layout::LinearLayout &shared,
                                                    unsigned maxVector);
+/// The same for a memdesc's buffer: offsets placed and padded as `buffer`
+/// says; a vector never spans a pad.
+mlir::FailureOr<SharedAccessPlan> planBufferAccess(const layout::LinearLayout &regs,
+                                                   const BufferLayout &buffer,
+                                                   unsigned maxVector);
+/// How many consecutive registers of `regs` lie at consecutive places of
+/// `buffer`, capped at 16 bytes of `elemBits`-bit elements.
+unsigned bufferVectorWidth(const layout::LinearLayout &regs, const BufferLayout &buffer,
+                           unsigned elemBits);
 
 /// The thread's part of every offset (i32 elements).
 mlir::Value threadOffset(mlir::OpBuilder &b, mlir::Location loc, const Context &ctx,
                          const SharedAccessPlan &plan);
 
 /// The address of access `offset` (a SharedAccessPlan::Access's) of this
-/// thread in the buffer at `base` of LLVM elements `elemType`.
+/// thread in the buffer at `base` of LLVM elements `elemType`, pads
+/// skipped.
 mlir::Value accessAddress(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
                           mlir::Type elemType, mlir::Value threadOff,
                           const SharedAccessPlan &plan, int64_t offset);

@@ -188,6 +188,14 @@ llvm::Expected<CudaRunResult> runOnCuda(const interp::RunSpec &spec, interp::Lau
       return std::move(e);
   }
 
+  // Clusters of more than 8 CTAs (16 on sm_90) must be opted into, as
+  // Triton's launcher does.
+  if (meta.numCtas > 8)
+    if (llvm::Error e = cu.check(
+            cu.cuFuncSetAttribute(function, kFuncAttrNonPortableClusterSizeAllowed, 1),
+            "cuFuncSetAttribute (a cluster of " + llvm::Twine(meta.numCtas) + " CTAs)"))
+      return std::move(e);
+
   // Device memory: one allocation per buffer, then the scratch buffers.
   std::vector<CUdeviceptr> allocations;
   auto freeAll = llvm::make_scope_exit([&] {

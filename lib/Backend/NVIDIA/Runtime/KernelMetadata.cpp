@@ -19,9 +19,9 @@ llvm::Expected<KernelMetadata> parseKernelMetadata(llvm::StringRef text, llvm::S
     return m.takeError();
   if (m->name.empty())
     return error(where + ": missing \"name\" (the kernel's entry point)");
-  if (m->numCtas > 8 || !llvm::isPowerOf2_32(unsigned(m->numCtas)))
+  if (m->numCtas > 16 || !llvm::isPowerOf2_32(unsigned(m->numCtas)))
     return error(where + ": \"num_ctas\" is " + llvm::Twine(m->numCtas) +
-                 ": clusters of 1, 2, 4 or 8 CTAs can be launched");
+                 ": clusters of 1, 2, 4, 8 or 16 CTAs can be launched");
   return m;
 }
 

@@ -62,6 +62,10 @@ FailureOr<Messages> messagesOf(Operation *op, tt::TensorDescType desc, ttg::MemD
   FailureOr<ttng::TMADescriptorInfo> info = ttng::getTMADescriptorInfo(op, desc);
   if (failed(info))
     return failure();
+  if (isa<ttg::PaddedSharedEncodingAttr>(buffer.getEncoding()))
+    return op->emitError() << "op '" << op->getName()
+                           << "' cannot be lowered to LLVM: TMA does not write the pads of a "
+                              "#ttg.padded_shared buffer";
   auto enc = cast<ttg::LayoutEncodingInterface>(buffer.getEncoding());
   llvm::Expected<LinearLayout> whole = enc.toLinearLayout(buffer.getShape());
   if (!whole)
@@ -80,6 +84,39 @@ FailureOr<Messages> messagesOf(Operation *op, tt::TensorDescType desc, ttg::MemD
   ArrayRef<int64_t> shape = tileShape;
   // A rank-reducing copy's buffer lacks the block's leading unit dimensions.
   ArrayRef<int64_t> box = ArrayRef<int64_t>(info->box).take_back(shape.size());
+  // A view of part of a buffer: each box lies where the buffer's layout
+  // puts it, and must be laid out there as a buffer of the box's shape.
+  ArrayRef<int64_t> bufferShape = buffer.getAllocShape().take_back(buffer.getShape().size());
+  int64_t boxBits = 0; // offset bits a box's elements set, in a view
+  if (buffer.getShape() != bufferShape) {
+    llvm::Expected<LinearLayout> all = enc.toLinearLayout(bufferShape);
+    llvm::Expected<LinearLayout> one = enc.toLinearLayout(box);
+    if (all)
+      all = layout::ctaTile(*all);
+    if (one)
+      one = layout::ctaTile(*one);
+    std::optional<LinearLayout> allInverse = all ? all->invert() : std::nullopt;
+    std::optional<LinearLayout> boxInverse = one ? one->invert() : std::nullopt;
+    llvm::consumeError(all.takeError());
+    llvm::consumeError(one.takeError());
+    if (!allInverse || !boxInverse)
+      return op->emitError() << "op '" << op->getName()
+                             << "' cannot be lowered to LLVM: the view's buffer and its boxes "
+                                "need layouts that hold each element once";
+    for (auto [d, extent] : llvm::enumerate(box))
+      for (int32_t v = 1; v < extent; v *= 2) {
+        auto image = [&](const LinearLayout &inverse) {
+          return component(inverse.apply({{layout::dimName(d), v}}), layout::kOffset);
+        };
+        if (image(*allInverse) != image(*boxInverse))
+          return op->emitError()
+                 << "op '" << op->getName()
+                 << "' cannot be lowered to LLVM: in this view of part of a buffer a TMA box is "
+                    "not laid out as TMA writes one";
+        boxBits |= image(*allInverse);
+      }
+    toOffset = std::move(*allInverse);
+  }
   SmallVector<int64_t> counts;
   for (auto [dim, b] : llvm::zip(shape, box))
     counts.push_back(dim / b);
@@ -93,6 +130,10 @@ FailureOr<Messages> messagesOf(Operation *op, tt::TensorDescType desc, ttg::MemD
       coords.push_back({dims[d], int32_t(m.start[d])});
     }
     m.offset = component(toOffset->apply(coords), layout::kOffset);
+    if (m.offset & boxBits)
+      return op->emitError() << "op '" << op->getName()
+                             << "' cannot be lowered to LLVM: in this view of part of a buffer "
+                                "a TMA box's start and its elements share offset bits";
     out.list.push_back(std::move(m));
     // Next box, innermost dimension fastest.
     int d = int(shape.size()) - 1;

@@ -137,16 +137,16 @@ public:
                                 ctaRank);
   }
 
-  // Clusters exist from sm_90; 8 CTAs is the portable cluster size (16
-  // needs an opt-in attribute Triton's launcher sets, kiln's does not).
+  // Clusters exist from sm_90; 8 CTAs is the portable cluster size, 16 the
+  // largest, which launchers opt into (Triton's and kiln's do).
   std::string clusterUnsupported(unsigned numCTAs) const override {
     if (numCTAs == 1)
       return "";
     if (cc < 90)
       return "thread-block clusters (num_ctas > 1) need sm_90 or newer; the target is sm_" +
              std::to_string(cc);
-    if (numCTAs > 8 || !llvm::isPowerOf2_32(numCTAs))
-      return "num_ctas must be 1, 2, 4 or 8 (a portable cluster size)";
+    if (numCTAs > 16 || !llvm::isPowerOf2_32(numCTAs))
+      return "num_ctas must be 1, 2, 4, 8 or 16";
     return "";
   }
 

@@ -14,6 +14,7 @@
 #include "Patterns.h"
 
 #include "kiln/Backend/NVIDIA/TargetInfo.h"
+#include "kiln/Conversion/TritonGPUToLLVM/SharedAccess.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
@@ -145,8 +146,16 @@ FailureOr<Operand> planOperand(Operation *op, Value base, ttg::MemDescType type,
   };
   auto enc = dyn_cast<ttg::LayoutEncodingInterface>(type.getEncoding());
   auto nvmma = dyn_cast<ttg::NVMMASharedEncodingAttr>(type.getEncoding());
-  if (!enc || (nvmma && nvmma.getFp4Padded()) || type.getShape().size() != 2)
-    return fail("must be a rank-2 buffer in a shared layout without fp4 padding");
+  if (!enc || (nvmma && nvmma.getFp4Padded()) || type.getShape().size() != 2 ||
+      isa<ttg::PaddedSharedEncodingAttr>(enc))
+    return fail("must be a rank-2 buffer in a shared layout without padding");
+  // A descriptor reads a view of part of a buffer as a buffer of its shape.
+  FailureOr<BufferLayout> placed = bufferLayoutOf(op, type);
+  if (failed(placed))
+    return failure();
+  if (placed->place)
+    return fail("is a view of part of a buffer that is not laid out as a buffer of its shape "
+                "would be, which a wgmma descriptor cannot read");
   // Each CTA of a cluster reads its own tile.
   llvm::Expected<LinearLayout> ll = enc.toLinearLayout(type.getShape());
   if (ll)

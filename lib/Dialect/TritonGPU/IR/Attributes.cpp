@@ -434,6 +434,163 @@ SmallVector<SmallVector<int32_t>> SharedLinearEncodingAttr::getCGABases() const 
 }
 
 //===----------------------------------------------------------------------===//
+// #ttg.padded_shared
+//===----------------------------------------------------------------------===//
+
+Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  SmallVector<unsigned> intervals, paddings;
+  auto readPair = [&]() -> ParseResult {
+    int64_t interval = 0, padding = 0;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseInteger(interval) || parser.parseColon() || parser.parsePlus() ||
+        parser.parseInteger(padding))
+      return failure();
+    if (interval <= 0 || interval > kMaxEntry || padding <= 0 || padding > kMaxEntry)
+      return parser.emitError(at) << "an interval and its padding must be between 1 and "
+                                  << kMaxEntry;
+    intervals.push_back(unsigned(interval));
+    paddings.push_back(unsigned(padding));
+    return success();
+  };
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, readPair,
+                                     " in the interval:+padding list"))
+    return {};
+  SMLoc loc = parser.getCurrentLocation();
+  DictionaryAttr dict;
+  if (parser.parseAttribute(dict) || parser.parseGreater())
+    return {};
+  unsigned rank = 0;
+  SmallVector<int32_t> offset, block;
+  SmallVector<unsigned> order;
+  SmallVector<unsigned> shape;
+  Attribute blockValue;
+  auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
+    if (key == "offset")
+      return known(readBases(parser, loc, key, value, rank, offset));
+    if (key == "order")
+      return known(readUnsignedArray(parser, loc, key, value, order));
+    if (key == "shape")
+      return known(readUnsignedArray(parser, loc, key, value, shape));
+    if (key != "block")
+      return false;
+    blockValue = value;
+    return true;
+  };
+  if (readKeys(parser, loc, "padded_shared", dict, {}, read))
+    return {};
+  if (dict.contains("offset") == (dict.contains("order") || dict.contains("shape"))) {
+    parser.emitError(loc) << "#ttg.padded_shared needs either 'offset' bases or 'order' and "
+                             "'shape'";
+    return {};
+  }
+  if (!offset.empty() || dict.contains("offset")) {
+    if (blockValue && readBases(parser, loc, "block", blockValue, rank, block))
+      return {};
+  } else {
+    // The identity over `shape`, order[0] fastest.
+    if (order.size() != shape.size() || order.empty()) {
+      parser.emitError(loc) << "#ttg.padded_shared needs 'order' and 'shape' of one rank";
+      return {};
+    }
+    rank = shape.size();
+    for (auto [i, d] : llvm::enumerate(order)) {
+      if (d >= rank || llvm::is_contained(ArrayRef(order).take_front(i), d) ||
+          !llvm::isPowerOf2_32(shape[d])) {
+        parser.emitError(loc) << "#ttg.padded_shared needs 'order' to be a permutation and "
+                                 "'shape' powers of two";
+        return {};
+      }
+      for (unsigned v = 1; v < shape[d]; v *= 2)
+        for (unsigned i = 0; i < rank; ++i)
+          offset.push_back(i == d ? int32_t(v) : 0);
+    }
+  }
+  if (rank == 0) {
+    parser.emitError(loc) << "#ttg.padded_shared needs at least one offset basis";
+    return {};
+  }
+  SmallVector<int64_t> shape64(shape.begin(), shape.end());
+  return parser.getChecked<PaddedSharedEncodingAttr>(loc, parser.getContext(), intervals,
+                                                     paddings, rank, offset, block, order,
+                                                     shape64);
+}
+
+void PaddedSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(llvm::zip(getIntervals(), getPaddings()), printer, [&](auto pair) {
+    printer << std::get<0>(pair) << ":+" << std::get<1>(pair);
+  });
+  printer << "] {";
+  if (!getOrder().empty()) {
+    printer << "order = ";
+    printList(printer, getOrder());
+    printer << ", shape = [";
+    llvm::interleaveComma(getShape(), printer);
+    printer << "]";
+  } else {
+    printer << "offset = ";
+    printBases(printer, getOffsetBases(), getNumDims());
+    printer << ", block = ";
+    printBases(printer, getBlockBases(), getNumDims());
+  }
+  printer << "}>";
+}
+
+LogicalResult PaddedSharedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<unsigned> intervals,
+    ArrayRef<unsigned> paddings, unsigned numDims, ArrayRef<int32_t> offsetBases,
+    ArrayRef<int32_t> blockBases, ArrayRef<unsigned> order, ArrayRef<int64_t> shape) {
+  if (intervals.empty() || intervals.size() != paddings.size())
+    return emitError() << "#ttg.padded_shared needs one padding per interval, at least one";
+  for (auto [i, interval] : llvm::enumerate(intervals)) {
+    if (!llvm::isPowerOf2_32(interval) || !llvm::isPowerOf2_32(paddings[i]))
+      return emitError() << "interval " << interval << " and padding " << paddings[i]
+                         << " must be powers of two";
+    if (llvm::count(intervals, interval) > 1)
+      return emitError() << "interval " << interval << " is given twice";
+  }
+  if (numDims == 0 || offsetBases.size() % numDims != 0 || blockBases.size() % numDims != 0)
+    return emitError() << "#ttg.padded_shared bases must have " << numDims << " entries each";
+  if (offsetBases.size() / numDims > kMaxBases)
+    return emitError() << "'offset' has more than " << kMaxBases << " bases";
+  if (!order.empty() && (order.size() != numDims || shape.size() != numDims))
+    return emitError() << "#ttg.padded_shared needs 'order' and 'shape' of rank " << numDims;
+  llvm::Expected<SmallVector<int32_t>> cga =
+      sharedLinearCGABases(offsetBases, blockBases, numDims);
+  if (!cga)
+    return emitError() << "#ttg.padded_shared: " << llvm::toString(cga.takeError());
+  return verifyCGA(emitError, *cga, numDims);
+}
+
+unsigned PaddedSharedEncodingAttr::getRank() const { return getNumDims(); }
+
+SmallVector<SmallVector<int32_t>> PaddedSharedEncodingAttr::getCGABases() const {
+  llvm::Expected<SmallVector<int32_t>> cga =
+      sharedLinearCGABases(getOffsetBases(), getBlockBases(), getNumDims());
+  if (!cga) { // the verifier rejects such bases
+    llvm::consumeError(cga.takeError());
+    return {};
+  }
+  return unflattenBases(*cga, getNumDims());
+}
+
+SmallVector<std::pair<unsigned, unsigned>> PaddedSharedEncodingAttr::getPaddingLog2() const {
+  SmallVector<std::pair<unsigned, unsigned>> result;
+  for (auto [interval, padding] : llvm::zip(getIntervals(), getPaddings()))
+    result.push_back({llvm::Log2_32(interval), llvm::Log2_32(padding)});
+  return result;
+}
+
+int64_t PaddedSharedEncodingAttr::getPaddedSize(int64_t elements) const {
+  // The pads after the last element are not needed.
+  int64_t size = elements;
+  for (auto [interval, padding] : getPaddingLog2())
+    size += ((elements - 1) >> interval) << padding;
+  return size;
+}
+
+//===----------------------------------------------------------------------===//
 // #ttg.shared_memory
 //===----------------------------------------------------------------------===//
 

@@ -176,16 +176,19 @@ kiln::ttg::sharedLinearCGABases(ArrayRef<int32_t> offsetBases, ArrayRef<int32_t>
   return tiles;
 }
 
-llvm::Expected<LinearLayout>
-SharedLinearEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
-  unsigned rank = getNumDims();
+namespace {
+/// The layout of a buffer of `shape` under offset and block bases written
+/// for its tile: #ttg.shared_linear's, #ttg.padded_shared's.
+llvm::Expected<LinearLayout> basesLayout(ArrayRef<int32_t> offsetBases,
+                                         const SmallVector<SmallVector<int32_t>> &cgaBases,
+                                         unsigned rank, ArrayRef<int64_t> shape) {
   if (shape.size() != rank)
     return rankMismatch(rank, shape.size());
-  llvm::Expected<LinearLayout> cta = sharedLinearCTALayout(getOffsetBases(), rank);
+  llvm::Expected<LinearLayout> cta = sharedLinearCTALayout(offsetBases, rank);
   if (!cta)
     return cta.takeError();
   layout::CGABases cga;
-  for (const SmallVector<int32_t> &basis : getCGABases())
+  for (const SmallVector<int32_t> &basis : cgaBases)
     cga.emplace_back(basis.begin(), basis.end());
   // The bases describe the tile they were written for; a buffer of another
   // shape would need them repeated or cut, which would move its elements.
@@ -195,10 +198,22 @@ SharedLinearEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
   for (unsigned d = 0; d < rank; ++d)
     if (cta->getOutDimSize(layout::dimName(d)) != (*tile)[d])
       return llvm::createStringError(
-          "the #ttg.shared_linear bases lay out a tile of " +
+          "the encoding's bases lay out a tile of " +
           llvm::Twine(cta->getOutDimSize(layout::dimName(d))) + " along dimension " +
           llvm::Twine(d) + ", not the " + llvm::Twine((*tile)[d]) + " of this buffer's tile");
   return layout::combineCtaCgaWithShape(*cta, cga, shape);
+}
+} // namespace
+
+llvm::Expected<LinearLayout>
+SharedLinearEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  return basesLayout(getOffsetBases(), getCGABases(), getNumDims(), shape);
+}
+
+llvm::Expected<LinearLayout>
+PaddedSharedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  // The logical offsets; the pads are added where addresses are computed.
+  return basesLayout(getOffsetBases(), getCGABases(), getNumDims(), shape);
 }
 
 llvm::Expected<LinearLayout> kiln::ttg::toLinearLayout(RankedTensorType type) {

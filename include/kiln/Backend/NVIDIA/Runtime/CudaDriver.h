@@ -36,6 +36,7 @@ enum : int {
   kDeviceAttrComputeCapabilityMinor = 76,
   kFuncAttrSharedSizeBytes = 1,
   kFuncAttrMaxDynamicSharedSizeBytes = 8,
+  kFuncAttrNonPortableClusterSizeAllowed = 14,
 };
 
 /// cuLaunchKernelEx's launch attribute and configuration (cuda.h's

@@ -195,6 +195,37 @@ def TTG_SharedLinearEncodingAttr
   let genVerifyDecl = 1;
 }
 
+def TTG_PaddedSharedEncodingAttr
+    : TTG_Attr<"PaddedSharedEncoding", "padded_shared", SharedTraits> {
+  let summary = "a shared-memory layout with padding between runs of elements";
+  let description = [{
+    `#ttg.padded_shared<[16:+4, 64:+8] {order = [0, 1], shape = [64, 64]}>`
+    or `#ttg.padded_shared<[32:+4] {offset = [[0, 1], ...], block = []}>`
+    (Gluon's PaddedSharedLayout): elements are placed by a linear layout
+    (offset bases, or the identity over `shape` with `order` fastest
+    first), then after every `interval` offsets `padding` unused elements
+    are inserted (summed where several intervals end), which spreads rows
+    over the banks. Intervals and paddings are powers of two.
+  }];
+  // Bases flattened, `numDims` entries each; `order` and `shape` only when
+  // the bases are the identity written that way (printed so).
+  let parameters = (ins ArrayRefParameter<"unsigned">:$intervals,
+                        ArrayRefParameter<"unsigned">:$paddings,
+                        "unsigned":$numDims,
+                        ArrayRefParameter<"int32_t">:$offsetBases,
+                        OptionalArrayRefParameter<"int32_t">:$blockBases,
+                        OptionalArrayRefParameter<"unsigned">:$order,
+                        OptionalArrayRefParameter<"int64_t">:$shape);
+  let extraClassDeclaration = [{
+    /// (log2 interval, log2 padding) of each pair.
+    ::llvm::SmallVector<std::pair<unsigned, unsigned>> getPaddingLog2() const;
+    /// Elements a buffer of `elements` logical ones spans, its pads included.
+    int64_t getPaddedSize(int64_t elements) const;
+  }];
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpace", "shared_memory",
     [DeclareAttrInterfaceMethods<TTG_MemorySpaceInterface>]> {
   let summary = "the memory space of a CTA's shared memory";
