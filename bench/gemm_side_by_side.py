@@ -34,7 +34,10 @@ FINALISTS fastest configs of CONFIGS in a short tuning are timed again in
 the final rounds, taken in turn (Triton's, kiln's, the vendor's, ROUNDS
 times); each figure is the median of its rounds, so that clock and
 temperature drift weigh on all alike, and a compiler's figure is its
-fastest finalist's. Two
+fastest finalist's. A round lasts about 0.1 s; with --sustained, about 1 s
+for kernels of a millisecond or more (at 16384^3 a 0.1 s round is 8
+launches, still in the transient before the card settles at its power
+limit; report both). Two
 input sets are used in turn when the operands are smaller than ROTATE_BELOW
 (larger ones exceed L2 anyway). With --graphs each batch is replayed from
 a CUDA graph (for every kernel, cuBLAS's too), which measures the kernels
@@ -134,6 +137,11 @@ ATTN_TOL = (1e-2, 1e-2)
 
 TUNE = dict(max_batches=10, max_seconds=0.1)     # per config while tuning
 FINAL = dict(max_batches=20, max_seconds=0.1)    # one round of the final figures
+# --sustained: a round of a kernel of a millisecond or more lasts about a
+# second, long enough for the card to settle at its power limit (a 0.1 s
+# round of a 12 ms GEMM is 8 launches, still in the clocks' transient).
+SUSTAINED = dict(max_batches=200, max_seconds=1.0)
+sustained = False
 ROUNDS = 5   # final figures: Triton, kiln and the vendor library in turn, this many times
 FINALISTS = 2   # each compiler's fastest configs in tuning, timed again in every round
 
@@ -267,6 +275,14 @@ def keep_ranked(row, compiler, ranked):
     row[f"{compiler}_finalists"] = [config for _, config in ranked[:FINALISTS]]
 
 
+def window(row):
+    """How long one final measurement lasts: FINAL, or with --sustained
+    SUSTAINED for a case whose tuned kernels take a millisecond or more."""
+    tuned = [row.get(f"{c}_ms") for c in ("triton", "kiln", "hwx")]
+    long_kernel = any(t is not None and t >= 1.0 for t in tuned)
+    return SUSTAINED if sustained and long_kernel else FINAL
+
+
 def final_times(row, run, vendor, hwx_run=None):
     """The final figures, each the median of ROUNDS medians taken in turn
     (Triton, kiln, [hwx,] vendor, Triton, ...), so that the GPU's clocks and
@@ -283,12 +299,12 @@ def final_times(row, run, vendor, hwx_run=None):
             for n, config in enumerate(row.get(f"{compiler}_finalists", [])):
                 use(compiler)
                 try:
-                    times.setdefault((compiler, n), []).append(
-                        median_ms([lambda i=i: go(i, config) for i in range(go.sets)], **FINAL))
+                    launches = [lambda i=i: go(i, config) for i in range(go.sets)]
+                    times.setdefault((compiler, n), []).append(median_ms(launches, **window(row)))
                 finally:
                     kiln.triton.disable()
         if vendor is not None:
-            times["vendor"].append(median_ms([vendor], **FINAL))
+            times["vendor"].append(median_ms([vendor], **window(row)))
     if times["vendor"]:
         row["vendor_ms"] = statistics.median(times["vendor"])
     for compiler in ("triton", "kiln", "hwx"):
@@ -573,8 +589,12 @@ def main():
     parser.add_argument("--graphs", action="store_true",
                         help="time batches of launches replayed from CUDA graphs (the kernels' "
                              "own time, without the host's launch path)")
+    parser.add_argument("--sustained", action="store_true",
+                        help="time the final rounds of kernels of 1 ms or more for about 1 s each "
+                             "(the card at its power limit) rather than 0.1 s")
     args = parser.parse_args()
-    global gemm_kernel, attn_ws, with_hwx, use_graphs
+    global gemm_kernel, attn_ws, with_hwx, use_graphs, sustained
+    sustained = args.sustained
     with_hwx = args.hwx
     use_graphs = args.graphs
     gemm_kernel = GEMM_KERNELS[args.kernel]
@@ -590,7 +610,8 @@ def main():
     except Exception as e:  # the run goes on: every kiln column will say why
         who = f"kiln unavailable: {e}"
     header = (f"# gemm_side_by_side {time.strftime('%Y-%m-%d %H:%M')} on {torch.cuda.get_device_name()}; "
-              f"GEMM kernel {args.kernel}{' (CUDA graphs)' if use_graphs else ''}; Triton {triton.__version__}, torch {torch.__version__} (CUDA {torch.version.cuda}, "
+              f"GEMM kernel {args.kernel}{' (CUDA graphs)' if use_graphs else ''}"
+              f"{'; finals of long kernels sustained (1 s)' if sustained else ''}; Triton {triton.__version__}, torch {torch.__version__} (CUDA {torch.version.cuda}, "
               f"cuDNN {torch.backends.cudnn.version()}), {who}; cuBLAS reduced-precision reduction: fp16 "
               f"{torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction}, bf16 "
               f"{torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction}")

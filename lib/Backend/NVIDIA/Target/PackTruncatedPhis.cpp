@@ -11,16 +11,22 @@
 // softmax's exponentials rather than after them.
 //
 // This undoes the fold where it can be undone exactly: a vector of f16 or
-// bf16 built element by element from fptruncs of phis of one block, each
-// used only there, becomes a phi of the vector, converted in each
-// predecessor. No LLVM pass that runs after this one folds it back.
+// bf16 built element by element from fptruncs of phis of one loop header
+// (the values a back edge carries), each used only there, becomes a phi of
+// the vector, converted in each predecessor. Only there: for the phis
+// after a loop (an accumulator stored in f16 by the epilogue), converting
+// in the predecessors would convert in every iteration of the loop, and
+// keep both forms live across it. No LLVM pass that runs after this one
+// folds it back.
 //
 //===----------------------------------------------------------------------===//
 #include "NVPTXTarget.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -43,7 +49,7 @@ struct PackedPhis {
 /// setting each element once, every link but the last used only by the
 /// next, each element an fptrunc used only by its link, of an f32 phi used
 /// only by the fptrunc, all phis in one block.
-std::optional<PackedPhis> match(InsertElementInst *last) {
+std::optional<PackedPhis> match(InsertElementInst *last, const DominatorTree &dom) {
   auto *type = dyn_cast<FixedVectorType>(last->getType());
   if (!type || !(type->getElementType()->isHalfTy() || type->getElementType()->isBFloatTy()))
     return std::nullopt;
@@ -72,9 +78,13 @@ std::optional<PackedPhis> match(InsertElementInst *last) {
   // Each element set once (n links, distinct indices), by phis of one block.
   if (!isa<PoisonValue, UndefValue>(link) || found.chain.size() != n)
     return std::nullopt;
+  BasicBlock *block = found.phis.front()->getParent();
   for (PHINode *phi : found.phis)
-    if (phi->getParent() != found.phis.front()->getParent())
+    if (phi->getParent() != block)
       return std::nullopt;
+  // A loop header: the block dominates a predecessor (a back edge's).
+  if (llvm::none_of(predecessors(block), [&](BasicBlock *p) { return dom.dominates(block, p); }))
+    return std::nullopt;
   return found;
 }
 
@@ -114,6 +124,7 @@ unsigned packTruncatedPhis(Function &f) {
   // of their own (a loop's entry values): repeat until none is left. Each
   // round removes f32 phis, so it ends.
   unsigned rewritten = 0;
+  DominatorTree dom(f); // the rewrites add instructions, not blocks
   for (;;) {
     SmallVector<PackedPhis> matches;
     for (Instruction &inst : instructions(f)) {
@@ -122,7 +133,7 @@ unsigned packTruncatedPhis(Function &f) {
       if (!insert ||
           llvm::any_of(insert->users(), [](User *u) { return isa<InsertElementInst>(u); }))
         continue;
-      if (std::optional<PackedPhis> found = match(insert))
+      if (std::optional<PackedPhis> found = match(insert, dom))
         matches.push_back(std::move(*found));
     }
     if (matches.empty())
