@@ -348,6 +348,38 @@ SmallVector<SmallVector<int32_t>> SwizzledSharedEncodingAttr::getCGABases() cons
 // #ttg.shared_linear
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The checks #ttg.shared_linear and #ttg.padded_shared share: offset and
+/// block bases of `numDims` entries each that place every element of a
+/// tile once and split it over CTAs by whole tiles.
+LogicalResult verifyBasesEncoding(function_ref<InFlightDiagnostic()> emitError,
+                                  StringRef mnemonic, unsigned numDims,
+                                  ArrayRef<int32_t> offsetBases, ArrayRef<int32_t> blockBases) {
+  if (numDims == 0 || offsetBases.size() % numDims != 0 || blockBases.size() % numDims != 0)
+    return emitError() << "#ttg." << mnemonic << " bases must have " << numDims
+                       << " entries each";
+  if (offsetBases.size() / numDims > kMaxBases)
+    return emitError() << "'offset' has more than " << kMaxBases << " bases";
+  llvm::Expected<SmallVector<int32_t>> cga =
+      sharedLinearCGABases(offsetBases, blockBases, numDims);
+  if (!cga)
+    return emitError() << "#ttg." << mnemonic << ": " << llvm::toString(cga.takeError());
+  return verifyCGA(emitError, *cga, numDims);
+}
+
+/// Their CGA bases in CTA tiles (none for bases the verifier rejects).
+SmallVector<SmallVector<int32_t>> cgaOfBases(ArrayRef<int32_t> offsetBases,
+                                             ArrayRef<int32_t> blockBases, unsigned numDims) {
+  llvm::Expected<SmallVector<int32_t>> cga =
+      sharedLinearCGABases(offsetBases, blockBases, numDims);
+  if (!cga) {
+    llvm::consumeError(cga.takeError());
+    return {};
+  }
+  return unflattenBases(*cga, numDims);
+}
+} // namespace
+
 Attribute SharedLinearEncodingAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess())
     return {};
@@ -406,31 +438,15 @@ LogicalResult SharedLinearEncodingAttr::verify(function_ref<InFlightDiagnostic()
                                                unsigned numDims, ArrayRef<int32_t> offsetBases,
                                                ArrayRef<int32_t> blockBases,
                                                unsigned alignment) {
-  if (numDims == 0)
-    return emitError() << "#ttg.shared_linear must have rank 1 or more";
   if (!llvm::isPowerOf2_32(alignment))
     return emitError() << "alignment = " << alignment << " is not a power of two";
-  if (offsetBases.size() % numDims != 0 || blockBases.size() % numDims != 0)
-    return emitError() << "#ttg.shared_linear bases must have " << numDims << " entries each";
-  if (offsetBases.size() / numDims > kMaxBases)
-    return emitError() << "'offset' has more than " << kMaxBases << " bases";
-  llvm::Expected<SmallVector<int32_t>> cga =
-      sharedLinearCGABases(offsetBases, blockBases, numDims);
-  if (!cga)
-    return emitError() << "#ttg.shared_linear: " << llvm::toString(cga.takeError());
-  return verifyCGA(emitError, *cga, numDims);
+  return verifyBasesEncoding(emitError, "shared_linear", numDims, offsetBases, blockBases);
 }
 
 unsigned SharedLinearEncodingAttr::getRank() const { return getNumDims(); }
 
 SmallVector<SmallVector<int32_t>> SharedLinearEncodingAttr::getCGABases() const {
-  llvm::Expected<SmallVector<int32_t>> cga =
-      sharedLinearCGABases(getOffsetBases(), getBlockBases(), getNumDims());
-  if (!cga) { // the verifier rejects such bases
-    llvm::consumeError(cga.takeError());
-    return {};
-  }
-  return unflattenBases(*cga, getNumDims());
+  return cgaOfBases(getOffsetBases(), getBlockBases(), getNumDims());
 }
 
 //===----------------------------------------------------------------------===//
@@ -550,29 +566,15 @@ LogicalResult PaddedSharedEncodingAttr::verify(
     if (llvm::count(intervals, interval) > 1)
       return emitError() << "interval " << interval << " is given twice";
   }
-  if (numDims == 0 || offsetBases.size() % numDims != 0 || blockBases.size() % numDims != 0)
-    return emitError() << "#ttg.padded_shared bases must have " << numDims << " entries each";
-  if (offsetBases.size() / numDims > kMaxBases)
-    return emitError() << "'offset' has more than " << kMaxBases << " bases";
   if (!order.empty() && (order.size() != numDims || shape.size() != numDims))
     return emitError() << "#ttg.padded_shared needs 'order' and 'shape' of rank " << numDims;
-  llvm::Expected<SmallVector<int32_t>> cga =
-      sharedLinearCGABases(offsetBases, blockBases, numDims);
-  if (!cga)
-    return emitError() << "#ttg.padded_shared: " << llvm::toString(cga.takeError());
-  return verifyCGA(emitError, *cga, numDims);
+  return verifyBasesEncoding(emitError, "padded_shared", numDims, offsetBases, blockBases);
 }
 
 unsigned PaddedSharedEncodingAttr::getRank() const { return getNumDims(); }
 
 SmallVector<SmallVector<int32_t>> PaddedSharedEncodingAttr::getCGABases() const {
-  llvm::Expected<SmallVector<int32_t>> cga =
-      sharedLinearCGABases(getOffsetBases(), getBlockBases(), getNumDims());
-  if (!cga) { // the verifier rejects such bases
-    llvm::consumeError(cga.takeError());
-    return {};
-  }
-  return unflattenBases(*cga, getNumDims());
+  return cgaOfBases(getOffsetBases(), getBlockBases(), getNumDims());
 }
 
 SmallVector<std::pair<unsigned, unsigned>> PaddedSharedEncodingAttr::getPaddingLog2() const {
