@@ -178,6 +178,10 @@ def max_active_clusters(kernel):
                     ("attrs", ctypes.POINTER(Attribute)), ("num_attrs", ctypes.c_uint)]
 
     cluster_dimension = 4   # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    if meta.num_ctas > 8:
+        # A cluster of 16 is not portable: asked for, as the launch does.
+        non_portable = 14   # CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED
+        cuda.cuFuncSetAttribute(ctypes.c_void_p(kernel.function), non_portable, 1)
     attribute = Attribute(id=cluster_dimension, dims=(meta.num_ctas, 1, 1))
     config = Config(grid=(meta.num_ctas, 1, 1), block=(meta.num_warps * 32, 1, 1), shared=meta.shared,
                     stream=None, attrs=ctypes.pointer(attribute), num_attrs=1)
