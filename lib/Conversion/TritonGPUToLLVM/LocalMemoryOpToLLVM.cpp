@@ -159,9 +159,10 @@ FailureOr<int32_t> subsliceStart(Operation *op) {
   FailureOr<BufferLayout> placed = bufferLayoutOf(op, view);
   if (failed(placed))
     return failure();
+  int64_t padded = start; // every interval's pads counted on the unpadded offset
   for (auto [interval, padding] : placed->padding)
-    start += (start >> interval) << padding;
-  return int32_t(start);
+    padded += (start >> interval) << padding;
+  return int32_t(padded);
 }
 
 namespace {

@@ -53,6 +53,31 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 
 // -----
 
+// Two intervals: each counts its pads on the unpadded offset. Rows 48..63
+// of a 64x64 column-major buffer start at offset 48, padded 48 + 3 * 4 =
+// 60; columns 16..31 of those at 1024, padded 1024 + 64 * 4 + 16 * 8 =
+// 1408 (not 1440, which counting the second interval's pads on the first's
+// result would give).
+// CHECK-LABEL: llvm.func @two_intervals
+// CHECK-DAG: llvm.mlir.constant(60 : i32) : i32
+// CHECK-DAG: llvm.mlir.constant(1408 : i32) : i32
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#shared = #ttg.padded_shared<[16:+4, 64:+8] {order = [0, 1], shape = [64, 64]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @two_intervals(%p: !tt.ptr<i32>) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xi32, #shared, #smem, mutable>
+    %rows = ttg.memdesc_subslice %buf[48, 0] : !ttg.memdesc<64x64xi32, #shared, #smem, mutable> -> !ttg.memdesc<16x64xi32, #shared, #smem, mutable, 64x64>
+    %box = ttg.memdesc_subslice %rows[0, 16] : !ttg.memdesc<16x64xi32, #shared, #smem, mutable, 64x64> -> !ttg.memdesc<16x16xi32, #shared, #smem, mutable, 64x64>
+    %y = ttg.local_load %box : !ttg.memdesc<16x16xi32, #shared, #smem, mutable, 64x64> -> tensor<16x16xi32, #blocked>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<16x16x!tt.ptr<i32>, #blocked>
+    tt.store %ps, %y : tensor<16x16x!tt.ptr<i32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
 #shared = #ttg.padded_shared<[16:+2] {order = [0, 1], shape = [16, 16]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
