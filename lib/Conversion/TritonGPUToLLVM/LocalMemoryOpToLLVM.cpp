@@ -48,13 +48,36 @@ ArrayRef<int64_t> bufferShape(ttg::MemDescType type) {
   return type.getAllocShape().take_back(type.getShape().size());
 }
 
+SmallVector<std::pair<unsigned, unsigned>> paddingOf(ttg::MemDescType type) {
+  if (auto padded = dyn_cast_or_null<ttg::PaddedSharedEncodingAttr>(type.getEncoding()))
+    return padded.getPaddingLog2();
+  return {};
+}
+
+/// One coordinate bit of a view's box (this CTA's part) and the offset the
+/// buffer's layout (`inverse`: coordinates -> offset) gives it.
+struct BoxBit {
+  unsigned dim;
+  int32_t value;
+  int64_t image;
+};
+
+SmallVector<BoxBit> boxBits(const LinearLayout &inverse, ttg::MemDescType view) {
+  SmallVector<BoxBit> bits;
+  SmallVector<int64_t> box = ttg::ctaShape(view.getShape(), view.getEncoding());
+  for (auto [d, extent] : llvm::enumerate(box))
+    for (int32_t v = 1; v < extent; v *= 2)
+      bits.push_back({unsigned(d), v,
+                      component(inverse.apply({{layout::dimName(d), v}}), layout::kOffset)});
+  return bits;
+}
+
 } // namespace
 
 FailureOr<BufferLayout> bufferLayoutOf(Operation *op, Type memdesc) {
   auto type = cast<ttg::MemDescType>(memdesc);
   BufferLayout result;
-  if (auto padded = dyn_cast_or_null<ttg::PaddedSharedEncodingAttr>(type.getEncoding()))
-    result.padding = padded.getPaddingLog2();
+  result.padding = paddingOf(type);
   if (type.getShape() == bufferShape(type)) {
     FailureOr<LinearLayout> own = ctaLayoutOf(op, type, type.getShape());
     if (failed(own))
@@ -72,47 +95,32 @@ FailureOr<BufferLayout> bufferLayoutOf(Operation *op, Type memdesc) {
     return op->emitError() << "op '" << op->getName()
                            << "' cannot be lowered to LLVM: the buffer's layout does not give "
                               "each element one place";
-  SmallVector<int64_t> box = ttg::ctaShape(type.getShape(), type.getEncoding());
-  struct Bit {
-    unsigned dim;
-    int32_t value;
-    int64_t image;
-  };
-  SmallVector<Bit> bits;
-  for (auto [d, extent] : llvm::enumerate(box))
-    for (int32_t v = 1; v < extent; v *= 2)
-      bits.push_back({unsigned(d), v,
-                      component(inverse->apply({{layout::dimName(d), v}}), layout::kOffset)});
+  SmallVector<BoxBit> bits = boxBits(*inverse, type);
   // Where a buffer of the view's shape would put them (a column panel of a
   // wide nvmma_shared buffer, a row block of a row-major one), that layout.
-  auto ownOrError = [&]() -> std::optional<LinearLayout> {
-    auto encoding = cast<ttg::LayoutEncodingInterface>(type.getEncoding());
-    llvm::Expected<LinearLayout> ll = encoding.toLinearLayout(type.getShape());
-    if (ll)
-      ll = layout::ctaTile(*ll);
-    if (!ll) {
-      llvm::consumeError(ll.takeError());
-      return std::nullopt;
-    }
-    return ll->invert();
-  };
-  if (std::optional<LinearLayout> own = ownOrError()) {
-    bool same = llvm::all_of(bits, [&](const Bit &bit) {
-      return component(own->apply({{layout::dimName(bit.dim), bit.value}}), layout::kOffset) ==
-             bit.image;
-    });
-    if (same) {
-      result.layout = *own->invert();
+  auto encoding = cast<ttg::LayoutEncodingInterface>(type.getEncoding());
+  llvm::Expected<LinearLayout> own = encoding.toLinearLayout(type.getShape());
+  if (own)
+    own = layout::ctaTile(*own);
+  if (!own) {
+    llvm::consumeError(own.takeError());
+  } else if (std::optional<LinearLayout> ownInverse = own->invert()) {
+    if (llvm::all_of(bits, [&](const BoxBit &bit) {
+          return component(ownInverse->apply({{layout::dimName(bit.dim), bit.value}}),
+                           layout::kOffset) == bit.image;
+        })) {
+      result.layout = std::move(*own);
       return result;
     }
   }
   // Otherwise the view's coordinate bits, ordered by the lowest offset bit
   // each moves, index a compact offset that `place` spreads out again.
-  llvm::stable_sort(bits, [](const Bit &a, const Bit &b) {
+  llvm::stable_sort(bits, [](const BoxBit &a, const BoxBit &b) {
     return llvm::countr_zero(uint64_t(a.image)) < llvm::countr_zero(uint64_t(b.image));
   });
+  SmallVector<int64_t> box = ttg::ctaShape(type.getShape(), type.getEncoding());
   std::vector<LinearLayout::Basis> toView, toBuffer;
-  for (const Bit &bit : bits) {
+  for (const BoxBit &bit : bits) {
     LinearLayout::Basis basis(box.size(), 0);
     basis[bit.dim] = bit.value;
     toView.push_back(basis);
@@ -149,18 +157,13 @@ FailureOr<int32_t> subsliceStart(Operation *op) {
     corner.push_back({name, offset});
   int64_t start = component(inverse->apply(corner), layout::kOffset);
   int64_t reached = 0;
-  SmallVector<int64_t> box = ttg::ctaShape(view.getShape(), view.getEncoding());
-  for (auto [d, extent] : llvm::enumerate(box))
-    for (int32_t v = 1; v < extent; v *= 2)
-      reached |= component(inverse->apply({{layout::dimName(d), v}}), layout::kOffset);
+  for (const BoxBit &bit : boxBits(*inverse, view))
+    reached |= bit.image;
   if (start & reached)
     return fail("the view's start and its elements share offset bits in the buffer's layout "
                 "(a swizzle), so its elements cannot be reached from its start");
-  FailureOr<BufferLayout> placed = bufferLayoutOf(op, view);
-  if (failed(placed))
-    return failure();
   int64_t padded = start; // every interval's pads counted on the unpadded offset
-  for (auto [interval, padding] : placed->padding)
+  for (auto [interval, padding] : paddingOf(view))
     padded += (start >> interval) << padding;
   return int32_t(padded);
 }

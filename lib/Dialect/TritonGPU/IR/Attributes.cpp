@@ -478,8 +478,7 @@ Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
     return {};
   unsigned rank = 0;
   SmallVector<int32_t> offset, block;
-  SmallVector<unsigned> order;
-  SmallVector<unsigned> shape;
+  SmallVector<unsigned> order, shape;
   Attribute blockValue;
   auto read = [&](StringRef key, Attribute value) -> FailureOr<bool> {
     if (key == "offset")
@@ -500,7 +499,7 @@ Attribute PaddedSharedEncodingAttr::parse(AsmParser &parser, Type) {
                              "'shape'";
     return {};
   }
-  if (!offset.empty() || dict.contains("offset")) {
+  if (dict.contains("offset")) {
     if (blockValue && readBases(parser, loc, "block", blockValue, rank, block))
       return {};
   } else {
