@@ -149,20 +149,15 @@ FailureOr<Operand> planOperand(Operation *op, Value base, ttg::MemDescType type,
   if (!enc || (nvmma && nvmma.getFp4Padded()) || type.getShape().size() != 2 ||
       isa<ttg::PaddedSharedEncodingAttr>(enc))
     return fail("must be a rank-2 buffer in a shared layout without padding");
-  // A descriptor reads a view of part of a buffer as a buffer of its shape.
+  // Each CTA of a cluster reads its own tile; a descriptor reads a view of
+  // part of a buffer as a buffer of its shape.
   FailureOr<BufferLayout> placed = bufferLayoutOf(op, type);
   if (failed(placed))
     return failure();
   if (placed->place)
     return fail("is a view of part of a buffer that is not laid out as a buffer of its shape "
                 "would be, which a wgmma descriptor cannot read");
-  // Each CTA of a cluster reads its own tile.
-  llvm::Expected<LinearLayout> ll = enc.toLinearLayout(type.getShape());
-  if (ll)
-    ll = layout::ctaTile(*ll);
-  if (!ll)
-    return fail(llvm::toString(ll.takeError()));
-  std::optional<LinearLayout> inverse = ll->invert();
+  std::optional<LinearLayout> inverse = placed->layout.invert();
   if (!inverse)
     return fail("has a layout that does not hold each element once");
   Operand result{base, {std::move(*inverse)}, {}, {}, isB,
