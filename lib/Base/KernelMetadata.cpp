@@ -53,11 +53,13 @@ std::string print(json::Value value) {
 
 std::string KernelMetadata::toJSON(const CompileOptions &options) const {
   json::Object object = fields(*this);
-  int capability = options.target.capability();
-  object["target"] = json::Object{{"backend", options.target.kind},
-                                  {"arch", capability},
+  // As Triton writes them: `target` the GPU the cubin is for, `arch` the
+  // one the code was generated for (they differ under Triton's `arch`).
+  const Target &gpu = options.assemblyTarget();
+  object["target"] = json::Object{{"backend", gpu.kind},
+                                  {"arch", gpu.capability()},
                                   {"warp_size", warpSize}};
-  object["arch"] = "sm" + std::to_string(capability);
+  object["arch"] = "sm" + std::to_string(options.target.capability());
   object["num_stages"] = options.numStages;
   object["cluster_dims"] = json::Array{numCtas, 1, 1};
   object["launch_cooperative_grid"] = false;

@@ -72,6 +72,8 @@ std::string CompileOptions::str() const {
     text += " debug=on";
   if (minSharedMem)
     text += " min-shared-mem=" + std::to_string(*minSharedMem);
+  if (ptxTarget)
+    text += " ptx-target=" + ptxTarget->str();
   // Length-prefixed, so that no flag text can pose as another option.
   for (const std::string &flag : ptxasOptions)
     text += " ptxas-option=" + std::to_string(flag.size()) + ":" + flag;

@@ -346,6 +346,9 @@ class _Compile:
             text = text.decode()
         kernel = _driver._kernel_name(text) or "kernel"
         flags, wrong = _codegen_flags(self.options)
+        if self.target != f"cuda:{self.arch}":
+            # Triton's `arch` option: code for that GPU, PTX and cubin for this one.
+            flags = flags + [f"--ptx-target=cuda:{self.arch}"]
         if wrong:
             raise CompileError(kernel, self.target,
                                "kiln: error: Triton options kiln does not implement: " + "; ".join(wrong),

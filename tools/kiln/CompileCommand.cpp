@@ -83,6 +83,11 @@ cl::opt<long long> minSharedMem("min-shared-mem",
                                 cl::desc("Ask for at least this much shared memory per program"),
                                 cl::value_desc("bytes"), cl::init(-1), cl::sub(command),
                                 cl::cat(category()));
+cl::opt<std::string> ptxTarget(
+    "ptx-target",
+    cl::desc("The GPU the PTX and cubin are for, when newer than --target (Triton's `arch` "
+             "option: code generated for an older GPU, assembled for the one it runs on)"),
+    cl::value_desc("target"), cl::sub(command), cl::cat(category()));
 cl::list<std::string> ptxasOptions("ptxas-option",
                                    cl::desc("Pass a flag to ptxas after kiln's own (repeatable)"),
                                    cl::value_desc("flag"), cl::sub(command), cl::cat(category()));
@@ -150,8 +155,20 @@ Error applyCodegenOptions(CompileOptions &options) {
     options.ptxasOptions.push_back(flag);
   }
   if (options.target.kind != "cuda" &&
-      (options.maxnreg || options.sched4reg || !options.ptxasOptions.empty()))
-    return fail("--maxnreg, --sched4reg and --ptxas-option are for cuda targets");
+      (options.maxnreg || options.sched4reg || !options.ptxasOptions.empty() ||
+       ptxTarget.getNumOccurrences()))
+    return fail("--maxnreg, --sched4reg, --ptx-target and --ptxas-option are for cuda targets");
+  if (ptxTarget.getNumOccurrences()) {
+    Expected<Target> gpu = Target::parse(ptxTarget);
+    if (!gpu)
+      return gpu.takeError();
+    if (gpu->kind != "cuda" || gpu->capability() < options.target.capability())
+      return fail("--ptx-target " + ptxTarget + ": code for " + options.target.str() +
+                  " runs only on a cuda GPU of that capability or newer");
+    // The same GPU is no override: the key and the output stay as without it.
+    if (gpu->capability() != options.target.capability())
+      options.ptxTarget = *gpu;
+  }
   return Error::success();
 }
 

@@ -53,6 +53,10 @@ struct CompileOptions {
   /// The kernel asks for at least this much shared memory (bytes), to bound
   /// how many programs share an SM.
   std::optional<int64_t> minSharedMem;
+  /// The GPU the PTX names and ptxas assembles for, when newer than
+  /// `target` (Triton's `arch` option generates code for an older GPU and
+  /// assembles it for the one it runs on). Unset: `target`.
+  std::optional<Target> ptxTarget;
   /// Extra ptxas flags, after kiln's own (Triton's `ptx_options` and the
   /// flags a Triton release adds).
   std::vector<std::string> ptxasOptions;
@@ -67,6 +71,9 @@ struct CompileOptions {
 
   /// The value of plugin option `key` ("<plugin>.<key>"), or `fallback`.
   llvm::StringRef pluginOption(llvm::StringRef key, llvm::StringRef fallback = "") const;
+
+  /// The target the PTX and cubin are for: `ptxTarget`, else `target`.
+  const Target &assemblyTarget() const { return ptxTarget ? *ptxTarget : target; }
 
   /// Triton's defaults for `target`: the warp size is 64 on CDNA (gfx9*)
   /// GPUs, 32 everywhere else.

@@ -227,6 +227,11 @@ def options():
                             options={"enable_fp_fusion": False, "maxnreg": 40, "enable_reflect_ftz": False})
     assert who(kernel) == "kiln" and ".maxnreg 40" in kernel.asm["ptx"]
     print("enable_fp_fusion, maxnreg and enable_reflect_ftz compile with kiln")
+    # Triton's `arch`: code for that GPU, PTX and cubin for the one compiled for.
+    older = triton.compile(vector_add(), target=TARGET, options={"arch": "sm80"})
+    assert who(older) == "kiln" and 'ttg.target = "cuda:80"' in older.asm["ttgir"]
+    assert ".target sm_90a" in older.asm["ptx"] and older.metadata.target.arch == 90
+    print("arch=sm80 compiles with kiln for cuda:80 and assembles for sm_90a")
 
 
 def plugin_paths():

@@ -186,6 +186,10 @@ Expected<std::string> generatePTX(StringRef llvmIR, const CompileOptions &option
                           std::to_string(versions->ptxas % 10);
     ptx = Regex("\\.version [0-9]+\\.[0-9]+").sub(".version " + version, ptx);
   }
+  // Code for an older GPU, assembled for the one it runs on: the PTX names
+  // that one, so that ptxas and the driver accept it there.
+  if (options.ptxTarget)
+    ptx = Regex("\\.target sm_[0-9]+a?").sub(".target " + smArch(*options.ptxTarget), ptx);
   return metadata.toComment("//") + ptx;
 }
 

@@ -154,7 +154,7 @@ Expected<std::string> assembleCubin(StringRef ptx, const CompileOptions &options
     flags.push_back("--fmad=false");
   flags.push_back("-v");
   flags.insert(flags.end(), options.ptxasOptions.begin(), options.ptxasOptions.end());
-  flags.push_back("--gpu-name=" + smArch(options.target));
+  flags.push_back("--gpu-name=" + smArch(options.assemblyTarget()));
   for (StringRef arg : {input.path.str(), StringRef("-o"), output.path.str()})
     flags.push_back(arg.str());
   std::string log;
