@@ -205,6 +205,10 @@ llvm::Expected<LinearLayout> toLinearLayout(const NVMMASharedEncoding &enc,
   for (int32_t row = 1; row < tileRows; row *= 2)
     bases.push_back({row, packed(vec * ((row / perPhase) % maxPhase))});
   LinearLayout cta({{std::string(kOffset), bases}}, {dimName(rowDim), dimName(colDim)});
+  // As TMA writes a box: the leading dimensions are rows of rows, outside
+  // all of the row dimension (a [2, 32, 64] box is 64 rows of 64), and
+  // blocks of columns beyond one swizzle row outermost.
+  cta *= LinearLayout::identity1D(int32_t((*tile)[rowDim] / tileRows), kOffset, dimName(rowDim));
   for (unsigned d = rank - 2; d-- > 0;)
     cta *= LinearLayout::identity1D(int32_t((*tile)[d]), kOffset, dimName(d));
   return combineCtaCgaWithShape(cta, enc.cgaLayout, shape);

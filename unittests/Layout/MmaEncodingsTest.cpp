@@ -223,6 +223,29 @@ TEST(MmaEncodings, NvmmaSharedMatchesHardwareSwizzle) {
     }
 }
 
+// Rank 3 and more, as TMA writes a box: every leading index is a run of
+// whole rows, after all rows of the one before (the swizzle counts rows
+// across them), and columns beyond a swizzle row outermost.
+TEST(MmaEncodings, NvmmaSharedLeadingDimensionsAreRowsOfRows) {
+  for (std::vector<int64_t> shape : {std::vector<int64_t>{2, 32, 64}, {4, 8, 64}, {2, 16, 128}}) {
+    SCOPED_TRACE(std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" +
+                 std::to_string(shape[2]));
+    NVMMASharedEncoding enc = nvmma(128, 16);
+    enc.rank = 3;
+    llvm::Expected<LinearLayout> ll = toLinearLayout(enc, shape);
+    ASSERT_TRUE(static_cast<bool>(ll)) << llvm::toString(ll.takeError());
+    int32_t rowElems = 64, rows = int32_t(shape[0] * shape[1]);
+    forEachInput(*ll, [&](llvm::ArrayRef<int32_t> in) {
+      // Boxes of 64 columns (one 128-byte swizzle row), each rows x 64.
+      int32_t box = in[0] / (rows * rowElems), inBox = in[0] % (rows * rowElems);
+      int32_t row = inBox / rowElems, inRow = inBox % rowElems;
+      int32_t col = ((inRow / 8) ^ (row % 8)) * 8 + inRow % 8 + box * rowElems;
+      llvm::SmallVector<int32_t> want = {int32_t(row / shape[1]), int32_t(row % shape[1]), col};
+      EXPECT_EQ(ll->apply(in), want) << "offset " << in[0];
+    });
+  }
+}
+
 // Unswizzled: the block row-major (TMA's SWIZZLE_NONE box), also when it is
 // too narrow or short to swizzle.
 TEST(MmaEncodings, NvmmaSharedUnswizzledIsRowMajor) {
