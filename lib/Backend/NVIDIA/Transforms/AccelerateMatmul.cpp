@@ -55,13 +55,31 @@ bool hasMmaTypes(tt::DotOp dot, int version, int capability) {
   return false;
 }
 
+/// The CGA layout (flattened) of the dot's result: in a program of several
+/// CTAs, the accumulator stays split over them as the result's layout is.
+SmallVector<int32_t> resultCGA(tt::DotOp dot) {
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(dot.getC().getType().getEncoding()))
+    return SmallVector<int32_t>(blocked.getCgaLayout());
+  return {};
+}
+
+/// The part of the result one CTA computes (all of it in a program of one
+/// CTA): what instruction shapes and warps are chosen for.
+SmallVector<int64_t> resultTile(tt::DotOp dot) {
+  return ctaShape(dot.getC().getType().getShape(), resultCGA(dot));
+}
+
+/// Whether the instructions of mma `version` can compute `dot`, judged, as
+/// Triton judges it, on the part of the result one CTA computes: a
+/// wgmma's warp group takes 64 rows of it.
 bool supportsMma(tt::DotOp dot, int version, int capability, unsigned numWarps) {
   if (!hasMmaTypes(dot, version, capability))
     return false;
   RankedTensorType cType = dot.getC().getType();
   Type elem = dot.getA().getType().getElementType();
   unsigned rank = cType.getRank();
-  int64_t m = cType.getShape()[rank - 2], n = cType.getShape()[rank - 1];
+  SmallVector<int64_t> tile = resultTile(dot);
+  int64_t m = tile[rank - 2], n = tile[rank - 1];
   int64_t k = dot.getA().getType().getShape()[rank - 1];
   if (version == 3) {
     // Below 32 accumulating steps fp8 products lose too much in wgmma's
@@ -92,20 +110,6 @@ bool hasChainedDot(Operation *dot, bool fedToo) {
     (void)getBackwardSlice(dot, &slice, backward);
   }
   return llvm::any_of(slice, [&](Operation *op) { return op != dot && isa<tt::DotOp>(op); });
-}
-
-/// The CGA layout (flattened) of the dot's result: in a program of several
-/// CTAs, the accumulator stays split over them as the result's layout is.
-SmallVector<int32_t> resultCGA(tt::DotOp dot) {
-  if (auto blocked = dyn_cast<BlockedEncodingAttr>(dot.getC().getType().getEncoding()))
-    return SmallVector<int32_t>(blocked.getCgaLayout());
-  return {};
-}
-
-/// The part of the result one CTA computes (all of it in a program of one
-/// CTA): what instruction shapes and warps are chosen for.
-SmallVector<int64_t> resultTile(tt::DotOp dot) {
-  return ctaShape(dot.getC().getType().getShape(), resultCGA(dot));
 }
 
 SmallVector<unsigned> mmaV3InstrShape(tt::DotOp dot, unsigned numWarps) {

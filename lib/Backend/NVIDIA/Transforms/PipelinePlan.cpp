@@ -53,15 +53,31 @@ bool isZero(Value other) {
   return matchPattern(other, m_Zero()) || matchPattern(other, m_PosZeroFloat());
 }
 
+/// The CGA layout (flattened) of operand `dotEnc`: its product's result's
+/// split, along M for A and along N for B, never along K
+/// (layout::operandCGA).
+SmallVector<int32_t> dotOperandCGA(DotOperandEncodingAttr dotEnc, unsigned rank) {
+  SmallVector<int32_t> flat;
+  for (SmallVector<int32_t> basis : dotEnc.getCGABases()) {
+    basis[dotEnc.getOpIdx() == 0 ? rank - 1 : rank - 2] = 0;
+    llvm::append_range(flat, basis);
+  }
+  return flat;
+}
+
 /// The `#ttg.swizzled_shared` layout Triton gives an mma operand in shared
 /// memory that is read into `dotEnc`: rows of `vec` elements, the swizzle
 /// phase advancing every 128 bytes, over as many phases as one ldmatrix
 /// tile has rows, so that the 8 rows an ldmatrix reads hit distinct banks.
+/// In a program of several CTAs it is split over them as the operand is,
+/// and each CTA's tile is swizzled alone (the rows are the tile's).
 SwizzledSharedEncodingAttr sharedForDotOperand(DotOperandEncodingAttr dotEnc,
                                                ArrayRef<int64_t> shape,
                                                ArrayRef<unsigned> order, unsigned bits) {
   unsigned rank = shape.size(), kWidth = dotEnc.getKWidth();
-  int64_t rowBytesish = std::max<int64_t>(1, shape[order[0]] * 4 / kWidth);
+  SmallVector<int32_t> cga = dotOperandCGA(dotEnc, rank);
+  SmallVector<int64_t> tile = ctaShape(shape, cga);
+  int64_t rowBytesish = std::max<int64_t>(1, tile[order[0]] * 4 / kWidth);
   unsigned perPhase = std::max<int64_t>(1, 128 / rowBytesish);
   unsigned vecWidth = 32 / bits;
   // Mixed widths read along the non-K dimension need twice the phases.
@@ -74,7 +90,8 @@ SwizzledSharedEncodingAttr sharedForDotOperand(DotOperandEncodingAttr dotEnc,
   unsigned vec = kContiguous ? tileK : tileMN;
   unsigned stride = kContiguous ? tileMN : tileK;
   unsigned maxPhase = std::max(1u, stride / perPhase);
-  return SwizzledSharedEncodingAttr::get(dotEnc.getContext(), vec, perPhase, maxPhase, order);
+  return SwizzledSharedEncodingAttr::get(dotEnc.getContext(), vec, perPhase, maxPhase, order,
+                                         cga);
 }
 
 /// Adds to `plan` the ops of the loop body that `roots` are computed by,
@@ -207,7 +224,7 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, const AxisInfoAnalysis &ax
     streamed.toRegisters = true;
     setSlot(streamed, resultType,
             SwizzledSharedEncodingAttr::get(load.getContext(), streamed.vec, 1, 1,
-                                            blocked.getOrder()));
+                                            blocked.getOrder(), blocked.getCgaLayout()));
     return streamed;
   }
 
@@ -248,15 +265,28 @@ std::optional<StreamedLoad> planLoad(tt::LoadOp load, const AxisInfoAnalysis &ax
   // operands are K-major in shared memory, whatever the global order): a
   // cp.async needs 4 consecutive bytes in both, else the load is left
   // synchronous, as Triton leaves it.
-  llvm::Expected<layout::LinearLayout> regs = toCTALinearLayout(resultType);
+  llvm::Expected<layout::LinearLayout> whole = toLinearLayout(resultType);
   llvm::Expected<layout::LinearLayout> shared =
       cast<LayoutEncodingInterface>(encoding).toLinearLayout(resultType.getShape());
-  if (shared)
-    shared = layout::ctaTile(*shared);
+  if (!whole || !shared) {
+    llvm::consumeError(whole.takeError());
+    llvm::consumeError(shared.takeError());
+    return reject("no linear layout for the load or its slot");
+  }
+  // In a program of several CTAs each copies its own tile into its own
+  // slot: the load and the slot must be split over the CTAs alike.
+  auto blockBases = [](const layout::LinearLayout &ll) {
+    return ll.hasInDim(layout::kBlock) ? ll.getInDims()[ll.getInDimIndex(layout::kBlock)].bases
+                                       : std::vector<layout::LinearLayout::Basis>{};
+  };
+  if (blockBases(*whole) != blockBases(*shared))
+    return reject("split over the CTAs otherwise than its slot");
+  llvm::Expected<layout::LinearLayout> regs = layout::ctaTile(*whole);
+  shared = layout::ctaTile(*shared);
   if (!regs || !shared) {
     llvm::consumeError(regs.takeError());
     llvm::consumeError(shared.takeError());
-    return reject("no linear layout for the load or its slot");
+    return reject("no linear layout for the load's or its slot's tile");
   }
   if (std::min(streamed.vec, layout::sharedVectorWidth(*regs, *shared, bits)) *
           bits < 32)

@@ -43,14 +43,38 @@ private:
                                                               warps, threadsPerWarp, ctas,
                                                               keepWhole));
   }
-  Type convertValue(Value value) { return convert(value.getType(), wholeAxes.lookup(value)); }
+  Type convertValue(Value value) {
+    auto it = plannedCGA.find(value);
+    return convertSplit(value.getType(), wholeAxes.lookup(value),
+                        it == plannedCGA.end() ? ArrayRef<int32_t>() : ArrayRef(it->second));
+  }
+  /// `type` without a layout given its default layout split over the CTAs
+  /// as `planned` says (CGA bases, flattened) where a product planned it
+  /// and it keeps `keepWhole` whole, else as the default split keeping
+  /// `keepWhole` whole.
+  Type convertSplit(Type type, uint64_t keepWhole, ArrayRef<int32_t> planned) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.getEncoding() || planned.empty())
+      return convert(type, keepWhole);
+    unsigned rank = tensor.getRank();
+    for (size_t i = 0; i < planned.size(); ++i)
+      if (planned[i] != 0 && (keepWhole >> (i % rank) & 1))
+        return convert(type, keepWhole);
+    SmallVector<unsigned> order(rank), sizePerThread(rank, 1);
+    std::iota(order.rbegin(), order.rend(), 0);
+    return tensor.cloneWithEncoding(buildBlockedEncoding(
+        &getContext(), tensor.getShape(), sizePerThread, order, warps, threadsPerWarp, planned));
+  }
   /// Over several CTAs, the axes each value must keep whole in every CTA:
   /// those a reduction or scan combines along, back through the
   /// elementwise computation (loads included) that produces its operands,
   /// so that the default layouts need no conversion between CTAs (what
-  /// Triton's plan-cta pass does after the fact).
+  /// Triton's plan-cta pass does after the fact). A product whose result
+  /// is split along both M and N plans the exact split (plannedCGA) of its
+  /// result, its operands and what they are computed from and feed.
   void findWholeAxes(ModuleOp module);
   DenseMap<Value, uint64_t> wholeAxes;
+  DenseMap<Value, SmallVector<int32_t>> plannedCGA;
   /// `type` with its rows along `axis` whole in each CTA: a reduction or
   /// scan along it then combines inside CTAs.
   RankedTensorType wholeAlong(Type type, unsigned axis) {
@@ -144,6 +168,56 @@ RankedTensorType catResultType(RankedTensorType result, RankedTensorType lhs,
       blocked.getOrder(), blocked.getCgaLayout()));
 }
 
+/// How Triton's plan-cta tiles the M x N result of a product over `ctas`
+/// CTAs: as few CTAs along M as leave each 128 rows, else 64, at most all
+/// of them; the rest along N, if that leaves each CTA 64 columns or more
+/// (otherwise the split with 64-row chunks stands). Returns (CTAs along M,
+/// CTAs along N).
+std::pair<int64_t, int64_t> ctaTiling(int64_t rows, int64_t cols, int64_t ctas) {
+  int64_t alongM = 1, alongN = ctas;
+  for (int64_t chunk : {128, 64}) {
+    alongM = std::clamp<int64_t>(rows / chunk, 1, ctas);
+    alongN = ctas / alongM;
+    if (cols / alongN >= 64)
+      break;
+  }
+  return {alongM, alongN};
+}
+
+/// The CGA bases (flattened, rank 2) of a result split over `alongM` CTAs
+/// along M and `alongN` along N, the CTA id's low bits along N, as
+/// Triton's CTA layouts of a product order them.
+SmallVector<int32_t> tiledCGA(int64_t alongM, int64_t alongN) {
+  SmallVector<int32_t> bases;
+  for (int32_t split = 1; split < alongN; split *= 2)
+    bases.append({0, split});
+  for (int32_t split = 1; split < alongM; split *= 2)
+    bases.append({split, 0});
+  return bases;
+}
+
+/// The CGA bases of operand `opIdx` (0: A, 1: B) of a product whose
+/// result's are `result` (flattened, `rank` entries each): the result's
+/// with K's entry zero (layout::operandCGA).
+SmallVector<int32_t> operandCGA(ArrayRef<int32_t> result, unsigned rank, unsigned opIdx) {
+  SmallVector<int32_t> bases(result);
+  for (size_t i = 0; i + rank <= bases.size(); i += rank)
+    bases[i + (opIdx == 0 ? rank - 1 : rank - 2)] = 0;
+  return bases;
+}
+
+/// `cga` (flattened) fitted to `shape`: along a dimension of fewer
+/// elements than it splits into, the largest bases hold copies instead.
+SmallVector<int32_t> fitCGA(ArrayRef<int32_t> cga, ArrayRef<int64_t> shape) {
+  unsigned rank = shape.size();
+  SmallVector<int32_t> fitted(cga);
+  for (size_t i = 0; rank && i + rank <= fitted.size(); i += rank)
+    for (unsigned d = 0; d < rank; ++d)
+      if (fitted[i + d] >= shape[d])
+        fitted[i + d] = 0;
+  return fitted;
+}
+
 void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
   SmallVector<Value> worklist;
   auto mark = [&](Value v, uint64_t axes) {
@@ -154,6 +228,21 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
       return;
     known |= axes;
     worklist.push_back(v);
+  };
+  // The first plan to reach a value holds (a value two products plan
+  // differently is converted for the second).
+  auto plan = [&](Value v, ArrayRef<int32_t> cga) {
+    auto tensor = dyn_cast<RankedTensorType>(v.getType());
+    if (!tensor || cga.empty() || plannedCGA.count(v))
+      return;
+    plannedCGA[v] = fitCGA(cga, tensor.getShape());
+    worklist.push_back(v);
+  };
+  // What `from` must keep, for `to`, which it is computed from or feeds.
+  auto spread = [&](Value from, Value to) {
+    mark(to, wholeAxes.lookup(from));
+    if (auto it = plannedCGA.find(from); it != plannedCGA.end())
+      plan(to, SmallVector<int32_t>(it->second));
   };
   module.walk([&](Operation *op) {
     if (auto reduce = dyn_cast<tt::ReduceOp>(op))
@@ -168,20 +257,41 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
     if (auto dot = dyn_cast<tt::DotOp>(op)) {
       RankedTensorType c = dot.getC().getType();
       unsigned rank = c.getRank();
-      // A result taller than wide is split along M, as Triton's plan-cta
-      // splits the larger dimension: each CTA then loads half of A and all
-      // of B, not all of the larger A. So is a square one whose CTAs keep
-      // 128 rows or more (256x256 over two, as Triton splits it): each
-      // keeps the full width N, which a wgmma instruction covers at its best
-      // (m64n256 rather than two m64n128); a smaller square splits along N,
-      // so that no CTA is left fewer rows than a warp group's 64.
       int64_t rows = c.getShape()[rank - 2], cols = c.getShape()[rank - 1];
       uint64_t mBit = uint64_t(1) << (rank - 2), nBit = uint64_t(1) << (rank - 1);
-      if (!(wholeAxes.lookup(dot.getD()) & (mBit | nBit))) {
-        uint64_t keep = rows > cols || (rows == cols && rows / ctas >= 128) ? nBit : mBit;
+      if (!(wholeAxes.lookup(dot.getD()) & (mBit | nBit)) && !plannedCGA.count(dot.getD())) {
+        // A 2-D result is tiled as Triton's plan-cta tiles it (ctaTiling):
+        // along M only, along N only, or along both, so that each CTA keeps
+        // 64 rows or more where it can (a warp group's wgmma). A batched
+        // one, which Triton does not split, is split along the larger of M
+        // and N (a square one along M when its CTAs keep 128 rows or more).
+        uint64_t keep;
+        if (rank == 2) {
+          auto [splitM, splitN] = ctaTiling(rows, cols, ctas);
+          if (splitM > 1 && splitN > 1) {
+            SmallVector<int32_t> cga = tiledCGA(splitM, splitN);
+            plan(dot.getD(), cga);
+            plan(dot.getC(), cga);
+          }
+          keep = splitM == 1 ? mBit : splitN == 1 ? nBit : 0;
+        } else {
+          keep = rows > cols || (rows == cols && rows / ctas >= 128) ? nBit : mBit;
+        }
         mark(dot.getD(), keep);
         mark(dot.getC(), keep);
       }
+      uint64_t batch = (uint64_t(1) << (rank - 2)) - 1;
+      uint64_t m = uint64_t(1) << (rank - 2), n = uint64_t(1) << (rank - 1);
+      // Split along both M and N: the operands' exact splits.
+      if (auto it = plannedCGA.find(dot.getD()); it != plannedCGA.end()) {
+        SmallVector<int32_t> result = it->second;
+        plan(dot.getA(), operandCGA(result, rank, 0));
+        plan(dot.getB(), operandCGA(result, rank, 1));
+        mark(dot.getA(), n); // A: [.., M, K]
+        mark(dot.getB(), m); // B: [.., K, N]
+        return;
+      }
+      // Otherwise whole along the dimension the result is not split over.
       SmallVector<unsigned> order(rank);
       std::iota(order.rbegin(), order.rend(), 0);
       SmallVector<int32_t> cga =
@@ -190,8 +300,6 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
       for (size_t i = 0; i < cga.size(); ++i)
         if (cga[i] != 0)
           splitDims |= uint64_t(1) << (i % rank);
-      uint64_t batch = (uint64_t(1) << (rank - 2)) - 1;
-      uint64_t m = uint64_t(1) << (rank - 2), n = uint64_t(1) << (rank - 1);
       uint64_t keepA = ((batch | m) & ~splitDims) | n; // A: [.., M, K]
       uint64_t keepB = ((batch | n) & ~splitDims) | m; // B: [.., K, N]
       mark(dot.getA(), keepA);
@@ -200,14 +308,13 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
   });
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
-    uint64_t axes = wholeAxes.lookup(v);
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
       if (forOp && arg.getArgNumber() > 0) {
         unsigned i = arg.getArgNumber() - 1;
-        mark(forOp.getInitArgs()[i], axes);
-        mark(forOp.getResult(i), axes);
-        mark(forOp.getBody()->getTerminator()->getOperand(i), axes);
+        spread(v, forOp.getInitArgs()[i]);
+        spread(v, forOp.getResult(i));
+        spread(v, forOp.getBody()->getTerminator()->getOperand(i));
       }
       continue;
     }
@@ -223,17 +330,17 @@ void ConvertFromTTIRPass::findWholeAxes(ModuleOp module) {
           user->getNumResults() == 1 && llvm::all_of(user->getOperandTypes(), sameShape) &&
           isa<RankedTensorType>(user->getResult(0).getType()) &&
           sameShape(user->getResult(0).getType()))
-        mark(user->getResult(0), axes);
+        spread(v, user->getResult(0));
     Operation *def = v.getDefiningOp();
     if (auto forOp = dyn_cast<scf::ForOp>(def)) {
-      mark(forOp.getRegionIterArgs()[cast<OpResult>(v).getResultNumber()], axes);
+      spread(v, forOp.getRegionIterArgs()[cast<OpResult>(v).getResultNumber()]);
       continue;
     }
     if (def->getNumRegions() || isa<tt::TransOp, tt::ReshapeOp>(def))
       continue;
     if (llvm::all_of(def->getOperandTypes(), sameShape) || isa<tt::BroadcastOp>(def))
       for (Value operand : def->getOperands())
-        mark(operand, axes);
+        spread(v, operand);
   }
 }
 
@@ -393,13 +500,18 @@ LogicalResult ConvertFromTTIRPass::convertOperands(Operation *op) {
       if (auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
           result && result.getShape() == tensor.getShape() && result.getEncoding())
         return tensor.cloneWithEncoding(result.getEncoding());
-    // Otherwise (a store's operands) one layout for all, whole along what
-    // any of them must keep whole.
+    // Otherwise (a store's operands) one layout for all: the split a
+    // product planned for any of them, else the default one, whole along
+    // what any of them must keep whole.
     uint64_t axes = 0;
+    ArrayRef<int32_t> planned;
     for (Value other : op->getOperands())
-      if (auto t = dyn_cast<RankedTensorType>(other.getType()); t && t.getShape() == tensor.getShape())
+      if (auto t = dyn_cast<RankedTensorType>(other.getType()); t && t.getShape() == tensor.getShape()) {
         axes |= wholeAxes.lookup(other);
-    return convert(tensor.cloneWithEncoding({}), axes);
+        if (auto it = plannedCGA.find(other); it != plannedCGA.end() && planned.empty())
+          planned = it->second;
+      }
+    return convertSplit(tensor.cloneWithEncoding({}), axes, planned);
   };
   for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i) {
     Value operand = op->getOperand(i);

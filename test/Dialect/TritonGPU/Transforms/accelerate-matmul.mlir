@@ -144,6 +144,24 @@ module attributes {"ttg.num-ctas" = 2 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 
 // -----
 
+// Whether wgmma can take a product is judged on the part of the result one
+// CTA computes, as Triton judges it: a 256x128 result split along M over 8
+// CTAs leaves each 32 rows, fewer than a warp group's 64, so mma.sync
+// computes it (with the split), not wgmma.
+// CHECK-DAG: #[[MMA2:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 4], CGALayout = {{\[\[}}1, 0], [2, 0], [4, 0]], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func @rows_per_cta
+// CHECK-NOT: ttng.warp_group_dot
+// CHECK: tt.dot {{.*}} -> tensor<256x128xf32, #[[MMA2]]>
+#c = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[1, 0], [2, 0], [4, 0]]}>
+module attributes {"ttg.num-ctas" = 8 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func @rows_per_cta(%a: tensor<256x64xf16, #ttg.dot_op<{opIdx = 0, parent = #c}>>, %b: tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #c}>>, %c: tensor<256x128xf32, #c>) -> tensor<256x128xf32, #c> {
+    %d = tt.dot %a, %b, %c : tensor<256x64xf16, #ttg.dot_op<{opIdx = 0, parent = #c}>> * tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #c}>> -> tensor<256x128xf32, #c>
+    tt.return %d : tensor<256x128xf32, #c>
+  }
+}
+
+// -----
+
 // A dot no tensor core takes (32 rows of fp8 with an f16 result: too few
 // rows for wgmma, and mma.sync's fp8 accumulates in f32 only) stays on the
 // FMA lowering, which computes in the result's type: its fp8 operands are
