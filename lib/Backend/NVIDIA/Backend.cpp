@@ -33,6 +33,10 @@ Stage ttgirStage(const Target &target) {
   Stage stage;
   stage.name = "ttgir";
   stage.entries = ttgirLayoutPasses();
+  // tf32x3 as three tf32 dots, which tensor cores take (sm_80 and newer).
+  if (target.capability() >= 80)
+    stage.entries.push_back(
+        corePass("ttgir.split-tf32x3-dots", [] { return ttg::createSplitTF32x3Dots(); }));
   stage.entries.push_back(corePass("ttgir.accelerate-matmul", [] { return createAccelerateMatmul(); }));
   stage.entries.push_back(corePass("ttgir.remove-layout-conversions-after-matmul",
                                    [] { return ttg::createRemoveLayoutConversions(); }));
