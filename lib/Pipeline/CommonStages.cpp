@@ -95,6 +95,7 @@ std::vector<PassEntry> llirPasses() {
       corePass("llir.convert-to-llvm", PassFactory([](const CompileOptions &options) {
                  return createConvertTritonGPUToLLVM(options);
                })),
+      corePass("llir.forward-struct-fields", [] { return createForwardStructFields(); }),
   };
 }
 
