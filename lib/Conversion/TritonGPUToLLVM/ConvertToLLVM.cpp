@@ -177,13 +177,13 @@ LogicalResult checkTypes(Operation *op, unsigned warpSize, unsigned numWarps, un
   return success();
 }
 
-/// The most elements of one tensor a thread may hold in registers. Each is
-/// a value of its own in the lowered IR, and compile time still grows
-/// faster than their number (LLVM and ptxas on blocks this long): 8192 f32
-/// take seconds in an elementwise kernel and about 30 s in an FMA dot, as
-/// Triton's do, where 32768 took 110 s. 8192 is what Triton's own tests ask
-/// for (f32 FMA matmuls, a rank-4 broadcast on one warp).
-constexpr int64_t kMaxElementsPerThread = 8192;
+/// The most elements of one tensor a thread may hold in registers: what
+/// Triton's limit of 2^20 elements a tensor gives one warp of 32 threads
+/// (Triton's tests compile such a kernel: 21 s and 530 MB here). Each is a
+/// value of its own in the lowered IR; more can only come from a layout
+/// that repeats elements in a thread's registers, and compile time grows
+/// faster than their number.
+constexpr int64_t kMaxElementsPerThread = 32768;
 
 /// A located error at the first op whose result gives a thread more than
 /// kMaxElementsPerThread elements of a tensor (one error for the kernel).
