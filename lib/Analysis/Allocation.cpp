@@ -19,7 +19,27 @@ using namespace mlir;
 
 namespace kiln {
 
+namespace {
+std::vector<std::function<std::optional<ScratchNeed>(Operation *)>> &scratchRules() {
+  static std::vector<std::function<std::optional<ScratchNeed>(Operation *)>> rules;
+  return rules;
+}
+} // namespace
+
+void registerScratchRule(std::function<std::optional<ScratchNeed>(Operation *)> rule) {
+  scratchRules().push_back(std::move(rule));
+}
+
+std::optional<ScratchNeed> registeredScratch(Operation *op) {
+  for (const auto &rule : scratchRules())
+    if (std::optional<ScratchNeed> need = rule(op))
+      return need;
+  return std::nullopt;
+}
+
 int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
+  if (std::optional<ScratchNeed> need = registeredScratch(op))
+    return need->bytes;
   // The same plans the lowerings follow; a plan that fails is reported by
   // the lowering, which then allocates nothing.
   auto bytesOf = [](auto plan) -> int64_t {
@@ -201,7 +221,9 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
       return;
     }
     if (int64_t bytes = scratchBytes(op, ctx)) {
-      SharedBuffer buffer{op, bytes, kDefaultAlignment, index[op], subtreeEnd[op]};
+      std::optional<ScratchNeed> need = registeredScratch(op);
+      SharedBuffer buffer{op, bytes, std::max(kDefaultAlignment, need ? need->alignment : 0),
+                          index[op], subtreeEnd[op]};
       widenToWarpSpecialize(buffer);
       result.buffers.push_back(buffer);
     }

@@ -21,6 +21,8 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 
 namespace kiln {
 
@@ -45,6 +47,18 @@ struct ScratchContext {
   unsigned warpSize;
   unsigned numWarps;
 };
+
+/// Scratch that a back end's (or a plugin's) lowering of an op needs, which
+/// the shared rules below do not know: bytes and alignment.
+struct ScratchNeed {
+  int64_t bytes = 0;
+  int64_t alignment = 16;
+};
+/// Registers a rule (at start-up, before any compile): the scratch it
+/// returns for an op is allocated like the shared rules' (nullopt: not its op).
+void registerScratchRule(std::function<std::optional<ScratchNeed>(mlir::Operation *)> rule);
+/// The registered rules' need for `op`, if one has it.
+std::optional<ScratchNeed> registeredScratch(mlir::Operation *op);
 
 /// Bytes of scratch shared memory `op`'s lowering uses while it runs (0 for
 /// ops that need none). Each lowering that exchanges data through shared

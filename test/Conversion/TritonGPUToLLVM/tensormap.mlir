@@ -21,35 +21,44 @@
 // CHECK: %[[SLICE:.*]] = llvm.mul %{{.*}}, %[[SIZE]] : i64
 // CHECK: %[[AT:.*]] = llvm.add %[[SLICE]], %{{.*}} : i64
 // CHECK: %[[MAP:.*]] = llvm.getelementptr %[[SCRATCH]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// Thread 0 zeroes the 128 bytes, sets every field (innermost dimension
-// first), releases the map; a barrier; every thread acquires it.
+// Warp 0 zeroes the map's 128 bytes of shared scratch (a word a lane),
+// thread 0 sets every field there (innermost dimension first), and the
+// warp copies it to global memory, releasing it; a barrier; every thread
+// acquires it.
+// CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK: %[[W0:.*]] = llvm.icmp "ult"
 // CHECK: %[[T0:.*]] = llvm.icmp "eq"
+// CHECK: %[[SMEMI:.*]] = llvm.ptrtoint %[[SMEM]] : !llvm.ptr<3> to i32
+// CHECK: %[[LANE:.*]] = llvm.urem
+// CHECK: %[[WORD:.*]] = llvm.getelementptr %[[SMEM]][%[[LANE]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+// CHECK: %[[WORDI:.*]] = llvm.ptrtoint %[[WORD]] : !llvm.ptr<3> to i32
 // CHECK: %[[MAPI:.*]] = llvm.ptrtoint %[[MAP]] : !llvm.ptr<1> to i64
 // CHECK: %[[BASE:.*]] = llvm.ptrtoint %[[A]] : !llvm.ptr<1> to i64
-// CHECK: llvm.inline_asm has_side_effects "@$0 st.global.b64 [$1+0], $2;
-// CHECK-SAME: @$0 st.global.b64 [$1+120], $2;
-// CHECK-SAME: @$0 tensormap.replace.tile.global_address.global.b1024.b64 [$1], $3;
-// CHECK-SAME: @$0 tensormap.replace.tile.rank.global.b1024.b32 [$1], 1;
-// CHECK-SAME: @$0 tensormap.replace.tile.box_dim.global.b1024.b32 [$1], 0, $4;
-// CHECK-SAME: @$0 tensormap.replace.tile.box_dim.global.b1024.b32 [$1], 1, $5;
-// CHECK-SAME: @$0 tensormap.replace.tile.global_dim.global.b1024.b32 [$1], 0, $6;
-// CHECK-SAME: @$0 tensormap.replace.tile.global_dim.global.b1024.b32 [$1], 1, $7;
-// CHECK-SAME: @$0 tensormap.replace.tile.global_stride.global.b1024.b64 [$1], 0, $8;
-// CHECK-SAME: @$0 tensormap.replace.tile.element_stride.global.b1024.b32 [$1], 0, $9;
-// CHECK-SAME: @$0 tensormap.replace.tile.element_stride.global.b1024.b32 [$1], 1, $10;
-// CHECK-SAME: @$0 tensormap.replace.tile.elemtype.global.b1024.b32 [$1], 6;
-// CHECK-SAME: @$0 tensormap.replace.tile.interleave_layout.global.b1024.b32 [$1], 0;
-// CHECK-SAME: @$0 tensormap.replace.tile.swizzle_mode.global.b1024.b32 [$1], 3;
-// CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.global.b1024.b32 [$1], 1;
-// CHECK-SAME: @$0 fence.proxy.tensormap::generic.release.gpu;
-// CHECK-SAME: "b,l,l,l,r,r,r,r,l,r,r" %[[T0]], %[[MAPI]], %{{.*}}, %[[BASE]], %{{.*}}, %{{.*}}, %[[N]], %[[M]], %{{.*}}, %{{.*}}, %{{.*}}
+// CHECK: llvm.inline_asm has_side_effects "@$0 st.shared.b32 [$3], 0;
+// CHECK-SAME: @$0 bar.warp.sync -1;
+// CHECK-SAME: @$1 tensormap.replace.tile.global_address.shared::cta.b1024.b64 [$2], $5;
+// CHECK-SAME: @$1 tensormap.replace.tile.rank.shared::cta.b1024.b32 [$2], 1;
+// CHECK-SAME: @$1 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$2], 0, $6;
+// CHECK-SAME: @$1 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$2], 1, $7;
+// CHECK-SAME: @$1 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [$2], 0, $8;
+// CHECK-SAME: @$1 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [$2], 1, $9;
+// CHECK-SAME: @$1 tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [$2], 0, $10;
+// CHECK-SAME: @$1 tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [$2], 0, $11;
+// CHECK-SAME: @$1 tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [$2], 1, $12;
+// CHECK-SAME: @$1 tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [$2], 6;
+// CHECK-SAME: @$1 tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [$2], 0;
+// CHECK-SAME: @$1 tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$2], 3;
+// CHECK-SAME: @$1 tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [$2], 1;
+// CHECK-SAME: @$0 bar.warp.sync -1;
+// CHECK-SAME: @$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$4], [$2], 128;
+// CHECK-SAME: "b,b,r,r,l,l,r,r,r,r,l,r,r" %[[W0]], %[[T0]], %[[SMEMI]], %[[WORDI]], %[[MAPI]], %[[BASE]], %{{.*}}, %{{.*}}, %[[N]], %[[M]], %{{.*}}, %{{.*}}, %{{.*}}
 // CHECK-NEXT: nvvm.barrier0
 // CHECK: llvm.inline_asm has_side_effects "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l"
 // The descriptor the copies use is the map's generic address.
 // CHECK: %[[DESC:.*]] = llvm.addrspacecast %[[MAP]] : !llvm.ptr<1> to !llvm.ptr
 // CHECK: llvm.mlir.constant(128 : i64) : i64
 // CHECK: llvm.getelementptr %[[SCRATCH]]
-// CHECK: fill_mode.global.b1024.b32 [$1], 0;
+// CHECK: fill_mode.shared::cta.b1024.b32 [$2], 0;
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[DESC]]
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
 #bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>

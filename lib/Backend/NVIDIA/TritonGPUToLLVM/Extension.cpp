@@ -8,10 +8,12 @@
 //===----------------------------------------------------------------------===//
 #include "Patterns.h"
 
+#include "kiln/Analysis/Allocation.h"
 #include "kiln/Backend/NVIDIA/Backend.h"
 #include "kiln/Backend/NVIDIA/TargetInfo.h"
 #include "kiln/Conversion/TritonGPUToLLVM/LoweringExtension.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -185,6 +187,12 @@ void registerLowering() {
                                          target.str() + "\"");
         });
     registerLoweringExtension("cuda", "nvidia", std::make_shared<NVIDIALowering>());
+    // A tensor map is made in shared memory, then copied to its global home.
+    registerScratchRule([](Operation *op) -> std::optional<ScratchNeed> {
+      if (isa<ttng::TensormapCreateOp>(op))
+        return ScratchNeed{ttng::kTensorMapBytes, ttng::kTensorMapBytes};
+      return std::nullopt;
+    });
     return true;
   }();
   (void)registered;

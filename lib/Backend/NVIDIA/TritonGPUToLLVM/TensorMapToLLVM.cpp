@@ -1,11 +1,12 @@
 //===- TensorMapToLLVM.cpp - tensor maps made on the device ---------------===//
 //
-// `ttng.tensormap_create` writes the 128-byte map straight into its global
-// scratch: thread 0 zeroes it, sets every field with `tensormap.replace`
-// and releases it to the tensor-map proxy; a CTA barrier then lets every
-// thread acquire it (`ttng.tensormap_fenceproxy_acquire`) before the TMA
-// copies it issues. Writing in global memory needs no shared staging
-// buffer, so the op takes no shared memory.
+// `ttng.tensormap_create` builds the 128-byte map in its shared scratch and
+// copies it to its global home, as the PTX ISA prescribes for maps made on
+// the device (and as Triton does): warp 0 zeroes the scratch, thread 0 sets
+// every field with `tensormap.replace`, and the warp copies the map out with
+// `tensormap.cp_fenceproxy`, which also releases it to the tensor-map
+// proxy. A CTA barrier then lets every thread acquire it
+// (`ttng.tensormap_fenceproxy_acquire`) before the TMA copies it issues.
 //
 //===----------------------------------------------------------------------===//
 #include "PTXHelpers.h"
@@ -26,64 +27,67 @@ using kiln::nvidia::detail::ptx;
 namespace kiln::nvidia {
 namespace {
 
-/// One inline-PTX block whose instructions all run where `pred` (operand
-/// $0) holds.
-struct PTXBlock {
-  explicit PTXBlock(Value pred) : constraints("b"), args{pred} {}
-  std::string text, constraints;
-  SmallVector<Value> args;
-  std::string operand(Value v, StringRef constraint) {
-    constraints += "," + constraint.str();
-    args.push_back(v);
-    return "$" + std::to_string(args.size() - 1);
-  }
-  void add(StringRef instr) { text += "@$0 " + instr.str() + ";\n\t"; }
-  void emit(OpBuilder &b, Location loc) {
-    ptx(b, loc, Type(), text, constraints, args, /*sideEffects=*/true);
-  }
-};
-
 struct TensormapCreateLowering : OpConversionPattern<ttng::TensormapCreateOp> {
   TensormapCreateLowering(lowering::TypeConverter &converter, const Context &ctx)
       : OpConversionPattern(converter, &converter.getContext()), ctx(ctx) {}
   LogicalResult matchAndRewrite(ttng::TensormapCreateOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type i64 = rewriter.getI64Type();
-    PTXBlock block(isThreadZero(rewriter, loc, ctx));
-    std::string map = block.operand(
-        LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getDescPtr()), "l");
-    std::string zero =
-        block.operand(LLVM::ConstantOp::create(rewriter, loc, i64, rewriter.getI64IntegerAttr(0)),
-                      "l");
-    // The fields tensormap.replace leaves alone must be zero.
-    for (int64_t at = 0; at < ttng::kTensorMapBytes; at += 8)
-      block.add("st.global.b64 [" + map + "+" + std::to_string(at) + "], " + zero);
-    auto field = [&](StringRef name, StringRef bits) {
-      return "tensormap.replace.tile." + name.str() + ".global.b1024." + bits.str() + " [" + map +
-             "], ";
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    if (ctx.warpSize * 4 != ttng::kTensorMapBytes)
+      return op.emitError() << "a tensor map is built by a warp of 32 threads; this target's "
+                               "warps have " << ctx.warpSize;
+    FailureOr<Value> scratch = sharedMemoryBase(rewriter, loc, op);
+    if (failed(scratch))
+      return failure();
+    Value tid = ctx.target.threadId(rewriter, loc);
+    Value warpSize = i32Constant(rewriter, loc, ctx.warpSize);
+    auto ult = [&](Value a, Value b) {
+      return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, a, b);
     };
-    block.add(field("global_address", "b64") +
-              block.operand(LLVM::PtrToIntOp::create(rewriter, loc, i64,
-                                                     adaptor.getGlobalAddress()),
-                            "l"));
-    block.add(field("rank", "b32") + std::to_string(op.getRank() - 1));
+    // Operands: $0 warp 0, $1 thread 0, $2 the map in shared memory, $3
+    // this thread's word of it, $4 the map's global home, then the fields.
+    std::string constraints = "b,b,r,r,l";
+    SmallVector<Value> args = {
+        ult(tid, warpSize), isThreadZero(rewriter, loc, ctx),
+        LLVM::PtrToIntOp::create(rewriter, loc, i32, *scratch),
+        LLVM::PtrToIntOp::create(
+            rewriter, loc, i32,
+            LLVM::GEPOp::create(rewriter, loc, scratch->getType(), i32, *scratch,
+                                ValueRange{LLVM::URemOp::create(rewriter, loc, tid, warpSize)})),
+        LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getDescPtr())};
+    auto operand = [&](Value v, StringRef constraint) {
+      constraints += "," + constraint.str();
+      args.push_back(v);
+      return "$" + std::to_string(args.size() - 1);
+    };
+    // 128 bytes: a word from each of 32 lanes (an NVIDIA warp).
+    std::string text = "@$0 st.shared.b32 [$3], 0;\n\t@$0 bar.warp.sync -1;\n\t";
+    auto field = [&](StringRef name, StringRef bits, const std::string &value) {
+      text += "@$1 tensormap.replace.tile." + name.str() + ".shared::cta.b1024." + bits.str() +
+              " [$2], " + value + ";\n\t";
+    };
+    field("global_address", "b64",
+          operand(LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getGlobalAddress()), "l"));
+    field("rank", "b32", std::to_string(op.getRank() - 1));
     auto perDimension = [&](StringRef name, StringRef bits, ValueRange values,
                             StringRef constraint) {
       for (auto [d, v] : llvm::enumerate(values))
-        block.add(field(name, bits) + std::to_string(d) + ", " + block.operand(v, constraint));
+        field(name, bits, std::to_string(d) + ", " + operand(v, constraint));
     };
     perDimension("box_dim", "b32", adaptor.getBoxDim(), "r");
     perDimension("global_dim", "b32", adaptor.getGlobalDim(), "r");
     perDimension("global_stride", "b64", adaptor.getGlobalStride(), "l");
     perDimension("element_stride", "b32", adaptor.getElementStride(), "r");
-    block.add(field("elemtype", "b32") + std::to_string(op.getElemType()));
-    block.add(field("interleave_layout", "b32") + std::to_string(op.getInterleaveLayout()));
-    block.add(field("swizzle_mode", "b32") + std::to_string(op.getSwizzleMode()));
-    block.add(field("fill_mode", "b32") + std::to_string(op.getFillMode()));
-    block.add("fence.proxy.tensormap::generic.release.gpu");
-    block.emit(rewriter, loc);
-    // Orders thread 0's release before every thread's acquire.
+    field("elemtype", "b32", std::to_string(op.getElemType()));
+    field("interleave_layout", "b32", std::to_string(op.getInterleaveLayout()));
+    field("swizzle_mode", "b32", std::to_string(op.getSwizzleMode()));
+    field("fill_mode", "b32", std::to_string(op.getFillMode()));
+    text += "@$0 bar.warp.sync -1;\n\t@$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::"
+            "generic.release.gpu.sync.aligned [$4], [$2], " +
+            std::to_string(ttng::kTensorMapBytes) + ";";
+    ptx(rewriter, loc, Type(), text, constraints, args, /*sideEffects=*/true);
+    // Orders warp 0's release before every thread's acquire.
     ctx.target.barrier(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
