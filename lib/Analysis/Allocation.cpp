@@ -220,8 +220,8 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
       result.buffers.push_back(buffer);
       return;
     }
-    if (int64_t bytes = scratchBytes(op, ctx)) {
-      std::optional<ScratchNeed> need = registeredScratch(op);
+    std::optional<ScratchNeed> need = registeredScratch(op);
+    if (int64_t bytes = need ? need->bytes : scratchBytes(op, ctx)) {
       SharedBuffer buffer{op, bytes, std::max(kDefaultAlignment, need ? need->alignment : 0),
                           index[op], subtreeEnd[op]};
       widenToWarpSpecialize(buffer);

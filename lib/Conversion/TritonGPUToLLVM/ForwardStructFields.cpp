@@ -3,9 +3,10 @@
 // A tensor travels between lowered ops as a struct of a thread's registers:
 // the producer inserts each register into the struct, every user extracts
 // them again. Each extract of a field its insertvalue chain set reads the
-// inserted value instead; the chains that lose their last user go. Each
-// chain is walked once, into a table of its fields, so the pass is linear in
-// the registers, where LLVM's folding of the same chains is quadratic.
+// inserted value instead; the chains that lose their last user go. A chain
+// is walked until its fields are all found or it meets a chain already
+// tabled, so the pass is linear in the registers of the usual pack and
+// unpack, where LLVM's folding of the same chains is quadratic.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Conversion/TritonGPUToLLVM/Passes.h"
@@ -34,14 +35,24 @@ struct ForwardStructFields : kiln::impl::ForwardStructFieldsBase<ForwardStructFi
         return it->second;
       auto type = dyn_cast<LLVM::LLVMStructType>(top.getType());
       SmallVector<Value> set(type ? type.getBody().size() : 0);
-      for (auto insert = top.getDefiningOp<LLVM::InsertValueOp>(); insert && !set.empty();
+      size_t unset = set.size();
+      for (auto insert = top.getDefiningOp<LLVM::InsertValueOp>(); insert && unset;
            insert = insert.getContainer().getDefiningOp<LLVM::InsertValueOp>()) {
         ArrayRef<int64_t> position = insert.getPosition();
         // Nested positions reach into a member struct: the walk stops.
         if (position.size() != 1 || position[0] < 0 || position[0] >= int64_t(set.size()))
           break;
-        if (!set[position[0]])
+        if (!set[position[0]]) {
           set[position[0]] = insert.getValue();
+          --unset;
+        }
+        // The rest of the chain is a table already: take its fields.
+        if (auto known = fields.find(insert.getContainer()); known != fields.end()) {
+          for (auto [field, value] : llvm::zip(set, known->second))
+            if (!field)
+              field = value;
+          break;
+        }
       }
       return fields.try_emplace(top, std::move(set)).first->second;
     };

@@ -26,11 +26,11 @@
 // warp copies it to global memory, releasing it; a barrier; every thread
 // acquires it.
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
-// CHECK: %[[W0:.*]] = llvm.icmp "ult"
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[W0:.*]] = llvm.icmp "ult" %[[TID]]
 // CHECK: %[[T0:.*]] = llvm.icmp "eq"
 // CHECK: %[[SMEMI:.*]] = llvm.ptrtoint %[[SMEM]] : !llvm.ptr<3> to i32
-// CHECK: %[[LANE:.*]] = llvm.urem
-// CHECK: %[[WORD:.*]] = llvm.getelementptr %[[SMEM]][%[[LANE]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
+// CHECK: %[[WORD:.*]] = llvm.getelementptr %[[SMEM]][%[[TID]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i32
 // CHECK: %[[WORDI:.*]] = llvm.ptrtoint %[[WORD]] : !llvm.ptr<3> to i32
 // CHECK: %[[MAPI:.*]] = llvm.ptrtoint %[[MAP]] : !llvm.ptr<1> to i64
 // CHECK: %[[BASE:.*]] = llvm.ptrtoint %[[A]] : !llvm.ptr<1> to i64

@@ -117,9 +117,12 @@ public:
   // An mbarrier's arrivals and waits are meant to race (only its init and
   // inval are plain writes), and a TMA load's write to its buffer is
   // ordered by the waits on its mbarrier, not by a CTA barrier. A TMA store
-  // reads through the async proxy.
+  // reads through the async proxy. A tensor map is built in the op's own
+  // scratch, which the shared rule for scratch covers.
   bool sharedEffects(Operation *op, SmallVectorImpl<SharedEffect> &effects) const override {
     using Kind = SharedEffect::Kind;
+    if (isa<ttng::TensormapCreateOp>(op))
+      return false;
     if (isa<ttng::TMAStoreWaitOp>(op) || isTensorMapOp(op))
       return true;
     if (isa<ttng::InitBarrierOp, ttng::InvalBarrierOp>(op)) {

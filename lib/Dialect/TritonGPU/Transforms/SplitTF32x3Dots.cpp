@@ -2,14 +2,15 @@
 //
 // tf32x3 multiplies f32 operands on tensor cores with about twice tf32's
 // precision, from three tf32 products. With a = aBig + aSmall, where aBig
-// keeps the top 19 bits (sign, exponent, 10 mantissa bits: what a tf32
-// multiply reads) and aSmall = a - aBig exactly:
+// is a rounded to its top 19 bits (sign, exponent, 10 mantissa bits: what
+// a tf32 multiply reads) and aSmall = a - aBig exactly:
 //
 //   a * b ~= aBig * bBig + (aBig * bSmall + aSmall * bBig)
 //
 // (aSmall * bSmall is below the result's precision). The cross terms are
 // summed first, into zero; an infinite operand leaves a NaN rest, so a NaN
-// there counts as 0 and the big product carries the infinity.
+// there counts as 0 and the big product carries the infinity. Then the big
+// product, and the accumulator last, in Triton 3.6's order.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
@@ -26,14 +27,24 @@ using namespace kiln;
 
 namespace {
 
-/// The top 19 bits of every element of `x` (f32), the rest cleared.
+/// Every element of `x` (f32) rounded to its top 19 bits, to nearest with
+/// ties away from zero (PTX's cvt.rna.tf32.f32, in integer arithmetic so
+/// that any target takes it); a NaN stays itself, as rounding would carry a
+/// low-bit payload into an infinity.
 Value bigPart(OpBuilder &b, Location loc, Value x) {
   auto type = cast<RankedTensorType>(x.getType());
   auto intType = type.clone(b.getI32Type());
+  auto splat = [&](int32_t v) {
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(intType, b.getI32IntegerAttr(v)));
+  };
   Value bits = arith::BitcastOp::create(b, loc, intType, x);
-  Value mask = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(intType, b.getI32IntegerAttr(int32_t(0xFFFFE000))));
-  return arith::BitcastOp::create(b, loc, type, arith::AndIOp::create(b, loc, bits, mask));
+  Value half = splat(0x1000), mask = splat(int32_t(0xFFFFE000));
+  Value rounded =
+      arith::AndIOp::create(b, loc, arith::AddIOp::create(b, loc, bits, half), mask);
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  return arith::SelectOp::create(b, loc, isNaN, x,
+                                 arith::BitcastOp::create(b, loc, type, rounded));
 }
 
 void split(tt::DotOp dot) {
@@ -53,8 +64,9 @@ void split(tt::DotOp dot) {
   Value cross = tf32Dot(aBig, bSmall, tf32Dot(aSmall, bBig, zero));
   Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, cross, cross);
   cross = arith::SelectOp::create(b, loc, isNaN, zero, cross);
-  Value acc = arith::AddFOp::create(b, loc, c, cross);
-  dot.replaceAllUsesWith(tf32Dot(aBig, bBig, acc));
+  // The accumulator joins last, as in Triton's, so the results are the same.
+  Value product = tf32Dot(aBig, bBig, cross);
+  dot.replaceAllUsesWith(arith::AddFOp::create(b, loc, product, c).getResult());
   dot.erase();
 }
 

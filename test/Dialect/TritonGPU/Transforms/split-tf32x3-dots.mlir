@@ -1,9 +1,10 @@
 // RUN: kiln-opt %s -split-input-file --ttgir-split-tf32x3-dots | FileCheck %s
 // RUN: kiln-opt %s -split-input-file --ttgir-split-tf32x3-dots | kiln-opt -split-input-file > /dev/null
 
-// A tf32x3 dot: three tf32 dots of the operands' big parts (top 19 bits)
-// and small rests, the cross terms into zero with a NaN there dropped, the
-// big product onto the accumulator plus them. Layouts stay as they were.
+// A tf32x3 dot: three tf32 dots of the operands' big parts (rounded to
+// the top 19 bits, a NaN kept) and small rests, the cross terms into zero
+// with a NaN there dropped, the big product onto them, the accumulator
+// last. Layouts stay as they were.
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #a = #ttg.dot_op<{opIdx = 0, parent = #blocked}>
 #b = #ttg.dot_op<{opIdx = 1, parent = #blocked}>
@@ -11,13 +12,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-LABEL: tt.func @tf32x3
 // CHECK-SAME: (%[[A:.*]]: tensor<32x32xf32, #{{.*}}>, %[[B:.*]]: tensor<32x32xf32, #{{.*}}>, %[[C:.*]]: tensor<32x32xf32, #blocked>)
 // CHECK: %[[AI:.*]] = arith.bitcast %[[A]]
+// CHECK: %[[AH:.*]] = arith.constant dense<4096> : tensor<32x32xi32
 // CHECK: %[[AMASK:.*]] = arith.constant dense<-8192> : tensor<32x32xi32
-// CHECK: %[[AM:.*]] = arith.andi %[[AI]], %[[AMASK]]
-// CHECK: %[[ABIG:.*]] = arith.bitcast %[[AM]] {{.*}} to tensor<32x32xf32
+// CHECK: %[[AR:.*]] = arith.addi %[[AI]], %[[AH]]
+// CHECK: %[[AM:.*]] = arith.andi %[[AR]], %[[AMASK]]
+// CHECK: %[[ANAN:.*]] = arith.cmpf uno, %[[A]], %[[A]]
+// CHECK: %[[AMF:.*]] = arith.bitcast %[[AM]] {{.*}} to tensor<32x32xf32
+// CHECK: %[[ABIG:.*]] = arith.select %[[ANAN]], %[[A]], %[[AMF]]
 // CHECK: %[[BI:.*]] = arith.bitcast %[[B]]
-// CHECK: %[[BMASK:.*]] = arith.constant dense<-8192> : tensor<32x32xi32
-// CHECK: %[[BM:.*]] = arith.andi %[[BI]], %[[BMASK]]
-// CHECK: %[[BBIG:.*]] = arith.bitcast %[[BM]] {{.*}} to tensor<32x32xf32
+// CHECK: %[[BNAN:.*]] = arith.cmpf uno, %[[B]], %[[B]]
+// CHECK: %[[BBIG:.*]] = arith.select %[[BNAN]], %[[B]], %{{.*}}
 // CHECK: %[[ASMALL:.*]] = arith.subf %[[A]], %[[ABIG]]
 // CHECK: %[[BSMALL:.*]] = arith.subf %[[B]], %[[BBIG]]
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32x32xf32, #blocked>
@@ -25,10 +29,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[D2:.*]] = tt.dot %[[ABIG]], %[[BSMALL]], %[[D1]], inputPrecision = tf32
 // CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[D2]], %[[D2]]
 // CHECK: %[[CROSS:.*]] = arith.select %[[NAN]], %[[ZERO]], %[[D2]]
-// CHECK: %[[ACC:.*]] = arith.addf %[[C]], %[[CROSS]]
-// CHECK: %[[D3:.*]] = tt.dot %[[ABIG]], %[[BBIG]], %[[ACC]], inputPrecision = tf32
-// CHECK: tt.return %[[D3]]
+// CHECK: %[[D3:.*]] = tt.dot %[[ABIG]], %[[BBIG]], %[[CROSS]], inputPrecision = tf32
 // CHECK-NOT: tf32x3
+// CHECK: %[[R:.*]] = arith.addf %[[D3]], %[[C]]
+// CHECK-NOT: tf32x3
+// CHECK: tt.return %[[R]]
   tt.func @tf32x3(%a: tensor<32x32xf32, #a>, %b: tensor<32x32xf32, #b>, %c: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #blocked> {
     %d = tt.dot %a, %b, %c, inputPrecision = tf32x3 : tensor<32x32xf32, #a> * tensor<32x32xf32, #b> -> tensor<32x32xf32, #blocked>
     tt.return %d : tensor<32x32xf32, #blocked>

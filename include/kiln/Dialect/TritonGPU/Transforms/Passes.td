@@ -127,14 +127,15 @@ def SplitTF32x3Dots : Pass<"ttgir-split-tf32x3-dots", "::mlir::ModuleOp"> {
   let summary = "Split each inputPrecision = tf32x3 dot into three tf32 dots";
   let description = [{
     A `tt.dot` of f32 operands with `inputPrecision = tf32x3` becomes three
-    `tf32` dots, which tensor cores compute, as Triton's F32DotTC makes
-    them: each operand is split into a big part (its top 19 bits, what a
-    tf32 multiply reads) and the small rest; the two cross products of a
-    big and a small part are summed first, a NaN there (the rest of an
-    infinity) counts as 0, and the product of the big parts is accumulated
-    onto the accumulator plus that sum. The error is that of about 22 bits
-    of mantissa instead of tf32's 11. Only the ops themselves change; the
-    layouts stay, so the pass runs before tensor cores are chosen.
+    `tf32` dots, which tensor cores compute, in the order of Triton 3.6's
+    F32DotTC: each operand is split into a big part (rounded to its top 19
+    bits, what a tf32 multiply reads; a NaN kept) and the small rest; the
+    two cross products of a big and a small part are summed first, a NaN
+    there (the rest of an infinity) counts as 0, the product of the big
+    parts is accumulated onto that sum, and the accumulator is added last.
+    The error is that of about 22 bits of mantissa instead of tf32's 11.
+    Only the ops themselves change; the layouts stay, so the pass runs
+    before tensor cores are chosen.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
