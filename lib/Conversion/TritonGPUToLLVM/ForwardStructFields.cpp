@@ -65,6 +65,15 @@ struct ForwardStructFields : kiln::impl::ForwardStructFieldsBase<ForwardStructFi
       else if (auto insert = dyn_cast<LLVM::InsertValueOp>(op))
         inserts.push_back(insert);
     });
+    // A table may hold an extract this loop has forwarded already (blocks
+    // need not come in dominance order): follow it to what replaced it.
+    DenseMap<Value, Value> forwarded;
+    auto resolve = [&](Value v) {
+      for (auto it = forwarded.find(v); it != forwarded.end(); it = forwarded.find(v))
+        v = it->second;
+      return v;
+    };
+    SmallVector<LLVM::ExtractValueOp> done;
     for (LLVM::ExtractValueOp extract : extracts) {
       ArrayRef<int64_t> position = extract.getPosition();
       if (position.size() != 1 || !extract.getContainer().getDefiningOp<LLVM::InsertValueOp>())
@@ -72,9 +81,13 @@ struct ForwardStructFields : kiln::impl::ForwardStructFieldsBase<ForwardStructFi
       ArrayRef<Value> set = fieldsOf(extract.getContainer());
       if (position[0] < 0 || position[0] >= int64_t(set.size()) || !set[position[0]])
         continue;
-      extract.getResult().replaceAllUsesWith(set[position[0]]);
-      extract.erase();
+      Value value = resolve(set[position[0]]);
+      forwarded[extract.getResult()] = value;
+      extract.getResult().replaceAllUsesWith(value);
+      done.push_back(extract);
     }
+    for (LLVM::ExtractValueOp extract : done)
+      extract.erase();
     // Last first: a chain's top goes before the inserts it is built on.
     for (LLVM::InsertValueOp insert : llvm::reverse(inserts))
       if (insert->use_empty())

@@ -40,3 +40,27 @@ llvm.func @partial(%base: !llvm.struct<(f32, f32)>, %a: f32) -> !llvm.struct<(f3
   %z = llvm.fadd %x, %y : f32
   llvm.return %s : !llvm.struct<(f32, f32)>
 }
+
+// -----
+
+// A struct built from the fields of another (a layout-preserving op):
+// every field reads the first struct's inserted value, through both.
+// CHECK-LABEL: llvm.func @repack
+// CHECK-SAME: (%[[A:.*]]: f32, %[[B:.*]]: f32)
+// CHECK-NOT: llvm.insertvalue
+// CHECK-NOT: llvm.extractvalue
+// CHECK: %[[S:.*]] = llvm.fsub %[[B]], %[[A]]
+// CHECK: llvm.return %[[S]]
+llvm.func @repack(%a: f32, %b: f32) -> f32 {
+  %u = llvm.mlir.undef : !llvm.struct<(f32, f32)>
+  %s0 = llvm.insertvalue %a, %u[0] : !llvm.struct<(f32, f32)>
+  %s1 = llvm.insertvalue %b, %s0[1] : !llvm.struct<(f32, f32)>
+  %x = llvm.extractvalue %s1[0] : !llvm.struct<(f32, f32)>
+  %y = llvm.extractvalue %s1[1] : !llvm.struct<(f32, f32)>
+  %t0 = llvm.insertvalue %y, %u[0] : !llvm.struct<(f32, f32)>
+  %t1 = llvm.insertvalue %x, %t0[1] : !llvm.struct<(f32, f32)>
+  %p = llvm.extractvalue %t1[0] : !llvm.struct<(f32, f32)>
+  %q = llvm.extractvalue %t1[1] : !llvm.struct<(f32, f32)>
+  %r = llvm.fsub %p, %q : f32
+  llvm.return %r : f32
+}

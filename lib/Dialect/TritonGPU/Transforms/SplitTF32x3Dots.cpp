@@ -64,7 +64,7 @@ void split(tt::DotOp dot) {
   Value cross = tf32Dot(aBig, bSmall, tf32Dot(aSmall, bBig, zero));
   Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, cross, cross);
   cross = arith::SelectOp::create(b, loc, isNaN, zero, cross);
-  // The accumulator joins last, as in Triton's, so the results are the same.
+  // The accumulator joins last, in Triton's order.
   Value product = tf32Dot(aBig, bBig, cross);
   dot.replaceAllUsesWith(arith::AddFOp::create(b, loc, product, c).getResult());
   dot.erase();
