@@ -46,7 +46,8 @@ struct TensormapCreateLowering : OpConversionPattern<ttng::TensormapCreateOp> {
       return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, a, b);
     };
     // Operands: $0 warp 0, $1 thread 0, $2 the map in shared memory, $3
-    // this thread's word of it (warp 0's threads store), $4 the map's global home, then the fields.
+    // this thread's word of it (only warp 0's threads store one), $4 the
+    // map's global home, then the fields.
     std::string constraints = "b,b,r,r,l";
     SmallVector<Value> args = {
         ult(tid, warpSize), isThreadZero(rewriter, loc, ctx),
