@@ -16,7 +16,12 @@ torch:
 - descriptors made in a noinline function that copies a block through two
   maps of its own (the kernel asks for both maps' bytes; descriptors
   returned by such a function are dot_kernels_check.py's
-  descriptor_from_function).
+  descriptor_from_function);
+- a persistent batched matmul that makes its three descriptors again at
+  every tile inside the pipelined loop (one to four K steps a tile, so a
+  map is remade while copies issued with the previous one are in flight),
+  at 3 and 4 stages: each map made in the loop cycles through a ring of
+  num_stages + 1 slots.
 
     KILN_EXECUTABLE=/path/to/static/kiln python3 bench/suite_gaps_check.py
 
@@ -80,6 +85,38 @@ def negate_block(out_ptr, in_ptr, M, N, MB: tl.constexpr, NB: tl.constexpr):
 @triton.jit
 def negate_in_function_kernel(out_ptr, in_ptr, M, N, MB: tl.constexpr, NB: tl.constexpr):
     negate_block(out_ptr, in_ptr, M, N, MB, NB)
+
+
+@triton.jit
+def batched_tiles_kernel(a_ptr, b_ptr, c_ptr, BATCH, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr, PROGRAMS: tl.constexpr):
+    pid = tl.program_id(0)
+    tiles_n = tl.cdiv(N, BN)
+    per_batch = tl.cdiv(M, BM) * tiles_n
+    k_steps = tl.cdiv(K, BK)
+    mine = (BATCH * per_batch - pid + PROGRAMS - 1) // PROGRAMS
+    tile = pid - PROGRAMS
+    k = -1
+    row = 0
+    col = 0
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, [K, N], [N, 1], [BK, BN])
+    c_desc = tl.make_tensor_descriptor(c_ptr, [M, N], [N, 1], [BM, BN])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _ in range(k_steps * mine):
+        k = tl.where(k == k_steps - 1, 0, k + 1)
+        if k == 0:
+            tile += PROGRAMS
+            batch = tile // per_batch
+            row = (tile % per_batch) // tiles_n * BM
+            col = tile % tiles_n * BN
+            a_desc = tl.make_tensor_descriptor(a_ptr + batch * M * K, [M, K], [K, 1], [BM, BK])
+            b_desc = tl.make_tensor_descriptor(b_ptr + batch * K * N, [K, N], [N, 1], [BK, BN])
+            c_desc = tl.make_tensor_descriptor(c_ptr + batch * M * N, [M, N], [N, 1], [BM, BN])
+        acc = tl.dot(a_desc.load([row, k * BK]), b_desc.load([k * BK, col]), acc)
+        if k == k_steps - 1:
+            c_desc.store([row, col], acc.to(tl.float16))
+            acc = tl.zeros((BM, BN), dtype=tl.float32)
 
 
 CONVERT_TTGIR = """
@@ -151,6 +188,20 @@ def check_desc_in_function():
     return torch.equal(out, -a) and sizes == [want_size], k, f"scratch {sizes} (want [{want_size}])"
 
 
+def check_batched_tiles(k_steps, stages):
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+    BATCH, M, N, BM, BN, BK, PROGRAMS = 32, 256, 256, 128, 128, 64, 8
+    K = k_steps * BK
+    a = torch.randn(BATCH, M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(BATCH, K, N, device="cuda", dtype=torch.float16)
+    c = torch.zeros(BATCH, M, N, device="cuda", dtype=torch.float16)
+    k = batched_tiles_kernel[(PROGRAMS,)](a, b, c, BATCH, M, N, K, BM=BM, BN=BN, BK=BK,
+                                          PROGRAMS=PROGRAMS, num_warps=8, num_stages=stages)
+    want = torch.bmm(a.float(), b.float())
+    err = (c.float() - want).abs().max().item()
+    return err < 2e-2 * K ** 0.5, k, f"max err {err:.3g}"
+
+
 def check_convert():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "convert.ttgir")
@@ -180,6 +231,11 @@ def main():
                           lambda dtype=dtype, blocks=blocks: check_desc_load(dtype, *blocks)))
     cases.append(("descriptors made in a noinline function",
                   check_desc_in_function))
+    for k_steps in (1, 2, 4):
+        for stages in (3, 4):
+            cases.append((f"descriptors remade per tile in a pipelined loop, {k_steps} K steps, "
+                          f"{stages} stages",
+                          lambda k_steps=k_steps, stages=stages: check_batched_tiles(k_steps, stages)))
     failed = 0
     for name, run in cases:
         try:

@@ -72,7 +72,12 @@ Stage ttgirStage(const Target &target) {
   // After the pipeliner, which streams the descriptor loads of dot loops
   // itself: the other descriptor ops.
   if (hasTMA(target))
-    stage.entries.push_back(corePass("ttgir.tma-lowering", [] { return createTMALowering(); }));
+    stage.entries.push_back(
+        corePass("ttgir.tma-lowering", PassFactory([](const CompileOptions &options) {
+                   TMALoweringOptions pass;
+                   pass.numStages = options.numStages;
+                   return createTMALowering(pass);
+                 })));
   stage.entries.push_back(corePass("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }));
   if (hasTMA(target))
     stage.entries.push_back(corePass("ttgir.fence-insertion", [] { return createFenceInsertion(); }));

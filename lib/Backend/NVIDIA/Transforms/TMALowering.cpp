@@ -4,10 +4,12 @@
 // does before its pipeliner overlaps them; the allocation pass reuses the
 // memory of buffers whose lives do not overlap. A descriptor made in the
 // kernel becomes a tensor map written into 128 bytes of the program's
-// global scratch memory, as Triton 3.6 makes it.
+// global scratch memory, as Triton 3.6 makes it; one made in a loop writes
+// the next slot of a ring (TensorMapRings.h).
 //
 //===----------------------------------------------------------------------===//
 #include "PipelinePlan.h"
+#include "TensorMapRings.h"
 
 #include "kiln/Backend/NVIDIA/Transforms/Passes.h"
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
@@ -313,7 +315,8 @@ LogicalResult lowerReduce(tt::DescriptorReduceOp reduce) {
 /// The tensor map of `tt.make_tensor_descriptor`: TMA numbers dimensions
 /// innermost first, takes byte strides for all but the innermost (which
 /// must be 1 element) and the box of one message, not the whole block.
-LogicalResult lowerMake(tt::MakeTensorDescOp make) {
+/// `place` is its slot when the map is made in a loop, else null.
+LogicalResult lowerMake(tt::MakeTensorDescOp make, Value place) {
   tt::TensorDescType desc = make.getType();
   FailureOr<ttng::TMADescriptorInfo> info = ttng::getTMADescriptorInfo(make, desc);
   if (failed(info))
@@ -354,8 +357,10 @@ LogicalResult lowerMake(tt::MakeTensorDescOp make) {
       strides.push_back(arith::MulIOp::create(b, loc, make.getStrides()[d], elemBytes));
   }
   auto bytePtr = tt::PointerType::get(b.getI8Type(), 1);
-  Value map = ttg::GlobalScratchAllocOp::create(b, loc, bytePtr, int32_t(ttng::kTensorMapBytes),
-                                                int32_t(ttng::kTensorMapBytes));
+  Value map = place ? place
+                    : ttg::GlobalScratchAllocOp::create(b, loc, bytePtr,
+                                                        int32_t(ttng::kTensorMapBytes),
+                                                        int32_t(ttng::kTensorMapBytes));
   int32_t fill = make.getPadding() == tt::PaddingOption::PAD_NAN ? 1 : 0;
   ttng::TensormapCreateOp::create(b, loc, map, make.getBase(), box, dims, strides,
                                   elementStrides, info->elemType, /*interleave_layout=*/0,
@@ -368,7 +373,11 @@ LogicalResult lowerMake(tt::MakeTensorDescOp make) {
 }
 
 struct TMALowering : kiln::nvidia::impl::TMALoweringBase<TMALowering> {
+  using TMALoweringBase::TMALoweringBase;
+
   void runOnOperation() override {
+    DenseMap<Operation *, Value> places =
+        nvidia::placeTensorMapsInLoops(getOperation(), numStages);
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp, tt::DescriptorReduceOp,
@@ -389,7 +398,7 @@ struct TMALowering : kiln::nvidia::impl::TMALoweringBase<TMALowering> {
       else if (auto reduce = dyn_cast<tt::DescriptorReduceOp>(op))
         ok &= succeeded(lowerReduce(reduce));
       else
-        ok &= succeeded(lowerMake(cast<tt::MakeTensorDescOp>(op)));
+        ok &= succeeded(lowerMake(cast<tt::MakeTensorDescOp>(op), places.lookup(op)));
     }
     if (!ok)
       signalPassFailure();

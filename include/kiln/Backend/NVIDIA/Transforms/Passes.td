@@ -181,9 +181,18 @@ def TMALowering : Pass<"ttgir-tma-lowering", "::mlir::ModuleOp"> {
     `ttng.tensormap_create` filling them (innermost dimension first, byte
     strides, the TMA box, zero or NaN padding), the acquire fence
     `ttng.tensormap_fenceproxy_acquire` and
-    `ttng.reinterpret_tensor_descriptor`. Gathers and scatters (TMA
+    `ttng.reinterpret_tensor_descriptor`. A descriptor made inside an
+    `scf.for` (directly or through `scf.if`) writes its map into the next
+    slot of a ring of num_stages + 1 maps, stepped by a counter the
+    enclosing loops carry, so that no TMA copy still in flight from an
+    earlier pass reads a map being rewritten. Gathers and scatters (TMA
     gather4, sm_100) are left alone.
   }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", "3",
+           "The kernel's num_stages (a loop's tt.num_stages may ask more): a tensor "
+           "map made in a loop cycles through one more slots than that">,
+  ];
   let dependentDialects = ["::kiln::ttg::TritonGPUDialect",
                            "::kiln::ttng::TritonNvidiaGPUDialect",
                            "::mlir::arith::ArithDialect"];
