@@ -21,7 +21,10 @@ matmul with num_ctas=2 (thread-block clusters of two CTAs) over
 CLUSTER_SHAPES, beside cuBLAS. With --hwx, the GEMM cases gain a column
 for hwx's persistent warp-specialised matmul
 (test/Python/Inputs/hwx_ws_gemm.py, compiled by kiln; its own configs),
-checked and timed the same way.
+checked and timed the same way. With --kiln-b PATH, a second kiln binary
+(another build, for an A/B of a compiler change within one run) compiles
+the same kernels and configs as a column of its own, its kernels cached
+apart.
 
 The bridge is toggled with kiln.triton.enable()/disable(), which drop the
 kernels Triton's JIT holds in memory; one fresh TRITON_CACHE_DIR for the
@@ -213,11 +216,21 @@ def cuda_alive():
         return False
 
 
+kiln_b = None   # --kiln-b: the second kiln binary, or None
+
+
 def use(compiler):
     if compiler in ("kiln", "hwx"):
         kiln.triton.enable()
+    elif compiler == "kiln_b":
+        kiln.triton.enable(executable=kiln_b)
     else:
         kiln.triton.disable()
+
+
+def compilers():
+    """The compilers of the Triton kernels, in the order they are tuned and timed."""
+    return ("triton", "kiln") + (("kiln_b",) if kiln_b else ())
 
 
 def cfg_name(c):
@@ -249,7 +262,7 @@ def tune(compiler, configs, run, output, want, tol, deadline):
                 kernel = run(0, config)     # the first launch compiles
                 torch.cuda.synchronize()
                 built_by = getattr(kernel.metadata, "compiler", "triton")
-                expected = "kiln" if compiler == "hwx" else compiler
+                expected = "kiln" if compiler in ("hwx", "kiln_b") else compiler
                 if built_by != expected:
                     raise RuntimeError(f"the kernel launched was compiled by {built_by}, not {expected}")
                 ok, worst = close(output, want, *tol)
@@ -278,7 +291,7 @@ def keep_ranked(row, compiler, ranked):
 def window(row):
     """How long one final measurement lasts: FINAL, or with --sustained
     SUSTAINED for a case whose tuned kernels take a millisecond or more."""
-    tuned = [row.get(f"{c}_ms") for c in ("triton", "kiln", "hwx")]
+    tuned = [row.get(f"{c}_ms") for c in compilers() + ("hwx",)]
     long_kernel = any(t is not None and t >= 1.0 for t in tuned)
     return SUSTAINED if sustained and long_kernel else FINAL
 
@@ -290,9 +303,9 @@ def final_times(row, run, vendor, hwx_run=None):
     its fastest finalist: which of two close configs the short tuning
     ranked first is a draw, and the finals settle it."""
     times = {"vendor": []}
-    runs = {"triton": run, "kiln": run, "hwx": hwx_run}
+    runs = {"triton": run, "kiln": run, "kiln_b": run, "hwx": hwx_run}
     for _ in range(ROUNDS):
-        for compiler in ("triton", "kiln", "hwx"):
+        for compiler in compilers() + ("hwx",):
             if runs[compiler] is None:
                 continue
             go = runs[compiler]
@@ -307,7 +320,7 @@ def final_times(row, run, vendor, hwx_run=None):
             times["vendor"].append(median_ms([vendor], **window(row)))
     if times["vendor"]:
         row["vendor_ms"] = statistics.median(times["vendor"])
-    for compiler in ("triton", "kiln", "hwx"):
+    for compiler in compilers() + ("hwx",):
         finals = [(statistics.median(times[(compiler, n)]), config)
                   for n, config in enumerate(row.get(f"{compiler}_finalists", []))
                   if (compiler, n) in times]
@@ -319,7 +332,7 @@ def tune_both(row, configs, run, output, want, tol, deadline):
     """Tunes Triton then kiln (configs(compiler) gives each its set) into
     row; returns the problems, each named by its compiler."""
     notes = []
-    for compiler in ("triton", "kiln"):
+    for compiler in compilers():
         ranked, problems = tune(compiler, configs(compiler), run, output, want, tol, deadline)
         keep_ranked(row, compiler, ranked)
         notes += [f"{compiler} {p}" for p in problems]
@@ -328,7 +341,8 @@ def tune_both(row, configs, run, output, want, tol, deadline):
 
 
 def finish(row, notes):
-    row["status"] = "PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"] else "FAIL"
+    row["status"] = ("PASS" if row["kiln_ms"] is not None and not row["kiln_wrong"]
+                     and not row.get("kiln_b_wrong") else "FAIL")
     row["note"] = "; ".join(notes)
     return row
 
@@ -528,26 +542,30 @@ def report(rows, header):
           "each compiler; vendor: cuBLAS (torch.matmul) for GEMM, cuDNN (sdpa) for attention.")
     print()
     hwx = any(r.get("hwx_config") for r in rows)
-    extra = " hwx TFLOP/s | hwx/vendor | hwx config |" if hwx else ""
+    b = any(r.get("kiln_b_config") for r in rows)
+    extra = (" hwx TFLOP/s | hwx/vendor | hwx config |" if hwx else "") + (
+        " kiln B TFLOP/s | kiln B/Triton | kiln/kiln B |" if b else "")
     print("| case | vendor TFLOP/s | Triton TFLOP/s | kiln TFLOP/s | kiln/Triton | kiln/vendor | Triton/vendor "
           "| Triton config | kiln config |" + extra + " PASS/FAIL | note |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
-          + (" ---: | ---: | --- |" if hwx else "") + " --- | --- |")
-    ratios = {f: {"kt": [], "kv": [], "tv": [], "hv": []} for f in ("gemm", "scaled", "cluster", "attn")}
+          + (" ---: | ---: | --- |" if hwx else "") + (" ---: | ---: | ---: |" if b else "") + " --- | --- |")
+    ratios = {f: {"kt": [], "kv": [], "tv": [], "hv": [], "kb": []}
+              for f in ("gemm", "scaled", "cluster", "attn")}
     for r in rows:
         tflops = {w: (r["flops"] / (r[f"{w}_ms"] * 1e-3) / 1e12 if r.get(f"{w}_ms") else None)
-                  for w in ("vendor", "triton", "kiln", "hwx")}
+                  for w in ("vendor", "triton", "kiln", "kiln_b", "hwx")}
 
         def ratio(a, b):
             return r[f"{a}_ms"] / r[f"{b}_ms"] if r.get(f"{a}_ms") and r.get(f"{b}_ms") else None
 
         kt, kv, tv = ratio("kiln", "triton"), ratio("kiln", "vendor"), ratio("triton", "vendor")
         hv = ratio("hwx", "vendor")
+        kb = ratio("kiln", "kiln_b")
         family = ("attn" if r["case"].startswith("attn") else
                   "cluster" if r["case"].startswith("cluster") else
                   "scaled" if any(r["case"].startswith(f + "-") for f in SCALED_FORMATS) else "gemm")
         if r.get("status") == "PASS":
-            for key, value in (("kt", kt), ("kv", kv), ("tv", tv), ("hv", hv)):
+            for key, value in (("kt", kt), ("kv", kv), ("tv", tv), ("hv", hv), ("kb", kb)):
                 if value:
                     ratios[family][key].append(value)
         vendor = r.get("vendor", "")
@@ -557,6 +575,8 @@ def report(rows, header):
               f"{cfg_name(r['kiln_config']) if r.get('kiln_config') else '-'} | "
               + (f"{fmt(tflops['hwx'], '.1f')} | {fmt(hv, '.3f')} | {hwx_cfg_name(r.get('hwx_config'))} | "
                  if hwx else "") +
+              (f"{fmt(tflops['kiln_b'], '.1f')} | {fmt(ratio('kiln_b', 'triton'), '.3f')} | {fmt(kb, '.3f')} | "
+               if b else "") +
               f"{r.get('status', 'FAIL')} | "
               f"{r.get('note', '')[:300].replace('|', '/')} |")
     print()
@@ -571,7 +591,8 @@ def report(rows, header):
                   f"(worst {max(f['kt']):.3f}); kiln/vendor {fmt(geomean(f['kv']), '.3f')}; "
                   f"Triton/vendor {fmt(geomean(f['tv']), '.3f')}"
                   + (f"; hwx/vendor {geomean(f['hv']):.3f} (worst {max(f['hv']):.3f}, over "
-                     f"{len(f['hv'])})" if f["hv"] else ""))
+                     f"{len(f['hv'])})" if f["hv"] else "")
+                  + (f"; kiln/kiln B {geomean(f['kb']):.3f} (worst {max(f['kb']):.3f})" if f["kb"] else ""))
 
 
 def main():
@@ -592,8 +613,11 @@ def main():
     parser.add_argument("--sustained", action="store_true",
                         help="time the final rounds of kernels of 1 ms or more for about 1 s each "
                              "(the card at its power limit) rather than 0.1 s")
+    parser.add_argument("--kiln-b", metavar="PATH",
+                        help="a second kiln binary: its column compares a compiler change within the run")
     args = parser.parse_args()
-    global gemm_kernel, attn_ws, with_hwx, use_graphs, sustained
+    global gemm_kernel, attn_ws, with_hwx, use_graphs, sustained, kiln_b
+    kiln_b = args.kiln_b
     sustained = args.sustained
     with_hwx = args.hwx
     use_graphs = args.graphs
@@ -609,6 +633,11 @@ def main():
         who = f"kiln {kiln.identity('cuda:90')[0]} ({kiln.find_executable()})"
     except Exception as e:  # the run goes on: every kiln column will say why
         who = f"kiln unavailable: {e}"
+    if kiln_b:
+        try:
+            who += f"; kiln B {kiln.identity('cuda:90', executable=kiln_b)[0]} ({kiln_b})"
+        except Exception as e:
+            who += f"; kiln B unavailable: {e}"
     header = (f"# gemm_side_by_side {time.strftime('%Y-%m-%d %H:%M')} on {torch.cuda.get_device_name()}; "
               f"GEMM kernel {args.kernel}{' (CUDA graphs)' if use_graphs else ''}"
               f"{'; finals of long kernels sustained (1 s)' if sustained else ''}; Triton {triton.__version__}, torch {torch.__version__} (CUDA {torch.version.cuda}, "

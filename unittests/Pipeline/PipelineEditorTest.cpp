@@ -72,7 +72,8 @@ TEST(PipelineEditor, EditsApplyInOrderOnWhatThePreviousLeft) {
                                       "ttgir.licm", "ttgir.canonicalize",
                                       "ttgir.warp-specialize", "ttgir.fuse-nested-loops",
                                       "ttgir.optimize-accumulator-init", "ttgir.pipeline",
-                                      "ttgir.tma-lowering", "ttgir.symbol-dce",
+                                      "ttgir.tma-lowering", "ttgir.overlap-tile-epilogue",
+                                      "ttgir.symbol-dce",
                                       "ttgir.fence-insertion",
                                       "a.last"}));
   const PassEntry &replaced = pipeline->findStage("ttir")->entries[9];

@@ -78,6 +78,10 @@ Stage ttgirStage(const Target &target) {
                    pass.numStages = options.numStages;
                    return createTMALowering(pass);
                  })));
+  // After the TMA lowering, which makes the epilogue's stores what moves.
+  if (target.capability() == 90)
+    stage.entries.push_back(corePass("ttgir.overlap-tile-epilogue",
+                                     [] { return createOverlapTileEpilogue(); }));
   stage.entries.push_back(corePass("ttgir.symbol-dce", [] { return mlir::createSymbolDCEPass(); }));
   if (hasTMA(target))
     stage.entries.push_back(corePass("ttgir.fence-insertion", [] { return createFenceInsertion(); }));

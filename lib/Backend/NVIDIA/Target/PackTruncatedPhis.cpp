@@ -38,7 +38,8 @@ namespace kiln::nvidia {
 namespace {
 
 /// A vector built from one phi per element: the insertelement chain (first
-/// to last), the fptrunc and phi of each element.
+/// to last), the phi of each element and its fptrunc (null for a phi of
+/// the narrow type itself).
 struct PackedPhis {
   SmallVector<InsertElementInst *> chain;
   SmallVector<FPTruncInst *> truncs;
@@ -48,7 +49,9 @@ struct PackedPhis {
 /// The pattern ending at `last`, if it is one: a chain from poison/undef
 /// setting each element once, every link but the last used only by the
 /// next, each element an fptrunc used only by its link, of an f32 phi used
-/// only by the fptrunc, all phis in one block.
+/// only by the fptrunc, or a phi of the element type used only by its link
+/// (a value the loop carries already narrow: the phi is not packed, and
+/// the predecessors pack it), all phis in one block.
 std::optional<PackedPhis> match(InsertElementInst *last, const DominatorTree &dom) {
   auto *type = dyn_cast<FixedVectorType>(last->getType());
   if (!type || !(type->getElementType()->isHalfTy() || type->getElementType()->isBFloatTy()))
@@ -65,10 +68,11 @@ std::optional<PackedPhis> match(InsertElementInst *last, const DominatorTree &do
     if (!index || index->getZExtValue() >= n || found.truncs[index->getZExtValue()])
       return std::nullopt;
     auto *trunc = dyn_cast<FPTruncInst>(insert->getOperand(1));
-    if (!trunc || !trunc->hasOneUse())
+    if (trunc && !trunc->hasOneUse())
       return std::nullopt;
-    auto *phi = dyn_cast<PHINode>(trunc->getOperand(0));
-    if (!phi || !phi->hasOneUse() || !phi->getType()->isFloatTy())
+    auto *phi = dyn_cast<PHINode>(trunc ? trunc->getOperand(0) : insert->getOperand(1));
+    if (!phi || !phi->hasOneUse() ||
+        phi->getType() != (trunc ? Type::getFloatTy(phi->getContext()) : type->getElementType()))
       return std::nullopt;
     found.truncs[index->getZExtValue()] = trunc;
     found.phis[index->getZExtValue()] = phi;
@@ -100,11 +104,12 @@ void rewrite(PackedPhis &found) {
     if (!value) {
       IRBuilder<> at(pred->getTerminator());
       value = PoisonValue::get(last->getType());
-      for (auto [i, phi] : llvm::enumerate(found.phis))
-        value = at.CreateInsertElement(
-            value, at.CreateFPTrunc(phi->getIncomingValueForBlock(pred),
-                                    last->getType()->getScalarType()),
-            i);
+      for (auto [i, phi] : llvm::enumerate(found.phis)) {
+        Value *element = phi->getIncomingValueForBlock(pred);
+        if (found.truncs[i])
+          element = at.CreateFPTrunc(element, last->getType()->getScalarType());
+        value = at.CreateInsertElement(value, element, i);
+      }
     }
     packed->addIncoming(value, pred);
   }
@@ -112,7 +117,8 @@ void rewrite(PackedPhis &found) {
   for (InsertElementInst *insert : llvm::reverse(found.chain))
     insert->eraseFromParent();
   for (FPTruncInst *trunc : found.truncs)
-    trunc->eraseFromParent();
+    if (trunc)
+      trunc->eraseFromParent();
   for (PHINode *phi : found.phis)
     phi->eraseFromParent();
 }
@@ -122,7 +128,7 @@ void rewrite(PackedPhis &found) {
 unsigned packTruncatedPhis(Function &f) {
   // A rewrite leaves new chains in the predecessors, which may end in phis
   // of their own (a loop's entry values): repeat until none is left. Each
-  // round removes f32 phis, so it ends.
+  // round removes scalar phis and adds only vector ones, so it ends.
   unsigned rewritten = 0;
   DominatorTree dom(f); // the rewrites add instructions, not blocks
   for (;;) {

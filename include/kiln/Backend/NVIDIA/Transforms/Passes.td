@@ -198,6 +198,25 @@ def TMALowering : Pass<"ttgir-tma-lowering", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def OverlapTileEpilogue : Pass<"ttgir-overlap-tile-epilogue", "::mlir::ModuleOp"> {
+  let summary = "Store a warp-specialised tile loop's output under the next tile's first wgmma";
+  let description = [{
+    For a tile loop in a `ttg.warp_specialize` default region (the
+    consumers of a warp-specialised persistent matmul) whose pass runs a K
+    loop of wgmmas, waits for all of them (`ttng.warp_group_dot_wait
+    {pendings = 0}`), narrows the accumulator with `arith.truncf` and then
+    only stores the narrowed tile (everything after the truncf, without
+    regions, writing memory): the narrowed tile and the integer and float
+    values the stores use are carried into the next pass, whose K loop's
+    first step is peeled into an `scf.if` (taken when the loop runs) with
+    the previous tile's stores right after its first wgmma is issued, and
+    the last tile's stores follow the loop. The tensor cores then work
+    while a tile goes out. Peeling keeps the carried tile dead during the
+    rest of the K loop.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def LowerWarpSpecialize : Pass<"llir-lower-warp-specialize", "::mlir::ModuleOp"> {
   let summary = "run each ttg.warp_specialize region on its own warps (named barriers, setmaxnreg)";
   let description = [{
