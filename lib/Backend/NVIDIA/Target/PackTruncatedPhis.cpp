@@ -65,7 +65,7 @@ std::optional<PackedPhis> match(InsertElementInst *last, const DominatorTree &do
     if (insert != last && !insert->hasOneUse())
       return std::nullopt;
     auto *index = dyn_cast<ConstantInt>(insert->getOperand(2));
-    if (!index || index->getZExtValue() >= n || found.truncs[index->getZExtValue()])
+    if (!index || index->getZExtValue() >= n || found.phis[index->getZExtValue()])
       return std::nullopt;
     auto *trunc = dyn_cast<FPTruncInst>(insert->getOperand(1));
     if (trunc && !trunc->hasOneUse())

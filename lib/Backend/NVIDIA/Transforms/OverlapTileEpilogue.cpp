@@ -34,7 +34,8 @@ namespace {
 
 /// A tile loop whose pass ends `steps` (the K loop, with T-invariant
 /// bounds), waits for its last wgmma, narrows the accumulator (`narrow`)
-/// and then only stores it (`stores`, every op after `narrow`).
+/// and then only stores it (`stores`, every op after `narrow`, each
+/// movable).
 struct TileEpilogue {
   scf::ForOp tiles, steps;
   ttng::WarpGroupDotOp firstDot;
@@ -47,6 +48,16 @@ struct TileEpilogue {
 };
 
 bool isScalar(Type type) { return isa<IntegerType, IndexType, FloatType>(type); }
+
+/// What may move past the next tile's first wgmma: register code, and the
+/// writes of a tile going out (into shared memory, then by TMA, with the
+/// waits, fences and consumer barriers between). An mbarrier operation
+/// would move another partition's hand-off; a read, what it reads.
+bool movable(Operation *op) {
+  return isMemoryEffectFree(op) ||
+         isa<ttg::LocalStoreOp, ttg::BarrierOp, ttng::FenceAsyncSharedOp,
+             ttng::AsyncTMACopyLocalToGlobalOp, ttng::TMAStoreWaitOp, tt::StoreOp>(op);
+}
 
 std::optional<TileEpilogue> match(scf::ForOp tiles) {
   Block *body = tiles.getBody();
@@ -83,7 +94,7 @@ std::optional<TileEpilogue> match(scf::ForOp tiles) {
   bool writes = false;
   for (Operation *op : e.stores) {
     // Only straight-line code moves, and nothing after it reads its values.
-    if (op->getNumRegions() ||
+    if (op->getNumRegions() || !movable(op) ||
         llvm::any_of(op->getUsers(), [&](Operation *u) { return !inStores.contains(u); }))
       return std::nullopt;
     writes |= !isMemoryEffectFree(op);
@@ -120,8 +131,9 @@ public:
   /// original did (it always should).
   bool run() {
     OpBuilder b(e.tiles);
-    Value runs = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                       e.steps.getLowerBound(), e.steps.getUpperBound());
+    Value runs = arith::CmpIOp::create(
+        b, loc, e.steps.getUnsignedCmp() ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt,
+        e.steps.getLowerBound(), e.steps.getUpperBound());
     auto version = scf::IfOp::create(b, loc, e.tiles.getResultTypes(), runs,
                                      /*withElseRegion=*/true);
     // Without results the builder made the yields; ours follow.
@@ -134,6 +146,7 @@ public:
     std::optional<TileEpilogue> matched = match(copy);
     if (!matched) {
       version->erase();
+      runs.getDefiningOp()->erase();
       return false;
     }
     e.tiles.replaceAllUsesWith(version.getResults());
@@ -143,12 +156,9 @@ public:
     e = *matched;
     growTileLoop();
     peelFirstStep();
-    // The last tile's stores, after the loop; its results as before.
-    auto yield = cast<scf::YieldOp>(version.thenBlock()->getTerminator());
-    b.setInsertionPoint(yield);
-    unsigned original = yield->getNumOperands();
+    // The last tile's stores, after the loop.
+    b.setInsertionPoint(version.thenBlock()->getTerminator());
     emitStores(b, e.tiles.getResults().take_back(e.carried.size() + 2));
-    yield->setOperands(e.tiles.getResults().take_front(original));
     for (Operation *op : llvm::reverse(e.stores))
       op->erase();
     return true;

@@ -7,6 +7,11 @@
 // Such maps get a ring of num_stages + 1 slots in global scratch, as
 // Triton's do, and a counter that the enclosing loops carry: a slot is
 // rewritten only after num_stages later maps, once no copy can use it.
+// The counter is carried from the outermost scf.for reached through
+// scf.for and scf.if alone: no copy kiln issues outlives that loop (the
+// pipeliner predicates its last copies off, a loop's stores are waited
+// for after it, and other loops' copies complete in their pass), so the
+// ring may start again at slot 0 each time that loop starts.
 //
 //===----------------------------------------------------------------------===//
 #include "TensorMapRings.h"
@@ -128,7 +133,11 @@ DenseMap<Operation *, Value> kiln::nvidia::placeTensorMapsInLoops(ModuleOp modul
   module.walk([&](tt::MakeTensorDescOp make) { byBlock[make->getBlock()].push_back(make); });
   DenseMap<Operation *, Value> places;
   auto bytePtr = tt::PointerType::get(IntegerType::get(module.getContext(), 8), 1);
-  for (auto &[block, makes] : byBlock) {
+  for (auto &entry : byBlock) {
+    SmallVector<tt::MakeTensorDescOp> &makes = entry.second;
+    // Asked now: an earlier group's rewrite may have moved these ops into
+    // a new loop body (the key's block is then gone).
+    Block *block = makes.front()->getBlock();
     SmallVector<Operation *> chain = loopChain(block);
     if (chain.empty())
       continue;

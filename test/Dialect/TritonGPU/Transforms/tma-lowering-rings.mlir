@@ -116,3 +116,39 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Two makes in one loop, one under an scf.if before the other: each block
+// steps its own counter where its map is made (the unconditional one in
+// the loop's body, not in the if's new else branch), after the first
+// group's rewrite has replaced the loop.
+// CHECK-LABEL: tt.func public @two_groups
+// CHECK: scf.for {{.*}} iter_args(%[[CI:.*]] = %{{.*}}, %[[CB:.*]] = %{{.*}}) -> (i32, i32)
+// CHECK: %[[IF:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK: ttng.tensormap_create
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[CI]] : i32
+// CHECK-NEXT: }
+// CHECK: ttng.tensormap_create
+// CHECK: %[[NEXT:.*]] = arith.addi %[[CB]], %{{.*}} : i32
+// CHECK: %[[STEP:.*]] = arith.select %{{.*}}, %{{.*}}, %[[NEXT]] : i32
+// CHECK-NEXT: scf.yield %[[IF]], %[[STEP]] : i32, i32
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @two_groups(%base: !tt.ptr<f16>, %m: i32, %s: i64, %n: i32, %v: tensor<64x64xf16, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %one = arith.constant 1 : i64
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %odd = arith.cmpi sgt, %i, %m : i32
+      scf.if %odd {
+        %d = tt.make_tensor_descriptor %base, [%m, %m], [%s, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+        tt.descriptor_store %d[%i, %c0], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+      }
+      %e = tt.make_tensor_descriptor %base, [%m, %m], [%s, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+      tt.descriptor_store %e[%c0, %i], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    }
+    tt.return
+  }
+}
