@@ -38,7 +38,9 @@ createTargetMachine(const CompileOptions &options, int ptxVersion);
 /// Undoes LLVM's fold of fptrunc through phis where the narrow values are a
 /// packed vector of f16/bf16 (a tensor-core operand carried across a loop
 /// back edge): the phi carries the packed vector again, half the registers.
-/// Returns how many vectors it rewrote.
+/// First, a struct phi read only field by field (a loop-carried tensor
+/// LLVM left whole) is split into a phi per field. Returns how many
+/// vectors it rewrote.
 unsigned packTruncatedPhis(llvm::Function &f);
 
 } // namespace kiln::nvidia

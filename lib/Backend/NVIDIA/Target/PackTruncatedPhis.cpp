@@ -123,9 +123,85 @@ void rewrite(PackedPhis &found) {
     phi->eraseFromParent();
 }
 
+/// The field `index` of `aggregate` as it reaches `at`'s block: read
+/// through the insertvalue chain or the constant that built it, else
+/// extracted before `at`.
+Value *fieldOf(Value *aggregate, unsigned index, Instruction *at) {
+  for (Value *v = aggregate;;) {
+    if (auto *insert = dyn_cast<InsertValueInst>(v)) {
+      if (insert->getIndices().size() == 1 && insert->getIndices()[0] == index)
+        return insert->getInsertedValueOperand();
+      if (insert->getIndices().size() != 1)
+        break;
+      v = insert->getAggregateOperand();
+      continue;
+    }
+    if (auto *constant = dyn_cast<Constant>(v))
+      if (Constant *field = constant->getAggregateElement(index))
+        return field;
+    break;
+  }
+  return IRBuilder<>(at).CreateExtractValue(aggregate, index);
+}
+
+/// A loop-carried tensor reaches LLVM as a phi of a struct, one field per
+/// register. LLVM splits such phis when InstCombine can see through them,
+/// not always (a bf16 tile carried from one tile of a loop to the next
+/// stayed whole), and the scalar phis are what the packing below and
+/// ptxas work on: a struct phi read only field by field becomes a phi per
+/// field, read through the chains that built each incoming value.
+unsigned splitStructPhis(Function &f) {
+  SmallVector<PHINode *> phis;
+  for (BasicBlock &block : f)
+    for (PHINode &phi : block.phis())
+      if (auto *type = dyn_cast<StructType>(phi.getType());
+          type && llvm::all_of(phi.users(), [](User *u) {
+            auto *extract = dyn_cast<ExtractValueInst>(u);
+            return extract && extract->getIndices().size() == 1;
+          }))
+        phis.push_back(&phi);
+  for (PHINode *phi : phis) {
+    auto *type = cast<StructType>(phi->getType());
+    SmallVector<PHINode *> fields;
+    IRBuilder<> front(phi);
+    for (unsigned i = 0; i < type->getNumElements(); ++i) {
+      PHINode *field = front.CreatePHI(type->getElementType(i), phi->getNumIncomingValues(),
+                                       phi->getName() + ".f" + Twine(i));
+      for (unsigned in = 0; in < phi->getNumIncomingValues(); ++in)
+        field->addIncoming(fieldOf(phi->getIncomingValue(in), i,
+                                   phi->getIncomingBlock(in)->getTerminator()),
+                           phi->getIncomingBlock(in));
+      fields.push_back(field);
+    }
+    for (User *u : llvm::make_early_inc_range(phi->users())) {
+      auto *extract = cast<ExtractValueInst>(u);
+      extract->replaceAllUsesWith(fields[extract->getIndices()[0]]);
+      extract->eraseFromParent();
+    }
+    phi->eraseFromParent();
+    for (PHINode *field : fields)
+      if (field->use_empty())
+        field->eraseFromParent();
+  }
+  // The chains that built the struct values may now be dead.
+  if (!phis.empty()) {
+    bool erased = true;
+    while (erased) {
+      erased = false;
+      for (Instruction &inst : llvm::make_early_inc_range(instructions(f)))
+        if (isa<InsertValueInst, ExtractValueInst>(inst) && inst.use_empty()) {
+          inst.eraseFromParent();
+          erased = true;
+        }
+    }
+  }
+  return phis.size();
+}
+
 } // namespace
 
 unsigned packTruncatedPhis(Function &f) {
+  splitStructPhis(f);
   // A rewrite leaves new chains in the predecessors, which may end in phis
   // of their own (a loop's entry values): repeat until none is left. Each
   // round removes scalar phis and adds only vector ones, so it ends.
