@@ -191,7 +191,7 @@ def TMALowering : Pass<"ttgir-tma-lowering", "::mlir::ModuleOp"> {
   let options = [
     Option<"numStages", "num-stages", "unsigned", "3",
            "The kernel's num_stages (a loop's tt.num_stages may ask more): a tensor "
-           "map made in a loop cycles through one more slots than that">,
+           "map made in a loop cycles through that many slots and one more">,
   ];
   let dependentDialects = ["::kiln::ttg::TritonGPUDialect",
                            "::kiln::ttng::TritonNvidiaGPUDialect",
@@ -203,16 +203,18 @@ def OverlapTileEpilogue : Pass<"ttgir-overlap-tile-epilogue", "::mlir::ModuleOp"
   let description = [{
     For a tile loop in a `ttg.warp_specialize` default region (the
     consumers of a warp-specialised persistent matmul) whose pass runs a K
-    loop of wgmmas, waits for all of them (`ttng.warp_group_dot_wait
-    {pendings = 0}`), narrows the accumulator with `arith.truncf` and then
-    only stores the narrowed tile (everything after the truncf, without
-    regions, writing memory): the narrowed tile and the integer and float
-    values the stores use are carried into the next pass, whose K loop's
-    first step is peeled into an `scf.if` (taken when the loop runs) with
-    the previous tile's stores right after its first wgmma is issued, and
-    the last tile's stores follow the loop. The tensor cores then work
-    while a tile goes out. Peeling keeps the carried tile dead during the
-    rest of the K loop.
+    loop of wgmmas with the same bounds for every tile, waits for all of
+    them (`ttng.warp_group_dot_wait {pendings = 0}`), narrows the
+    accumulator with `arith.truncf` and then only stores the narrowed tile
+    (register code, `ttg.local_store`, `ttg.barrier`, proxy fences, TMA
+    stores and their waits, `tt.store`; no mbarrier operation): under an
+    `scf.if` on the K loop running at all (the original loop in its else
+    branch), the narrowed tile and the integer and float values the stores
+    use are carried into the next pass, whose K loop's first step is
+    peeled, with the previous tile's stores right after its wgmma is
+    issued; the last tile's stores follow the loop. The tensor cores then
+    work while a tile goes out; the carried tile is dead during the rest of
+    the K loop.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
