@@ -59,6 +59,28 @@ bool movable(Operation *op) {
              ttng::AsyncTMACopyLocalToGlobalOp, ttng::TMAStoreWaitOp, tt::StoreOp>(op);
 }
 
+/// Whether `op` or an op nested in it may read global memory (or has
+/// effects nobody declared): the previous tile's stores, issued after the
+/// peeled step's ops up to its wgmma, must not be read by them.
+bool mayReadGlobal(Operation *op) {
+  WalkResult found = op->walk([](Operation *inner) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+    if (!effects)
+      return inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || inner->getNumRegions() ||
+                     isPure(inner) || isa<scf::YieldOp>(inner)
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &effect : list)
+      if (isa<MemoryEffects::Read>(effect.getEffect()) &&
+          !isa<ttg::SharedMemory>(effect.getResource()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 std::optional<TileEpilogue> match(scf::ForOp tiles) {
   Block *body = tiles.getBody();
   TileEpilogue e;
@@ -86,6 +108,12 @@ std::optional<TileEpilogue> match(scf::ForOp tiles) {
       break;
   if (!e.firstDot)
     return std::nullopt;
+  for (Operation &op : *e.steps.getBody()) {
+    if (&op == e.firstDot.getOperation())
+      break;
+    if (mayReadGlobal(&op))
+      return std::nullopt;
+  }
   for (Operation *op = e.narrow->getNextNode(); op != body->getTerminator(); op = op->getNextNode())
     e.stores.push_back(op);
   if (e.stores.empty())

@@ -166,3 +166,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Left alone: the K loop reads global memory before its wgmma (here the
+// bias the stores also write), which the previous tile's moved stores
+// would then write after it instead of before.
+// CHECK-LABEL: @reads_before_dot
+// CHECK-NOT: arith.cmpi slt
+// CHECK: tt.return
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reads_before_dot(%tiles: i32, %kn: i32, %p: !tt.ptr<f32>) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<64x128xf16, #shared, #smem, mutable>
+    %out = ttg.local_alloc : () -> !ttg.memdesc<128x128xf16, #shared, #smem, mutable>
+    ttg.warp_specialize(%tiles) attributes {requestedRegisters = array<i32: 24>}
+    default {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %f1 = arith.constant 1.0 : f32
+      %zero = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #mma>
+      scf.for %i = %c0 to %tiles step %c1 : i32 {
+        %acc = scf.for %k = %c0 to %kn step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32, #mma>) : i32 {
+          %bias = tt.load %p : !tt.ptr<f32>
+          %d = ttng.warp_group_dot %a, %b, %c {isAsync = true} : !ttg.memdesc<128x64xf16, #shared, #smem, mutable> * !ttg.memdesc<64x128xf16, #shared, #smem, mutable> -> tensor<128x128xf32, #mma>
+          %w = ttng.warp_group_dot_wait %d {pendings = 1 : i32} : tensor<128x128xf32, #mma>
+          scf.yield %w : tensor<128x128xf32, #mma>
+        }
+        %done = ttng.warp_group_dot_wait %acc {pendings = 0 : i32} : tensor<128x128xf32, #mma>
+        %narrow = arith.truncf %done : tensor<128x128xf32, #mma> to tensor<128x128xf16, #mma>
+        ttg.local_store %narrow, %out : tensor<128x128xf16, #mma> -> !ttg.memdesc<128x128xf16, #shared, #smem, mutable>
+        tt.store %p, %f1 : !tt.ptr<f32>
+      }
+      ttg.warp_yield
+    }
+    partition0(%n: i32) num_warps(4) {
+      ttg.warp_return
+    } : (i32) -> ()
+    tt.return
+  }
+}

@@ -207,7 +207,8 @@ def OverlapTileEpilogue : Pass<"ttgir-overlap-tile-epilogue", "::mlir::ModuleOp"
     them (`ttng.warp_group_dot_wait {pendings = 0}`), narrows the
     accumulator with `arith.truncf` and then only stores the narrowed tile
     (register code, `ttg.local_store`, `ttg.barrier`, proxy fences, TMA
-    stores and their waits, `tt.store`; no mbarrier operation): under an
+    stores and their waits, `tt.store`; no mbarrier operation), when the K
+    loop reads no global memory before its wgmma: under an
     `scf.if` on the K loop running at all (the original loop in its else
     branch), the narrowed tile and the integer and float values the stores
     use are carried into the next pass, whose K loop's first step is
