@@ -24,11 +24,6 @@ std::vector<std::function<std::optional<ScratchNeed>(Operation *)>> &scratchRule
   static std::vector<std::function<std::optional<ScratchNeed>(Operation *)>> rules;
   return rules;
 }
-} // namespace
-
-void registerScratchRule(std::function<std::optional<ScratchNeed>(Operation *)> rule) {
-  scratchRules().push_back(std::move(rule));
-}
 
 std::optional<ScratchNeed> registeredScratch(Operation *op) {
   for (const auto &rule : scratchRules())
@@ -36,10 +31,14 @@ std::optional<ScratchNeed> registeredScratch(Operation *op) {
       return need;
   return std::nullopt;
 }
+} // namespace
 
-int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
-  if (std::optional<ScratchNeed> need = registeredScratch(op))
-    return need->bytes;
+void registerScratchRule(std::function<std::optional<ScratchNeed>(Operation *)> rule) {
+  scratchRules().push_back(std::move(rule));
+}
+
+/// The shared rules' bytes for `op` (those registered rules do not cover).
+static int64_t sharedRuleBytes(Operation *op, const ScratchContext &ctx) {
   // The same plans the lowerings follow; a plan that fails is reported by
   // the lowering, which then allocates nothing.
   auto bytesOf = [](auto plan) -> int64_t {
@@ -71,6 +70,14 @@ int64_t scratchBytes(Operation *op, const ScratchContext &ctx) {
         return bytes.getInt();
   return 0;
 }
+
+ScratchNeed scratchNeed(Operation *op, const ScratchContext &ctx) {
+  if (std::optional<ScratchNeed> need = registeredScratch(op))
+    return *need;
+  return ScratchNeed{sharedRuleBytes(op, ctx)};
+}
+
+int64_t scratchBytes(Operation *op, const ScratchContext &ctx) { return scratchNeed(op, ctx).bytes; }
 
 int64_t localAllocBytes(Operation *localAlloc) {
   auto type = cast<ttg::MemDescType>(localAlloc->getResult(0).getType());
@@ -220,10 +227,9 @@ SharedAllocation allocateSharedMemory(Operation *func, const ScratchContext &ctx
       result.buffers.push_back(buffer);
       return;
     }
-    std::optional<ScratchNeed> need = registeredScratch(op);
-    if (int64_t bytes = need ? need->bytes : scratchBytes(op, ctx)) {
-      SharedBuffer buffer{op, bytes, std::max(kDefaultAlignment, need ? need->alignment : 0),
-                          index[op], subtreeEnd[op]};
+    if (ScratchNeed need = scratchNeed(op, ctx); need.bytes) {
+      SharedBuffer buffer{op, need.bytes, std::max(kDefaultAlignment, need.alignment), index[op],
+                          subtreeEnd[op]};
       widenToWarpSpecialize(buffer);
       result.buffers.push_back(buffer);
     }

@@ -57,8 +57,9 @@ struct ScratchNeed {
 /// Registers a rule (at start-up, before any compile): the scratch it
 /// returns for an op is allocated like the shared rules' (nullopt: not its op).
 void registerScratchRule(std::function<std::optional<ScratchNeed>(mlir::Operation *)> rule);
-/// The registered rules' need for `op`, if one has it.
-std::optional<ScratchNeed> registeredScratch(mlir::Operation *op);
+/// The scratch `op`'s lowering needs: a registered rule's, else the shared
+/// rules' bytes (scratchBytes) at the default alignment.
+ScratchNeed scratchNeed(mlir::Operation *op, const ScratchContext &ctx);
 
 /// Bytes of scratch shared memory `op`'s lowering uses while it runs (0 for
 /// ops that need none). Each lowering that exchanges data through shared

@@ -30,6 +30,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/ValueHandle.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -178,22 +180,13 @@ unsigned splitStructPhis(Function &f) {
       extract->replaceAllUsesWith(fields[extract->getIndices()[0]]);
       extract->eraseFromParent();
     }
+    // The chains that built the struct values may now be dead.
+    SmallVector<WeakTrackingVH> built(phi->incoming_values());
     phi->eraseFromParent();
     for (PHINode *field : fields)
       if (field->use_empty())
         field->eraseFromParent();
-  }
-  // The chains that built the struct values may now be dead.
-  if (!phis.empty()) {
-    bool erased = true;
-    while (erased) {
-      erased = false;
-      for (Instruction &inst : llvm::make_early_inc_range(instructions(f)))
-        if (isa<InsertValueInst, ExtractValueInst>(inst) && inst.use_empty()) {
-          inst.eraseFromParent();
-          erased = true;
-        }
-    }
+    RecursivelyDeleteTriviallyDeadInstructionsPermissive(built);
   }
   return phis.size();
 }
