@@ -55,7 +55,8 @@ static int64_t sharedRuleBytes(Operation *op, const ScratchContext &ctx) {
   if (isa<tt::ScanOp>(op))
     return bytesOf(planScan(op));
   if (auto gather = dyn_cast<tt::GatherOp>(op))
-    return gatherScratchBytes(gather.getSrc().getType());
+    return planGather(gather.getSrc().getType(), gather.getIndices().getType(), gather.getAxis())
+        .scratchBytes;
   if (isa<tt::AtomicRMWOp, tt::AtomicCASOp, tt::AtomicLoadOp, tt::AtomicPollOp>(op))
     return planAtomicResult(op).scratchBytes;
   if (isa<tt::HistogramOp>(op))

@@ -2,6 +2,7 @@
 #include "kiln/Analysis/ConvertLayoutPlan.h"
 
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Layout/BitMatrix.h"
 #include "kiln/Layout/Encodings.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -116,8 +117,35 @@ LinearLayout gatherScratchLayout(llvm::ArrayRef<int64_t> shape) {
   return ll.transposeOuts(llvm::SmallVector<llvm::StringRef>(names.begin(), names.end()));
 }
 
-int64_t gatherScratchBytes(mlir::RankedTensorType src) {
-  return src.getNumElements() * int64_t(sharedElementBits(src.getElementType()) / 8);
+GatherPlan planGather(mlir::RankedTensorType src, mlir::RankedTensorType indices, unsigned axis) {
+  GatherPlan plan;
+  llvm::Expected<LinearLayout> s = ttg::toLinearLayout(src);
+  llvm::Expected<LinearLayout> i = ttg::toLinearLayout(indices);
+  llvm::Expected<LinearLayout> sTile = s ? layout::ctaTile(*s) : s.takeError();
+  llvm::Expected<LinearLayout> iTile = i ? layout::ctaTile(*i) : i.takeError();
+  std::optional<LinearLayout> map;
+  if (sTile && iTile)
+    map = layout::warpLocalGather(*sTile, *iTile, axis);
+  llvm::consumeError(sTile.takeError());
+  llvm::consumeError(iTile.takeError());
+  if (map) {
+    // The register part of every basis that varies at run time (lane, warp,
+    // index): the span a result register's source register ranges over.
+    layout::XorBasis span;
+    for (llvm::StringRef in : {layout::kLane, layout::kWarp, layout::kGatherIndex})
+      for (unsigned b = 0, e = map->getInDimSizeLog2(in); b < e; ++b) {
+        int32_t reg = map->getBasis(in, b, layout::kRegister);
+        if (span.insert(uint64_t(reg)))
+          plan.candidateBits.push_back(reg);
+      }
+    if ((1u << plan.candidateBits.size()) <= kMaxGatherShuffles) {
+      plan.shuffles = std::move(map);
+      return plan;
+    }
+    plan.candidateBits.clear();
+  }
+  plan.scratchBytes = src.getNumElements() * int64_t(sharedElementBits(src.getElementType()) / 8);
+  return plan;
 }
 
 } // namespace kiln

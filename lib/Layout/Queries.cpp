@@ -1,6 +1,8 @@
 //===- Queries.cpp - what lowerings ask of a layout -----------------------===//
 #include "kiln/Layout/Queries.h"
 
+#include "kiln/Layout/BitMatrix.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MathExtras.h"
@@ -268,6 +270,71 @@ llvm::Expected<AxisBits> axisBits(const LinearLayout &ll, unsigned axis) {
   if (llvm::Error e = classify(kWarp, bits.warpAxis, bits.warpCopies))
     return std::move(e);
   return bits;
+}
+
+std::optional<LinearLayout> warpLocalGather(const LinearLayout &src, const LinearLayout &idx,
+                                            unsigned axis) {
+  unsigned rank = src.getNumOutDims();
+  if (!isDistributed(src) || !isDistributed(idx) || idx.getNumOutDims() != rank || axis >= rank ||
+      src.getInDimSize(kBlock) != 1 || idx.getInDimSize(kBlock) != 1 ||
+      src.getInDimSize(kLane) != idx.getInDimSize(kLane) ||
+      src.getInDimSize(kWarp) != idx.getInDimSize(kWarp))
+    return std::nullopt;
+  // What one warp of the source holds: the span of its lane and register
+  // bases (lanes first, so a copy is reached through a lane).
+  XorBasis span;
+  llvm::SmallVector<std::pair<bool, unsigned>> accepted; // (is a lane, bit)
+  for (bool lanes : {true, false}) {
+    StringRef in = lanes ? kLane : kRegister;
+    for (unsigned i = 0, e = src.getInDimSizeLog2(in); i < e; ++i)
+      if (span.insert(src.flatten(src.getBasis(in, i))))
+        accepted.push_back({lanes, i});
+  }
+  auto locate = [&](uint64_t flat) -> std::optional<LinearLayout::Basis> {
+    std::optional<uint64_t> ids = span.express(flat);
+    if (!ids)
+      return std::nullopt;
+    LinearLayout::Basis at{0, 0}; // register, lane
+    for (auto [id, which] : llvm::enumerate(accepted))
+      if (*ids >> id & 1)
+        at[which.first ? 1 : 0] ^= int32_t(1) << which.second;
+    return at;
+  };
+  // A result element's coordinates outside the axis, as a source position.
+  auto offAxis = [&](ArrayRef<int32_t> coords) {
+    LinearLayout::Basis c(coords.begin(), coords.end());
+    c[axis] = 0;
+    return src.flatten(c);
+  };
+  std::vector<LinearLayout::InDim> ins;
+  for (StringRef in : kHardwareDims) {
+    LinearLayout::InDim dim{in.str(), {}};
+    for (unsigned i = 0, e = idx.getInDimSizeLog2(in); i < e; ++i) {
+      uint64_t flat = offAxis(idx.getBasis(in, i));
+      // The reader's warp is the source's warp of the same id.
+      if (in == kWarp)
+        flat ^= src.flatten(src.getBasis(kWarp, i));
+      std::optional<LinearLayout::Basis> at = locate(flat);
+      if (!at)
+        return std::nullopt;
+      dim.bases.push_back(*at);
+    }
+    ins.push_back(std::move(dim));
+  }
+  LinearLayout::InDim index{kGatherIndex.str(), {}};
+  for (unsigned k = 0, e = src.getOutDimSizeLog2(dimName(axis)); k < e; ++k) {
+    LinearLayout::Basis along(rank, 0);
+    along[axis] = int32_t(1) << k;
+    std::optional<LinearLayout::Basis> at = locate(src.flatten(along));
+    if (!at)
+      return std::nullopt;
+    index.bases.push_back(*at);
+  }
+  ins.push_back(std::move(index));
+  return LinearLayout(std::move(ins),
+                      {{kRegister.str(), src.getInDimSize(kRegister)},
+                       {kLane.str(), src.getInDimSize(kLane)}},
+                      /*requireSurjective=*/false);
 }
 
 } // namespace kiln::layout

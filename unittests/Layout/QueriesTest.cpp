@@ -468,3 +468,89 @@ TEST(Queries, CtaTileMiddleBit) {
   for (int32_t r = 0; r < 4; ++r)
     EXPECT_EQ(elementCoords(*tile, r, 0, 0)[0], r);
 }
+
+namespace {
+LL distributed(std::vector<LL::Basis> reg, std::vector<LL::Basis> lane, std::vector<LL::Basis> warp,
+               llvm::ArrayRef<int32_t> shape) {
+  std::vector<LL::DimSize> outs;
+  for (auto [d, size] : llvm::enumerate(shape))
+    outs.push_back({dimName(d), size});
+  llvm::Expected<LL> ll = LL::create({{std::string(kRegister), std::move(reg)},
+                                      {std::string(kLane), std::move(lane)},
+                                      {std::string(kWarp), std::move(warp)},
+                                      {std::string(kBlock), {}}},
+                                     outs, /*requireSurjective=*/false);
+  if (!ll) {
+    ADD_FAILURE() << llvm::toString(ll.takeError());
+    return LL();
+  }
+  return *ll;
+}
+
+// Every result element, with every index value, is sent the element the
+// gather names, from the reader's own warp.
+void expectGathers(const LL &src, const LL &idx, unsigned axis, const LL &map) {
+  int32_t extent = src.getOutDimSize(dimName(axis));
+  forEachInput(idx, [&](llvm::ArrayRef<int32_t> in) {
+    llvm::SmallVector<int32_t> want = idx.apply(in);
+    for (int32_t v = 0; v < extent; ++v) {
+      llvm::SmallVector<int32_t> at = map.apply({in[0], in[1], in[2], in[3], v});
+      want[axis] = v;
+      ASSERT_EQ(src.apply({at[0], at[1], in[2], 0}), want)
+          << "register " << in[0] << " lane " << in[1] << " warp " << in[2] << " index " << v;
+    }
+  });
+}
+} // namespace
+
+TEST(Queries, WarpLocalGatherLinear) {
+  // Rows 0-15 in one register bit and three lane bits, columns spread over
+  // registers, lanes and warps alike in both layouts (differently ordered).
+  LL src = distributed({{1, 0}, {0, 16}}, {{2, 0}, {4, 0}, {8, 0}, {0, 1}, {0, 2}},
+                       {{0, 4}, {0, 8}}, {16, 32});
+  LL idx = distributed({{0, 16}, {4, 0}}, {{1, 0}, {2, 0}, {8, 0}, {0, 2}, {0, 1}},
+                       {{0, 4}, {0, 8}}, {16, 32});
+  std::optional<LL> map = warpLocalGather(src, idx, 0);
+  ASSERT_TRUE(map.has_value());
+  expectGathers(src, idx, 0, *map);
+  // Index bit 0 picks the source register; the other index bits pick lanes.
+  EXPECT_EQ(map->getBasis(kGatherIndex, 0, kRegister), 1);
+  for (unsigned k = 1; k < 4; ++k)
+    EXPECT_EQ(map->getBasis(kGatherIndex, k, kRegister), 0);
+  // The index tensor's warp 1 holds columns 5, not 4, apart: still in the
+  // source's warp 1, one lane over.
+  LL skewed = distributed({{0, 16}, {4, 0}}, {{1, 0}, {2, 0}, {8, 0}, {0, 2}, {0, 1}},
+                          {{0, 5}, {0, 8}}, {16, 32});
+  map = warpLocalGather(src, skewed, 0);
+  ASSERT_TRUE(map.has_value());
+  expectGathers(src, skewed, 0, *map);
+}
+
+TEST(Queries, WarpLocalGatherBlocked) {
+  // Warps split the columns the same way; the rows stay in each warp.
+  LL src = blockedLL({1, 4}, {8, 4}, {1, 4}, {1, 0}, {32, 64});
+  LL idx = blockedLL({2, 1}, {2, 16}, {1, 4}, {0, 1}, {16, 64});
+  std::optional<LL> map = warpLocalGather(src, idx, 0);
+  ASSERT_TRUE(map.has_value());
+  expectGathers(src, idx, 0, *map);
+  // A source held twice (warps broadcast): any copy in the reader's warp.
+  LL copies = blockedLL({1, 1}, {32, 1}, {1, 4}, {0, 1}, {32, 1});
+  LL wide = blockedLL({1, 1}, {32, 1}, {4, 1}, {0, 1}, {128, 1});
+  map = warpLocalGather(copies, wide, 0);
+  ASSERT_TRUE(map.has_value());
+  expectGathers(copies, wide, 0, *map);
+}
+
+TEST(Queries, WarpLocalGatherRefused) {
+  // Warps split the gather axis.
+  LL rows = blockedLL({1, 4}, {8, 4}, {4, 1}, {1, 0}, {32, 16});
+  EXPECT_FALSE(warpLocalGather(rows, rows, 0).has_value());
+  // Gathering along the columns of the same layout stays in the warp.
+  std::optional<LL> cols = warpLocalGather(rows, rows, 1);
+  ASSERT_TRUE(cols.has_value());
+  expectGathers(rows, rows, 1, *cols);
+  // The index tensor's warps hold other columns than the source's.
+  LL src = blockedLL({1, 4}, {8, 4}, {1, 4}, {1, 0}, {32, 64});
+  LL idx = blockedLL({2, 1}, {4, 8}, {1, 4}, {0, 1}, {16, 64});
+  EXPECT_FALSE(warpLocalGather(src, idx, 0).has_value());
+}

@@ -59,8 +59,24 @@ llvm::Expected<ConversionPlan> planConversion(mlir::RankedTensorType src,
 /// The row-major layout (offset -> dims, last dimension fastest) in which
 /// `tt.gather` keeps its source tensor in scratch.
 layout::LinearLayout gatherScratchLayout(llvm::ArrayRef<int64_t> shape);
-/// Bytes of that scratch for a gather from `src`.
-int64_t gatherScratchBytes(mlir::RankedTensorType src);
+
+/// How `tt.gather` reads its source. When every element a warp's indices
+/// can name lies in that warp (layout::warpLocalGather) and a result
+/// register has at most kMaxGatherShuffles source registers to choose
+/// from, each result register takes one warp shuffle per candidate source
+/// register and no scratch; otherwise the source goes through shared memory
+/// (gatherScratchLayout) and each result register is one load.
+struct GatherPlan {
+  /// The warp-local map, when the shuffles are used.
+  std::optional<layout::LinearLayout> shuffles;
+  /// The source registers each result register chooses from, as a base
+  /// register (the map at that register, thread 0, index 0) XOR any
+  /// combination of these.
+  llvm::SmallVector<int32_t> candidateBits;
+  int64_t scratchBytes = 0;
+};
+inline constexpr unsigned kMaxGatherShuffles = 8;
+GatherPlan planGather(mlir::RankedTensorType src, mlir::RankedTensorType indices, unsigned axis);
 
 } // namespace kiln
 

@@ -206,12 +206,15 @@ public:
   std::string toString() const;
   void print(llvm::raw_ostream &os) const;
 
-private:
-  std::optional<std::string> verify(bool requireSurjective) const;
-  // Each basis as one integer: output k occupies the bits above outputs 0..k-1.
-  std::vector<uint64_t> flatColumns() const;
+  /// Coordinates as one integer, for linear algebra on them (XorBasis):
+  /// output k occupies the bits above outputs 0..k-1.
   uint64_t flatten(llvm::ArrayRef<int32_t> coords) const;
   Basis unflatten(uint64_t flat) const;
+  /// Every basis flattened, in input order.
+  std::vector<uint64_t> flatColumns() const;
+
+private:
+  std::optional<std::string> verify(bool requireSurjective) const;
 
   std::vector<InDim> ins;
   std::vector<DimSize> outs;

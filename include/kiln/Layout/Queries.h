@@ -136,6 +136,22 @@ struct AxisBits {
 /// those), or when the layout spans several CTAs.
 llvm::Expected<AxisBits> axisBits(const LinearLayout &ll, unsigned axis);
 
+/// The input of warpLocalGather's map that takes the index value.
+inline constexpr llvm::StringLiteral kGatherIndex = "index";
+
+/// How `tt.gather` along `axis` can read its source with warp shuffles:
+/// a map from a result element's hardware location (register, lane, warp,
+/// block of `idx`, the index tensor's layout) and its index value (input
+/// `index`, the source's extent along `axis`) to the location in the
+/// reader's own warp that holds the named source element (outputs
+/// register, lane of `src`). Where the source holds an element twice, the
+/// map prefers another lane to another register (a shuffle reads any lane;
+/// each candidate register costs a shuffle). std::nullopt when some index
+/// can name an element that the reader's warp does not hold. Both layouts
+/// are one CTA's tiles.
+std::optional<LinearLayout> warpLocalGather(const LinearLayout &src, const LinearLayout &idx,
+                                            unsigned axis);
+
 } // namespace kiln::layout
 
 #endif // KILN_LAYOUT_QUERIES_H

@@ -203,12 +203,8 @@ Value shuffle(OpBuilder &b, Location loc, const Context &ctx, Value v, TargetInf
   return shuffle(b, loc, ctx, v, kind, i32Constant(b, loc, laneOrMask));
 }
 
-namespace {
-
-// XOR of the bases of the set bits of `id` along output `out`: bit i of the
-// id contributes bases[i][out] when set.
-Value applyBits(OpBuilder &b, Location loc, Value id, const layout::LinearLayout::InDim &in,
-                unsigned out, Value acc) {
+Value xorOfBases(OpBuilder &b, Location loc, Value id, const layout::LinearLayout::InDim &in,
+                 unsigned out, Value acc) {
   for (auto [bit, basis] : llvm::enumerate(in.bases)) {
     if (basis[out] == 0)
       continue;
@@ -221,8 +217,6 @@ Value applyBits(OpBuilder &b, Location loc, Value id, const layout::LinearLayout
   return acc;
 }
 
-} // namespace
-
 SmallVector<SmallVector<Value>> registerCoordinates(OpBuilder &b, Location loc,
                                                     const layout::LinearLayout &ll,
                                                     const Context &ctx) {
@@ -234,10 +228,10 @@ SmallVector<SmallVector<Value>> registerCoordinates(OpBuilder &b, Location loc,
   // The thread's part of L, shared by all its registers (L is linear).
   SmallVector<Value> threadPart(rank);
   for (unsigned d = 0; d < rank; ++d) {
-    Value acc = applyBits(b, loc, lane, ins[ll.getInDimIndex(layout::kLane)], d, Value());
-    acc = applyBits(b, loc, warp, ins[ll.getInDimIndex(layout::kWarp)], d, acc);
+    Value acc = xorOfBases(b, loc, lane, ins[ll.getInDimIndex(layout::kLane)], d, Value());
+    acc = xorOfBases(b, loc, warp, ins[ll.getInDimIndex(layout::kWarp)], d, acc);
     if (overCTAs)
-      acc = applyBits(b, loc, block, ins[ll.getInDimIndex(layout::kBlock)], d, acc);
+      acc = xorOfBases(b, loc, block, ins[ll.getInDimIndex(layout::kBlock)], d, acc);
     threadPart[d] = acc;
   }
   unsigned regIndex = ll.getInDimIndex(layout::kRegister);

@@ -81,6 +81,12 @@ kernelABISignature(const mlir::TypeConverter &converter, mlir::FunctionType type
 /// the layout has no such output).
 int32_t component(llvm::ArrayRef<std::pair<std::string, int32_t>> out, llvm::StringRef name);
 
+/// The XOR of the bases of input `in` along output `out` for the set bits
+/// of the i32 `bits` (a linear layout applied to a value known at run
+/// time), XORed into `acc` when given; null when no basis moves `out`.
+mlir::Value xorOfBases(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bits,
+                       const layout::LinearLayout::InDim &in, unsigned out, mlir::Value acc);
+
 /// The thread's lane and warp ids.
 std::pair<mlir::Value, mlir::Value> laneAndWarp(mlir::OpBuilder &b, mlir::Location loc,
                                                 const Context &ctx);
