@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PipelinePlan.h"
+#include "TensorMapRings.h"
 
 #include "kiln/Analysis/Allocation.h"
 #include "kiln/Analysis/AxisInfo.h"
@@ -619,6 +620,14 @@ struct PipelinePass : public nvidia::impl::PipelineBase<PipelinePass> {
               nvidia::planLoopWithin(loop, stages, axes, limit - others))
         plans.push_back(std::move(*plan));
     }
+    // The clones of a tensor map made in a pipelined loop share a ring
+    // (TensorMapRings.h): each make is marked before it is cloned.
+    int64_t nextRing = 0;
+    for (LoopPlan &plan : plans)
+      plan.loop.walk([&](tt::MakeTensorDescOp make) {
+        make->setAttr(nvidia::kTensorMapRingAttr,
+                      IntegerAttr::get(IntegerType::get(module.getContext(), 32), nextRing++));
+      });
     for (LoopPlan &plan : plans)
       LoopPipeliner(plan).run();
   }

@@ -4,14 +4,21 @@
 // while TMA copies issued from an earlier pass with the previous map may
 // still be reading it (the pipeliner keeps copies of up to num_stages - 1
 // iterations in flight, a loop's TMA stores stay in flight across passes).
-// Such maps get a ring of num_stages + 1 slots in global scratch, as
-// Triton's do, and a counter that the enclosing loops carry: a slot is
-// rewritten only after num_stages later maps, once no copy can use it.
-// The counter is carried from the outermost scf.for reached through
-// scf.for and scf.if alone: no copy kiln issues outlives that loop (the
-// pipeliner predicates its last copies off, a loop's stores are waited
-// for after it, and other loops' copies complete in their pass), so the
-// ring may start again at slot 0 each time that loop starts.
+// Such maps get a ring in global scratch and a counter that the enclosing
+// loops carry, so that a slot is rewritten only once no copy can use it.
+//
+// The clones the pipeliner makes of one make (marked by it) share a ring
+// of num_stages maps, as Triton's do: the prologue's clones and the loop's
+// make at most one map an iteration between them, and a copy issued with
+// a map is waited for num_stages - 1 iterations later. Any other make in
+// a loop gets a ring of num_stages + 1 of its own (its maps may serve TMA
+// stores still in flight one pass later).
+//
+// A counter starts at slot 0 before the outermost op it is carried
+// through (scf.for and scf.if alone): no copy kiln issues outlives that op
+// (the pipeliner predicates its last copies off and waits for them, a
+// loop's stores are waited for after it, and other loops' copies complete
+// in their pass).
 //
 //===----------------------------------------------------------------------===//
 #include "TensorMapRings.h"
@@ -89,6 +96,24 @@ Value addLoopCounter(scf::ForOp loop, Value init, function_ref<Value(Value, Bloc
   return grown.getResults().back();
 }
 
+/// The pointer to counter's slot of a ring of tensor maps, before `make`.
+Value ringSlot(tt::MakeTensorDescOp make, Value ring, Value counter) {
+  OpBuilder b(make);
+  Location loc = make.getLoc();
+  Value offset = arith::MulIOp::create(
+      b, loc, counter, arith::ConstantIntOp::create(b, loc, ttng::kTensorMapBytes, 32));
+  return tt::AddPtrOp::create(b, loc, ring.getType(), ring, offset);
+}
+
+/// `counter` + 1 modulo `slots`, at `b`'s insertion point.
+Value stepCounter(OpBuilder &b, Location loc, Value counter, unsigned slots) {
+  Value next = arith::AddIOp::create(b, loc, counter, arith::ConstantIntOp::create(b, loc, 1, 32));
+  Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
+                                        arith::ConstantIntOp::create(b, loc, slots, 32));
+  return arith::SelectOp::create(b, loc, wrapped, arith::ConstantIntOp::create(b, loc, 0, 32),
+                                 next);
+}
+
 /// Carries a counter in [0, slots) from before chain[0] down to `block`
 /// and back: `use` gets its value in `block`, which then steps it. Returns
 /// the counter's value after chain[0].
@@ -97,12 +122,7 @@ Value threadCounter(ArrayRef<Operation *> chain, Block *block, Value counter, un
   if (chain.empty()) {
     use(counter);
     OpBuilder b(block->getTerminator());
-    Location loc = block->getParentOp()->getLoc();
-    Value next = arith::AddIOp::create(b, loc, counter, arith::ConstantIntOp::create(b, loc, 1, 32));
-    Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next,
-                                          arith::ConstantIntOp::create(b, loc, slots, 32));
-    return arith::SelectOp::create(b, loc, wrapped, arith::ConstantIntOp::create(b, loc, 0, 32),
-                                   next);
+    return stepCounter(b, block->getParentOp()->getLoc(), counter, slots);
   }
   Operation *at = chain.front();
   if (auto loop = dyn_cast<scf::ForOp>(at)) {
@@ -117,47 +137,268 @@ Value threadCounter(ArrayRef<Operation *> chain, Block *block, Value counter, un
   return addIfResult(cast<scf::IfOp>(at), target, fromTarget, counter);
 }
 
+
+/// One ring of `slots` maps for the clones of one marked make, with one
+/// counter carried through them in program order; false (and nothing
+/// changed) unless the clones lie in distinct ops of one block, each
+/// through scf.for and scf.if alone, one at least in a loop.
+bool shareRing(ArrayRef<tt::MakeTensorDescOp> clones, unsigned slots,
+               DenseMap<Operation *, Value> &places) {
+  // The innermost block around every clone.
+  auto holds = [](Block *outer, Operation *op) { return outer->getParent()->isAncestor(op->getParentRegion()); };
+  Block *common = clones.front()->getBlock();
+  while (common && !llvm::all_of(clones, [&](tt::MakeTensorDescOp c) { return holds(common, c); }))
+    common = common->getParentOp() ? common->getParentOp()->getBlock() : nullptr;
+  if (!common)
+    return false;
+  // Up to the block of the outermost loop when no clone is below one yet
+  // (a make only the loop's body kept).
+  auto inLoop = [&] {
+    return llvm::any_of(clones, [&](tt::MakeTensorDescOp c) {
+      for (Operation *op = c; op->getBlock() != common;) {
+        op = op->getParentOp();
+        if (isa<scf::ForOp>(op))
+          return true;
+      }
+      return false;
+    });
+  };
+  while (!inLoop() && isa_and_nonnull<scf::ForOp, scf::IfOp>(common->getParentOp()))
+    common = common->getParentOp()->getBlock();
+  if (!inLoop())
+    return false;
+  struct Clone {
+    tt::MakeTensorDescOp make;
+    Operation *top; ///< its ancestor in `common`, or itself
+    SmallVector<Operation *> chain; ///< the ops from `top` down, outermost first
+  };
+  SmallVector<Clone> order;
+  for (tt::MakeTensorDescOp make : clones) {
+    Clone c{make, make, {}};
+    for (Operation *op = make->getParentOp(); c.top->getBlock() != common;
+         op = op->getParentOp()) {
+      if (!isa<scf::ForOp, scf::IfOp>(op))
+        return false;
+      c.chain.insert(c.chain.begin(), op);
+      c.top = op;
+    }
+    if (llvm::any_of(order, [&](const Clone &o) { return o.top == c.top; }))
+      return false;
+    order.push_back(std::move(c));
+  }
+  llvm::sort(order, [](const Clone &a, const Clone &b) { return a.top->isBeforeInBlock(b.top); });
+  OpBuilder outside(order.front().top);
+  Location loc = order.front().make.getLoc();
+  auto bytePtr = tt::PointerType::get(IntegerType::get(loc.getContext(), 8), 1);
+  Value ring = ttg::GlobalScratchAllocOp::create(outside, loc, bytePtr,
+                                                 int32_t(slots * ttng::kTensorMapBytes),
+                                                 int32_t(ttng::kTensorMapBytes));
+  Value counter = arith::ConstantIntOp::create(outside, loc, 0, 32);
+  for (Clone &c : order) {
+    auto use = [&](Value at) { places[c.make] = ringSlot(c.make, ring, at); };
+    if (c.chain.empty()) {
+      use(counter);
+      OpBuilder after(c.make->getBlock(), std::next(c.make->getIterator()));
+      counter = stepCounter(after, c.make.getLoc(), counter, slots);
+      continue;
+    }
+    counter = threadCounter(c.chain, c.make->getBlock(), counter, slots, use);
+  }
+  return true;
+}
+
+/// The descriptor values something reads: used by an op other than the
+/// scf.yield of an scf.for or scf.if (or an scf.for's init), or carried
+/// by such a yield, loop or conditional into a value read.
+DenseSet<Value> readDescriptors(ModuleOp module) {
+  DenseSet<Value> live;
+  SmallVector<Value> work;
+  auto mark = [&](Value v) {
+    if (isa<tt::TensorDescType>(v.getType()) && live.insert(v).second)
+      work.push_back(v);
+  };
+  module.walk([&](Operation *op) {
+    if (isa<scf::YieldOp>(op) && isa<scf::ForOp, scf::IfOp>(op->getParentOp()))
+      return;
+    // An scf.for's inits are read as its iteration's values are.
+    unsigned firstInit = isa<scf::ForOp>(op) ? 3 : op->getNumOperands();
+    for (OpOperand &use : op->getOpOperands())
+      if (use.getOperandNumber() < firstInit)
+        mark(use.get());
+  });
+  auto markLoopSlot = [&](scf::ForOp loop, unsigned k) {
+    mark(loop.getInitArgs()[k]);
+    mark(loop.getYieldedValues()[k]);
+  };
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto result = dyn_cast<OpResult>(v)) {
+      unsigned k = result.getResultNumber();
+      if (auto branch = dyn_cast<scf::IfOp>(result.getOwner())) {
+        mark(branch.thenYield().getOperand(k));
+        if (!branch.getElseRegion().empty())
+          mark(branch.elseYield().getOperand(k));
+      } else if (auto loop = dyn_cast<scf::ForOp>(result.getOwner())) {
+        markLoopSlot(loop, k);
+      }
+    } else if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+          loop && arg.getArgNumber() > 0)
+        markLoopSlot(loop, arg.getArgNumber() - 1);
+    }
+  }
+  return live;
+}
+
+/// Drops the iter_args of `loop` whose value and result nobody reads (in
+/// `live`) and whose result is unused; their other uses (yields of dead
+/// values) take the initial value, which dominates them.
+bool dropDeadIterArgs(scf::ForOp loop, const DenseSet<Value> &live) {
+  llvm::BitVector dead(loop.getNumRegionIterArgs());
+  for (auto [k, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (isa<tt::TensorDescType>(arg.getType()) && !live.contains(arg) &&
+        !live.contains(loop.getResult(k)) && loop.getResult(k).use_empty())
+      dead.set(k);
+  if (dead.none())
+    return false;
+  SmallVector<Value> inits;
+  for (auto [k, init] : llvm::enumerate(loop.getInitArgs()))
+    if (!dead.test(k))
+      inits.push_back(init);
+  OpBuilder b(loop);
+  auto grown = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+                                  loop.getStep(), inits);
+  grown->setAttrs(loop->getAttrs());
+  grown.getRegion().takeBody(loop.getRegion());
+  Block *body = grown.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  llvm::BitVector deadArgs(body->getNumArguments());
+  for (unsigned k : dead.set_bits()) {
+    body->getArgument(k + 1).replaceAllUsesWith(loop.getInitArgs()[k]);
+    deadArgs.set(k + 1);
+  }
+  yield->eraseOperands(dead);
+  body->eraseArguments(deadArgs);
+  unsigned next = 0;
+  for (auto [k, result] : llvm::enumerate(loop.getResults()))
+    if (!dead.test(k))
+      result.replaceAllUsesWith(grown.getResult(next++));
+  loop.erase();
+  return true;
+}
+
+/// Drops the results of `branch` nobody reads and nothing uses.
+bool dropDeadResults(scf::IfOp branch, const DenseSet<Value> &live) {
+  llvm::BitVector dead(branch.getNumResults());
+  for (OpResult result : branch.getResults())
+    if (isa<tt::TensorDescType>(result.getType()) && !live.contains(result) && result.use_empty())
+      dead.set(result.getResultNumber());
+  if (dead.none())
+    return false;
+  SmallVector<Type> types;
+  for (OpResult result : branch.getResults())
+    if (!dead.test(result.getResultNumber()))
+      types.push_back(result.getType());
+  OpBuilder b(branch);
+  auto shrunk = scf::IfOp::create(b, branch.getLoc(), types, branch.getCondition(),
+                                  /*withElseRegion=*/false);
+  shrunk->setAttrs(branch->getAttrs());
+  shrunk.getThenRegion().takeBody(branch.getThenRegion());
+  shrunk.getElseRegion().takeBody(branch.getElseRegion());
+  for (Region *region : {&shrunk.getThenRegion(), &shrunk.getElseRegion()})
+    if (!region->empty())
+      region->front().getTerminator()->eraseOperands(dead);
+  unsigned next = 0;
+  for (OpResult result : branch.getResults())
+    if (!dead.test(result.getResultNumber()))
+      result.replaceAllUsesWith(shrunk.getResult(next++));
+  branch.erase();
+  return true;
+}
+
+/// Erases the descriptors only carried around (see the header), then the
+/// makes left unused. A value is dropped once its last use is (outer ops
+/// first, until nothing changes: a prologue's conditional feeds the loop
+/// after it); the values of the ops rebuilt are not in `live`, but their
+/// unused results are dead all the same.
+void eraseCarriedOnlyDescriptors(ModuleOp module) {
+  DenseSet<Value> live = readDescriptors(module);
+  SmallVector<tt::MakeTensorDescOp> used;
+  module.walk([&](tt::MakeTensorDescOp make) {
+    if (!make->use_empty() && !live.contains(make.getResult()))
+      used.push_back(make);
+  });
+  for (bool changed = true; changed;) {
+    changed = false;
+    SmallVector<Operation *> ops;
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<scf::ForOp, scf::IfOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        changed |= dropDeadIterArgs(loop, live);
+      else
+        changed |= dropDeadResults(cast<scf::IfOp>(op), live);
+    }
+  }
+  // The makes only dropped values used (an unused one is still lowered,
+  // and checked).
+  for (tt::MakeTensorDescOp make : used)
+    if (make->use_empty())
+      make.erase();
+}
 } // namespace
 
 DenseMap<Operation *, Value> kiln::nvidia::placeTensorMapsInLoops(ModuleOp module,
                                                                   unsigned numStages) {
+  eraseCarriedOnlyDescriptors(module);
   // Stages as the pipeliner took them: the option, or a loop's own.
   int64_t stages = numStages;
   module.walk([&](scf::ForOp loop) {
     if (auto attr = loop->getAttrOfType<IntegerAttr>("tt.num_stages"))
       stages = std::max(stages, attr.getInt());
   });
-  unsigned slots = unsigned(std::clamp<int64_t>(stages, 1, 64)) + 1;
+  unsigned slots = unsigned(std::clamp<int64_t>(stages, 1, 64));
 
+  llvm::MapVector<Attribute, SmallVector<tt::MakeTensorDescOp>> byMark;
   llvm::MapVector<Block *, SmallVector<tt::MakeTensorDescOp>> byBlock;
-  module.walk([&](tt::MakeTensorDescOp make) { byBlock[make->getBlock()].push_back(make); });
+  module.walk([&](tt::MakeTensorDescOp make) {
+    if (Attribute mark = make->getAttr(kTensorMapRingAttr))
+      byMark[mark].push_back(make);
+    else
+      byBlock[make->getBlock()].push_back(make);
+  });
   DenseMap<Operation *, Value> places;
+  SmallVector<SmallVector<tt::MakeTensorDescOp>> alone;
+  for (auto &entry : byMark)
+    if (!shareRing(entry.second, slots, places))
+      for (tt::MakeTensorDescOp make : entry.second)
+        alone.push_back({make});
+  // The other makes in loops: each its own ring of one more slot, one
+  // counter per block.
+  SmallVector<SmallVector<tt::MakeTensorDescOp>> groups = std::move(alone);
+  for (auto &entry : byBlock)
+    groups.push_back(std::move(entry.second));
   auto bytePtr = tt::PointerType::get(IntegerType::get(module.getContext(), 8), 1);
-  for (auto &entry : byBlock) {
-    SmallVector<tt::MakeTensorDescOp> &makes = entry.second;
+  for (SmallVector<tt::MakeTensorDescOp> &makes : groups) {
     // Asked now: an earlier group's rewrite may have moved these ops into
-    // a new loop body (the key's block is then gone).
+    // a new loop body (the block they were found in is then gone).
     Block *block = makes.front()->getBlock();
     SmallVector<Operation *> chain = loopChain(block);
     if (chain.empty())
       continue;
-    // Every map of the block steps through its own ring with one counter.
     OpBuilder outside(chain.front());
     Location loc = chain.front()->getLoc();
     SmallVector<Value> rings;
     for (tt::MakeTensorDescOp make : makes)
       rings.push_back(ttg::GlobalScratchAllocOp::create(
-          outside, make.getLoc(), bytePtr, int32_t(slots * ttng::kTensorMapBytes),
+          outside, make.getLoc(), bytePtr, int32_t((slots + 1) * ttng::kTensorMapBytes),
           int32_t(ttng::kTensorMapBytes)));
     Value zero = arith::ConstantIntOp::create(outside, loc, 0, 32);
-    threadCounter(chain, block, zero, slots, [&](Value counter) {
-      for (auto [make, ring] : llvm::zip(makes, rings)) {
-        OpBuilder b(make);
-        Value offset = arith::MulIOp::create(
-            b, make.getLoc(), counter,
-            arith::ConstantIntOp::create(b, make.getLoc(), ttng::kTensorMapBytes, 32));
-        places[make] = tt::AddPtrOp::create(b, make.getLoc(), bytePtr, ring, offset);
-      }
+    threadCounter(chain, block, zero, slots + 1, [&](Value counter) {
+      for (auto [make, ring] : llvm::zip(makes, rings))
+        places[make] = ringSlot(make, ring, counter);
     });
   }
   return places;

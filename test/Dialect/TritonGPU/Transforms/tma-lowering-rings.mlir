@@ -152,3 +152,109 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The pipeliner's clones of one make (one mark): the prologue's, before
+// the loop, and the loop's write one ring of num_stages maps, with one
+// counter carried from the prologue's conditional into the loop.
+// CHECK-LABEL: tt.func public @clones
+// CHECK: %[[RING:.*]] = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 384 : i32}
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[PRO:.*]]:2 = scf.if %{{.*}} -> (!tt.tensordesc<{{.*}}>, i32) {
+// CHECK: %[[OFF0:.*]] = arith.muli %[[ZERO]], %{{.*}} : i32
+// CHECK: %[[MAP0:.*]] = tt.addptr %[[RING]], %[[OFF0]]
+// CHECK: ttng.tensormap_create %[[MAP0]],
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}}, %[[ZERO]] : !tt.tensordesc<{{.*}}>, i32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[PRO]]#0, %[[C:.*]] = %[[PRO]]#1) -> (!tt.tensordesc<{{.*}}>, i32)
+// CHECK: %[[OFF:.*]] = arith.muli %[[C]], %{{.*}} : i32
+// CHECK: %[[MAP:.*]] = tt.addptr %[[RING]], %[[OFF]]
+// CHECK: ttng.tensormap_create %[[MAP]],
+// CHECK-NOT: ttg.global_scratch_alloc
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @clones(%base: !tt.ptr<f16>, %d0: !tt.tensordesc<tensor<64x64xf16>>, %m: i32, %s: i64, %n: i32, %first: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %one = arith.constant 1 : i64
+    %pro = scf.if %first -> (!tt.tensordesc<tensor<64x64xf16>>) {
+      %d = tt.make_tensor_descriptor %base, [%m, %m], [%s, %one] {kiln.tensormap_ring = 0 : i32} : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+      scf.yield %d : !tt.tensordesc<tensor<64x64xf16>>
+    } else {
+      scf.yield %d0 : !tt.tensordesc<tensor<64x64xf16>>
+    }
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%cur = %pro) -> (!tt.tensordesc<tensor<64x64xf16>>) : i32 {
+      %q = arith.remsi %i, %c4 : i32
+      %new = arith.cmpi eq, %q, %c0 : i32
+      %next = scf.if %new -> (!tt.tensordesc<tensor<64x64xf16>>) {
+        %p = tt.addptr %base, %i : !tt.ptr<f16>, i32
+        %d = tt.make_tensor_descriptor %p, [%m, %m], [%s, %one] {kiln.tensormap_ring = 0 : i32} : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+        scf.yield %d : !tt.tensordesc<tensor<64x64xf16>>
+      } else {
+        scf.yield %cur : !tt.tensordesc<tensor<64x64xf16>>
+      }
+      %v = tt.descriptor_load %next[%i, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      scf.yield %next : !tt.tensordesc<tensor<64x64xf16>>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// A descriptor only carried around (a clone the pipeliner left, whose
+// loads were replaced): its iter_arg, the conditional's result and its
+// make are erased, so it makes no map. The read one keeps its ring.
+// CHECK-LABEL: tt.func public @carried_only
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (!tt.tensordesc<{{.*}}>, i32)
+// CHECK: ttng.tensormap_create
+// CHECK-NOT: ttng.tensormap_create
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @carried_only(%base: !tt.ptr<f16>, %d0: !tt.tensordesc<tensor<64x64xf16>>, %m: i32, %s: i64, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %one = arith.constant 1 : i64
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%cur = %d0, %dead = %d0) -> (!tt.tensordesc<tensor<64x64xf16>>, !tt.tensordesc<tensor<64x64xf16>>) : i32 {
+      %q = arith.remsi %i, %c4 : i32
+      %new = arith.cmpi eq, %q, %c0 : i32
+      %next:2 = scf.if %new -> (!tt.tensordesc<tensor<64x64xf16>>, !tt.tensordesc<tensor<64x64xf16>>) {
+        %p = tt.addptr %base, %i : !tt.ptr<f16>, i32
+        %d = tt.make_tensor_descriptor %p, [%m, %m], [%s, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+        %e = tt.make_tensor_descriptor %base, [%m, %m], [%s, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+        scf.yield %d, %e : !tt.tensordesc<tensor<64x64xf16>>, !tt.tensordesc<tensor<64x64xf16>>
+      } else {
+        scf.yield %cur, %dead : !tt.tensordesc<tensor<64x64xf16>>, !tt.tensordesc<tensor<64x64xf16>>
+      }
+      %v = tt.descriptor_load %next#0[%i, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      scf.yield %next#0, %next#1 : !tt.tensordesc<tensor<64x64xf16>>, !tt.tensordesc<tensor<64x64xf16>>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Two clones of one make in one loop: each counter would step the other's
+// slots, so each keeps a ring of num_stages + 1 of its own.
+// CHECK-LABEL: tt.func public @clones_in_one_loop
+// CHECK-COUNT-2: ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 512 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @clones_in_one_loop(%base: !tt.ptr<f16>, %m: i32, %s: i64, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %one = arith.constant 1 : i64
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %d = tt.make_tensor_descriptor %base, [%m, %m], [%s, %one] {kiln.tensormap_ring = 3 : i32} : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+      %v = tt.descriptor_load %d[%i, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %e = tt.make_tensor_descriptor %base, [%m, %m], [%s, %one] {kiln.tensormap_ring = 3 : i32} : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+      %w = tt.descriptor_load %e[%c0, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    }
+    tt.return
+  }
+}
