@@ -95,12 +95,15 @@ private:
   /// The next slot of the ring after `slot`.
   Value nextSlot(Value slot);
   /// Clones the address computation through `map` and issues one commit
-  /// group of copies into slot `slot`, enabled where `pred` holds.
-  void issueCopies(IRMapping &map, Value slot, Value pred);
+  /// group of copies into slot `slot`, enabled where `pred` holds. Returns
+  /// each cp.async load's group token (none for a TMA load).
+  SmallVector<Value> issueCopies(IRMapping &map, Value slot, Value pred);
   /// Clones the body of the loop into `newLoop`'s, the streamed loads
   /// replaced by reads of slot `slot` (TMA slots once their mbarrier has
-  /// completed the phase of parity `phase`).
-  void cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Value phase);
+  /// completed the phase of parity `phase`; cp.async slots once the group
+  /// of `tokens`, per load, has completed).
+  void cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Value phase,
+                 ArrayRef<Value> tokens);
   /// Slot `slot` of a ring of mbarriers.
   Value barrierSlot(Value ring, Value slot);
   Value barrierSlot(StreamedLoad &streamed, Value slot) {
@@ -179,9 +182,10 @@ Value LoopPipeliner::nextSlot(Value slot) {
   return arith::SelectOp::create(builder, loc, wraps, slotConstant(0), next);
 }
 
-void LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
+SmallVector<Value> LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
   for (Operation *op : plan.addressOps)
     builder.clone(*op, map);
+  SmallVector<Value> tokens;
   for (StreamedLoad &streamed : plan.loads) {
     if (auto descLoad = dyn_cast<tt::DescriptorLoadOp>(streamed.load)) {
       Value buffer = MemDescIndexOp::create(builder, loc, streamed.slotType, streamed.ring, slot);
@@ -195,6 +199,7 @@ void LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
       ttng::AsyncTMACopyGlobalToLocalOp::create(
           builder, loc, map.lookupOrDefault(descLoad.getDesc()), indices, barrier, buffer, pred,
           /*ctaMask=*/Value(), streamed.multicast, descLoad.getCache(), descLoad.getEvict(), /*isVolatile=*/false);
+      tokens.push_back(Value());
       continue;
     }
     auto load = cast<tt::LoadOp>(streamed.load);
@@ -210,8 +215,9 @@ void LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
                                                  /*isVolatile=*/false, streamed.vec);
     // One group per load, so that each operand is waited for only where it
     // is first read (attention's V while its Q @ K runs).
-    AsyncCommitGroupOp::create(builder, loc, ValueRange{copy.getToken()});
+    tokens.push_back(AsyncCommitGroupOp::create(builder, loc, ValueRange{copy.getToken()})->getResult(0));
   }
+  return tokens;
 }
 
 /// Where a region of the body reads a wgmma result left in flight, it
@@ -234,7 +240,8 @@ void retireInRegions(Block *body, Value inFlight) {
   }
 }
 
-void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Value phase) {
+void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Value phase,
+                              ArrayRef<Value> tokens) {
   unsigned numStages = plan.numStages;
   SmallVector<Value> inFlight;
   unsigned numLoads = plan.loads.size();
@@ -269,10 +276,12 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Va
     auto last = block->empty() ? AsyncWaitOp() : dyn_cast<AsyncWaitOp>(block->back());
     if (last && llvm::is_contained(llvm::make_second_range(waitOf), last.getRetToken())) {
       last.setNum(std::min<int32_t>(last.getNum(), pending));
+      last.getAsyncTokenMutable().append(tokens[j]);
       waitOf[j] = last.getRetToken();
       return last.getRetToken();
     }
-    Value token = AsyncWaitOp::create(builder, loc, ValueRange(), pending).getRetToken();
+    // The wait names the group it waits for, as Triton's does.
+    Value token = AsyncWaitOp::create(builder, loc, tokens[j], pending).getRetToken();
     waitOf[j] = token;
     return token;
   };
@@ -392,6 +401,8 @@ void LoopPipeliner::run() {
   SmallVector<Value> carriedValues;
   for (unsigned k : plan.carried)
     carriedValues.push_back(loop.getInitArgs()[k]);
+  // The group tokens of the copies in flight, iteration by iteration.
+  SmallVector<SmallVector<Value>> inFlightTokens;
   for (unsigned j = 0; j + 1 < numStages; ++j) {
     IRMapping map;
     Value iv = lb, pred = anyIteration;
@@ -405,7 +416,7 @@ void LoopPipeliner::run() {
     map.map(loop.getInductionVar(), iv);
     for (auto [k, value] : llvm::zip(plan.carried, carriedValues))
       map.map(loop.getRegionIterArgs()[k], value);
-    issueCopies(map, slotConstant(j), pred);
+    inFlightTokens.push_back(issueCopies(map, slotConstant(j), pred));
     for (auto [k, value] : llvm::zip(plan.carried, carriedValues))
       value = map.lookupOrDefault(yield.getOperand(k));
   }
@@ -439,6 +450,12 @@ void LoopPipeliner::run() {
   // round's passes on the fresh barrier).
   if (emptyBarriers)
     inits.push_back(slotConstant(1));
+  // The cp.async groups' tokens, for the waits (they carry no data).
+  unsigned tokenPos = inits.size();
+  for (ArrayRef<Value> tokens : inFlightTokens)
+    for (Value token : tokens)
+      if (token)
+        inits.push_back(token);
   auto newLoop = scf::ForOp::create(builder, loc, lb, ub, step, inits);
   newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   if (isUnsigned)
@@ -456,7 +473,12 @@ void LoopPipeliner::run() {
   current.map(loop.getInductionVar(), newLoop.getInductionVar());
   for (unsigned i = 0; i < numArgs; ++i)
     current.map(loop.getRegionIterArgs()[i], newArgs[i]);
-  cloneBody(newLoop, current, readSlot, phase);
+  // The tokens of this iteration's groups, by load.
+  SmallVector<Value> readTokens;
+  unsigned nextToken = tokenPos;
+  for (Value token : inFlightTokens.front())
+    readTokens.push_back(token ? Value(newArgs[nextToken++]) : Value());
+  cloneBody(newLoop, current, readSlot, phase, readTokens);
 
   // Iteration i issues iteration i + S - 1's copies: it exists iff
   // ub - iv > (S - 1) * step, unsigned (iv < ub here).
@@ -480,7 +502,7 @@ void LoopPipeliner::run() {
     ttng::WaitBarrierOp::create(builder, loc, barrierSlot(emptyBarriers, fillSlot), fillParity,
                                 pred, ValueRange());
   }
-  issueCopies(ahead, fillSlot, pred);
+  SmallVector<Value> aheadTokens = issueCopies(ahead, fillSlot, pred);
 
   SmallVector<Value> yields;
   for (unsigned i = 0; i < numArgs; ++i)
@@ -505,6 +527,12 @@ void LoopPipeliner::run() {
     yields.push_back(flipOnWrap(phase, nextRead));
   if (fillParity)
     yields.push_back(flipOnWrap(fillParity, nextFill));
+  // The window of tokens moves on by one iteration.
+  for (unsigned pos = nextToken; pos < newArgs.size(); ++pos)
+    yields.push_back(newArgs[pos]);
+  for (Value token : aheadTokens)
+    if (token)
+      yields.push_back(token);
   scf::YieldOp::create(builder, loc, yields);
 
   // After the loop: retire the dots left in flight before anything reads

@@ -17,21 +17,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #[[SWZ]], #smem, mutable>
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x128xf16, #[[SWZ]], #smem, mutable>
 // CHECK-COUNT-4: ttg.async_commit_group
-// CHECK: scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %[[READ:[^ ]*]] = %{{[^)]*}})
+// The loop carries the groups' tokens of the two iterations in flight.
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %[[READ:[^ ]*]] = %{{[^,]*}}, %[[TA:[^ ]*]] = %{{[^,]*}}, %[[TB:[^ ]*]] = %{{[^,]*}}, %[[TA1:[^ ]*]] = %{{[^,]*}}, %[[TB1:[^ ]*]] = %{{[^)]*}})
 // CHECK-NEXT: %[[VA:.*]] = ttg.memdesc_index %[[RA]][%[[READ]]]
 // CHECK-NEXT: %[[VB:.*]] = ttg.memdesc_index %[[RB]][%[[READ]]]
 // Each operand is waited for where it is read: A's group, then B's.
-// CHECK-NEXT: %[[TOK:.*]] = ttg.async_wait {num = 3 : i32}
+// CHECK-NEXT: %[[TOK:.*]] = ttg.async_wait %[[TA]] {num = 3 : i32}
 // CHECK-NEXT: %[[A:.*]] = ttg.local_load %[[VA]] token %[[TOK]] : !ttg.memdesc<128x64xf16, #[[SWZ]], #smem, mutable> -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
-// CHECK-NEXT: %[[TOKB:.*]] = ttg.async_wait {num = 2 : i32}
+// CHECK-NEXT: %[[TOKB:.*]] = ttg.async_wait %[[TB]] {num = 2 : i32}
 // CHECK-NEXT: %[[B:.*]] = ttg.local_load %[[VB]] token %[[TOKB]] : !ttg.memdesc<64x128xf16, #[[SWZ]], #smem, mutable> -> tensor<64x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
 // CHECK-NEXT: %[[D:.*]] = tt.dot %[[A]], %[[B]], %[[ACC]]
 // CHECK-NOT: ttng.
 // CHECK: ttg.async_copy_global_to_local
-// CHECK: ttg.async_commit_group
+// CHECK: %[[NA:.*]] = ttg.async_commit_group
 // CHECK: ttg.async_copy_global_to_local
-// CHECK: ttg.async_commit_group
-// CHECK: scf.yield %[[D]],
+// CHECK: %[[NB:.*]] = ttg.async_commit_group
+// CHECK: scf.yield %[[D]], {{.*}}, %[[TA1]], %[[TB1]], %[[NA]], %[[NB]] :
 // CHECK-NOT: ttng.
 // CHECK: ttg.async_wait {num = 0 : i32}
 // CHECK-NEXT: ttg.local_dealloc %[[RA]]
@@ -180,7 +181,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf8E5M2, #[[ROWS]], #smem, mutable>
 // CHECK: scf.for
 // CHECK: %[[VA:.*]] = ttg.memdesc_index %[[RA]]
-// CHECK: %[[TOK:.*]] = ttg.async_wait {num = 1 : i32}
+// CHECK: %[[TOK:.*]] = ttg.async_wait %{{.*}} {num = 1 : i32}
 // CHECK-NEXT: %[[LA:.*]] = ttg.local_load %[[VA]] token %[[TOK]] : !ttg.memdesc<128x64xf8E5M2, #[[ROWS]], #smem, mutable> -> tensor<128x64xf8E5M2, #blocked>
 // CHECK-NEXT: tt.fp_to_fp %[[LA]]
 // CHECK: tt.dot

@@ -46,12 +46,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK: %[[DIST:.*]] = arith.muli %[[STEP]], %[[TWO]] : i32
 // The pointers are carried two iterations ahead only (nothing else uses
 // them); the slot to fill starts at 2, the slot to read at 0.
-// CHECK: %[[R:.*]]:5 = scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %[[STEP]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[PA:.*]] = %[[PA2]], %[[PB:.*]] = %[[PB2]], %[[FILL:.*]] = %[[TWO]], %[[READ:.*]] = %[[SLOT0]])
+// The groups' tokens of the two iterations in flight follow.
+// CHECK: %[[R:.*]]:9 = scf.for %[[IV:.*]] = %[[LB]] to %[[UB]] step %[[STEP]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[PA:.*]] = %[[PA2]], %[[PB:.*]] = %[[PB2]], %[[FILL:.*]] = %[[TWO]], %[[READ:.*]] = %[[SLOT0]], %[[TA:[^ ]*]] = %{{[^,]*}}, %[[TB:[^ ]*]] = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %{{[^ ]*}} = %{{[^)]*}})
 // CHECK-NEXT: %[[VA:.*]] = ttg.memdesc_index %[[RA]][%[[READ]]]
 // CHECK-NEXT: %[[VB:.*]] = ttg.memdesc_index %[[RB]][%[[READ]]]
 // Read where A is read: two groups per iteration, those of the iteration
 // issued ahead (2) may be pending; B's read right after shares the wait.
-// CHECK-NEXT: ttg.async_wait {num = 2 : i32}
+// CHECK-NEXT: ttg.async_wait %[[TA]], %[[TB]] {num = 2 : i32}
 // CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
 // CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[VA]], %[[VB]], %[[ACC]] {inputPrecision = 0 : i32, isAsync = true}
 // Ring distance: the copies below overwrite slot (i + 2) mod 3 = (i - 1)
@@ -75,7 +76,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK-NEXT: %[[R1:.*]] = arith.addi %[[READ]], %[[ONE]] : i32
 // CHECK-NEXT: %[[RW:.*]] = arith.cmpi sge, %[[R1]], %[[THREE]] : i32
 // CHECK-NEXT: %[[RN:.*]] = arith.select %[[RW]], %[[SLOT0]], %[[R1]] : i32
-// CHECK-NEXT: scf.yield %[[W]]#0, %[[PAN]], %[[PBN]], %[[FN]], %[[RN]] :
+// CHECK-NEXT: scf.yield %[[W]]#0, %[[PAN]], %[[PBN]], %[[FN]], %[[RN]], {{.*}} :
 // CHECK: %[[FINAL:.*]] = ttng.warp_group_dot_wait %[[R]]#0 {pendings = 0 : i32}
 // CHECK-NEXT: ttg.async_wait {num = 0 : i32}
 // CHECK-NEXT: ttg.local_dealloc %[[RA]]
@@ -88,7 +89,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // S2-COUNT-2: ttg.async_commit_group
 // S2-NOT: ttg.async_commit_group
 // S2: scf.for
-// S2: ttg.async_wait {num = 0 : i32}
+// S2: ttg.async_wait %{{.*}}, %{{.*}} {num = 0 : i32}
 // S2: ttng.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
 // S2: arith.cmpi ugt, %{{.*}}, %arg4 : i32
 // S2: ttg.async_commit_group
@@ -136,10 +137,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK: %[[M0:.*]] = tt.splat %{{.*}} : i1 -> tensor<128x64xi1, #blocked>
 // CHECK: %[[MM0:.*]] = arith.andi %[[MASK]], %[[M0]]
 // CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %[[MM0]] {contiguity = 8 : i32}
-// CHECK: %[[R:.*]]:6 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, %[[PA:[^ ]*]] = %{{[^,]*}}, %[[PB:[^ ]*]] = %{{[^,]*}}, %[[PAH:[^ ]*]] = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %[[READ:[^ ]*]] = %{{[^)]*}})
+// CHECK: %[[R:.*]]:8 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, %[[PA:[^ ]*]] = %{{[^,]*}}, %[[PB:[^ ]*]] = %{{[^,]*}}, %[[PAH:[^ ]*]] = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %[[READ:[^ ]*]] = %{{[^,]*}}, %[[TA:[^ ]*]] = %{{[^,]*}}, %{{[^ ]*}} = %{{[^)]*}})
 // CHECK-NEXT: %[[VA:.*]] = ttg.memdesc_index %[[RA]][%[[READ]]]
 // CHECK-NEXT: %[[LB:.*]] = tt.load %[[PB]] : tensor<64x128x!tt.ptr<f16>, #blocked1>
-// CHECK-NEXT: ttg.async_wait {num = 1 : i32}
+// CHECK-NEXT: ttg.async_wait %[[TA]] {num = 1 : i32}
 // CHECK-NEXT: %[[MB:.*]] = ttg.local_alloc %[[LB]] : (tensor<64x128xf16, #blocked1>) -> !ttg.memdesc<64x128xf16, #shared1, #smem>
 // CHECK-NEXT: ttng.fence_async_shared
 // CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[VA]], %[[MB]], %[[ACC]] {{.*}}isAsync = true
@@ -194,14 +195,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK-COUNT-6: ttg.async_commit_group
 // CHECK-NOT: ttg.async_commit_group
 // CHECK: scf.for
-// CHECK: ttg.async_wait {num = 4 : i32}
+// CHECK: ttg.async_wait %{{.*}}, %{{.*}} {num = 4 : i32}
 // CHECK: ttng.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
 // CHECK: ttg.async_commit_group
 // CHECK: scf.yield
 // CHECK: } {tt.num_stages = 4 : i32}
 // S2-LABEL: tt.func @override
 // S2: ttg.local_alloc : () -> !ttg.memdesc<4x128x64xf16, #shared, #smem, mutable>
-// S2: ttg.async_wait {num = 4 : i32}
+// S2: ttg.async_wait %{{.*}}, %{{.*}} {num = 4 : i32}
 // CHECK-LABEL: tt.func @one_stage
 // CHECK-NOT: ttg.async
 // CHECK: tt.load
