@@ -137,7 +137,6 @@ Value threadCounter(ArrayRef<Operation *> chain, Block *block, Value counter, un
   return addIfResult(cast<scf::IfOp>(at), target, fromTarget, counter);
 }
 
-
 /// One ring of `slots` maps for the clones of one marked make, with one
 /// counter carried through them in program order; false (and nothing
 /// changed) unless the clones lie in distinct ops of one block, each
@@ -145,7 +144,9 @@ Value threadCounter(ArrayRef<Operation *> chain, Block *block, Value counter, un
 bool shareRing(ArrayRef<tt::MakeTensorDescOp> clones, unsigned slots,
                DenseMap<Operation *, Value> &places) {
   // The innermost block around every clone.
-  auto holds = [](Block *outer, Operation *op) { return outer->getParent()->isAncestor(op->getParentRegion()); };
+  auto holds = [](Block *outer, Operation *op) {
+    return outer->getParent()->isAncestor(op->getParentRegion());
+  };
   Block *common = clones.front()->getBlock();
   while (common && !llvm::all_of(clones, [&](tt::MakeTensorDescOp c) { return holds(common, c); }))
     common = common->getParentOp() ? common->getParentOp()->getBlock() : nullptr;
@@ -266,11 +267,11 @@ bool dropDeadIterArgs(scf::ForOp loop, const DenseSet<Value> &live) {
     if (!dead.test(k))
       inits.push_back(init);
   OpBuilder b(loop);
-  auto grown = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
-                                  loop.getStep(), inits);
-  grown->setAttrs(loop->getAttrs());
-  grown.getRegion().takeBody(loop.getRegion());
-  Block *body = grown.getBody();
+  auto shrunk = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+                                   loop.getStep(), inits);
+  shrunk->setAttrs(loop->getAttrs());
+  shrunk.getRegion().takeBody(loop.getRegion());
+  Block *body = shrunk.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   llvm::BitVector deadArgs(body->getNumArguments());
   for (unsigned k : dead.set_bits()) {
@@ -282,7 +283,7 @@ bool dropDeadIterArgs(scf::ForOp loop, const DenseSet<Value> &live) {
   unsigned next = 0;
   for (auto [k, result] : llvm::enumerate(loop.getResults()))
     if (!dead.test(k))
-      result.replaceAllUsesWith(grown.getResult(next++));
+      result.replaceAllUsesWith(shrunk.getResult(next++));
   loop.erase();
   return true;
 }
