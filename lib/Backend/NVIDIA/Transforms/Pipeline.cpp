@@ -215,7 +215,8 @@ SmallVector<Value> LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value 
                                                  /*isVolatile=*/false, streamed.vec);
     // One group per load, so that each operand is waited for only where it
     // is first read (attention's V while its Q @ K runs).
-    tokens.push_back(AsyncCommitGroupOp::create(builder, loc, ValueRange{copy.getToken()})->getResult(0));
+    auto group = AsyncCommitGroupOp::create(builder, loc, ValueRange{copy.getToken()});
+    tokens.push_back(group->getResult(0));
   }
   return tokens;
 }
