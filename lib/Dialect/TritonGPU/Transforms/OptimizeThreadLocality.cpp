@@ -1,13 +1,16 @@
 //===- OptimizeThreadLocality.cpp - ttgir-optimize-thread-locality --------===//
 //
 // Gives each tt.gather a layout in which a warp owns whole columns along the
-// gather axis, so that every index is resolved by warp shuffles, and splits
+// gather axis, so that every index is resolved by warp shuffles (where the
+// lowering then uses them: planGather), and splits
 // a reduction accumulated across a loop so that each thread accumulates its
 // own partial results in the loop and the threads combine them once after
 // it. Follows Triton 3.6's tritongpu-optimize-thread-locality.
 //
 //===----------------------------------------------------------------------===//
 #include "kiln/Dialect/TritonGPU/Transforms/Passes.h"
+
+#include "kiln/Analysis/ConvertLayoutPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -307,6 +310,15 @@ struct OptimizeThreadLocalityPass
         return;
       BlockedEncodingAttr layout = warpLocalGatherLayout(gather, lanes, *warps);
       if (!layout)
+        return;
+      // Only where the gather then runs on warp shuffles: through shared
+      // memory (too many source registers per result), the conversions
+      // would buy nothing.
+      auto srcType = cast<RankedTensorType>(gather.getSrc().getType());
+      auto idxType = cast<RankedTensorType>(gather.getIndices().getType());
+      if (!planGather(srcType.cloneWithEncoding(layout), idxType.cloneWithEncoding(layout),
+                      gather.getAxis())
+               .shuffles)
         return;
       OpBuilder builder(gather);
       auto convert = [&](Value value) {

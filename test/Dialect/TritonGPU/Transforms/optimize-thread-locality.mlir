@@ -36,6 +36,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 
 // -----
 
+// 512 rows: a warp-local layout leaves each thread 16 rows of the source,
+// more candidates than the lowering shuffles among (planGather), so the
+// gather keeps its layouts and goes through shared memory unconverted.
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @long_axis
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.gather %arg0[%arg1] {axis = 0 : i32} :
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @long_axis(%src: tensor<512x16xf32, #blocked>, %idx: tensor<512x16xi32, #blocked>) -> tensor<512x16xf32, #blocked> {
+    %r = tt.gather %src[%idx] {axis = 0 : i32} : (tensor<512x16xf32, #blocked>, tensor<512x16xi32, #blocked>) -> tensor<512x16xf32, #blocked>
+    tt.return %r : tensor<512x16xf32, #blocked>
+  }
+}
+
+// -----
+
 // 1-D gathers and gathers already marked keep their layout.
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: tt.func @kept

@@ -93,8 +93,10 @@ def OptimizeThreadLocality : Pass<"ttgir-optimize-thread-locality", "::mlir::Mod
       gather axis (as many lanes along the axis as it has elements, up to
       the warp size; the other lanes and the warps along the other
       dimensions; the axis fastest), so the gather lowers to warp shuffles
-      without shared memory. Its operands and result are converted, and
-      the op is marked `efficient_layout`, which later passes keep.
+      without shared memory, where the lowering would use them in that
+      layout (at most 8 source registers for a result register to choose
+      from: planGather). Its operands and result are converted, and the op
+      is marked `efficient_layout`, which later passes keep.
   }];
   let dependentDialects = ["::kiln::ttg::TritonGPUDialect", "::mlir::arith::ArithDialect"];
 }
