@@ -14,17 +14,21 @@
 // a loop gets a ring of num_stages + 1 of its own (its maps may serve TMA
 // stores still in flight one pass later).
 //
-// A counter starts at slot 0 before the outermost op it is carried
-// through (scf.for and scf.if alone): no copy kiln issues outlives that op
-// (the pipeliner predicates its last copies off and waits for them, a
+// A counter starts at slot 0 before the outermost scf.for it is carried
+// through (scf.for and scf.if alone): no copy kiln issues outlives that
+// loop (the pipeliner predicates its last copies off and waits for them, a
 // loop's stores are waited for after it, and other loops' copies complete
-// in their pass).
+// in their pass). A loop inside another that hands a descriptor out of it
+// starts after a wait for every TMA store, so that a store after it (in
+// the outer loop) no longer reads a map when the inner loop's next pass
+// rewrites it.
 //
 //===----------------------------------------------------------------------===//
 #include "TensorMapRings.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
+#include "kiln/Dialect/TritonNvidiaGPU/IR/Dialect.h"
 #include "kiln/Dialect/TritonNvidiaGPU/IR/TMA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -152,21 +156,26 @@ bool shareRing(ArrayRef<tt::MakeTensorDescOp> clones, unsigned slots,
     common = common->getParentOp() ? common->getParentOp()->getBlock() : nullptr;
   if (!common)
     return false;
-  // Up to the block of the outermost loop when no clone is below one yet
-  // (a make only the loop's body kept).
-  auto inLoop = [&] {
-    return llvm::any_of(clones, [&](tt::MakeTensorDescOp c) {
-      for (Operation *op = c; op->getBlock() != common;) {
-        op = op->getParentOp();
-        if (isa<scf::ForOp>(op))
-          return true;
-      }
-      return false;
-    });
-  };
-  while (!inLoop() && isa_and_nonnull<scf::ForOp, scf::IfOp>(common->getParentOp()))
-    common = common->getParentOp()->getBlock();
-  if (!inLoop())
+  // Up to the block of the outermost scf.for around them (through scf.for
+  // and scf.if), as for any ring: the counter must not start again on
+  // each pass of a loop, whose copies may still run (a descriptor carried
+  // out of an inner loop may serve a store of the loop around it).
+  Operation *outermost = nullptr;
+  for (Operation *op = common->getParentOp(); isa_and_nonnull<scf::ForOp, scf::IfOp>(op);
+       op = op->getParentOp())
+    if (isa<scf::ForOp>(op))
+      outermost = op;
+  if (outermost)
+    common = outermost->getBlock();
+  bool inLoop = llvm::any_of(clones, [&](tt::MakeTensorDescOp c) {
+    for (Operation *op = c; op->getBlock() != common;) {
+      op = op->getParentOp();
+      if (isa<scf::ForOp>(op))
+        return true;
+    }
+    return false;
+  });
+  if (!inLoop)
     return false;
   struct Clone {
     tt::MakeTensorDescOp make;
@@ -349,11 +358,34 @@ void eraseCarriedOnlyDescriptors(ModuleOp module) {
     if (make->use_empty())
       make.erase();
 }
+
+/// A loop that hands a descriptor made in it to the loop around it (its
+/// result read after it, by a TMA store say, waited for only in the outer
+/// loop's next pass) starts only once every TMA store has completed, so
+/// that its maps are not rewritten under a store still in flight.
+void waitForStoresBeforeEscapingLoops(ModuleOp module) {
+  module.walk([](scf::ForOp loop) {
+    if (!loop->getParentOfType<scf::ForOp>())
+      return;
+    bool escapes = llvm::any_of(loop.getResults(), [](Value result) {
+      return isa<tt::TensorDescType>(result.getType()) && !result.use_empty();
+    });
+    bool makes = false;
+    loop.getBody()->walk([&](tt::MakeTensorDescOp) { makes = true; });
+    if (!escapes || !makes)
+      return;
+    if (isa_and_nonnull<ttng::TMAStoreWaitOp>(loop->getPrevNode()))
+      return;
+    OpBuilder b(loop);
+    ttng::TMAStoreWaitOp::create(b, loop.getLoc(), 0);
+  });
+}
 } // namespace
 
 DenseMap<Operation *, Value> kiln::nvidia::placeTensorMapsInLoops(ModuleOp module,
                                                                   unsigned numStages) {
   eraseCarriedOnlyDescriptors(module);
+  waitForStoresBeforeEscapingLoops(module);
   // Stages as the pipeliner took them: the option, or a loop's own.
   int64_t stages = numStages;
   module.walk([&](scf::ForOp loop) {

@@ -258,3 +258,35 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A map made in an inner loop and handed out of it to a TMA store of the
+// loop around it: that store is waited for only in the outer loop's next
+// pass, after the inner loop has made new maps, so the inner loop starts
+// only once every TMA store has completed. The counter starts before the
+// outer loop.
+// CHECK-LABEL: tt.func public @handed_out
+// CHECK: ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 512 : i32}
+// CHECK: scf.for
+// CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: scf.for
+// CHECK: ttng.tensormap_create
+// CHECK: ttng.async_tma_copy_local_to_global
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @handed_out(%base: !tt.ptr<f16>, %d0: !tt.tensordesc<tensor<64x64xf16>>, %v: tensor<64x64xf16, #blocked>, %m: i32, %s: i64, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %one = arith.constant 1 : i64
+    scf.for %t = %c0 to %n step %c1 : i32 {
+      %last = scf.for %k = %c0 to %n step %c1 iter_args(%cur = %d0) -> (!tt.tensordesc<tensor<64x64xf16>>) : i32 {
+        %p = tt.addptr %base, %k : !tt.ptr<f16>, i32
+        %d = tt.make_tensor_descriptor %p, [%m, %m], [%s, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+        scf.yield %d : !tt.tensordesc<tensor<64x64xf16>>
+      }
+      tt.descriptor_store %last[%t, %c0], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    }
+    tt.return
+  }
+}
