@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TensorMapRings.h"
+#include "LoopCounters.h"
 
 #include "kiln/Dialect/Triton/IR/Dialect.h"
 #include "kiln/Dialect/TritonGPU/IR/Dialect.h"
@@ -87,13 +88,7 @@ Value addIfResult(scf::IfOp op, Region *target, Value fromTarget, Value outer) {
 /// the body's argument and the new body, and returns what the loop
 /// yields. Returns the loop's new result.
 Value addLoopCounter(scf::ForOp loop, Value init, function_ref<Value(Value, Block *)> inside) {
-  IRRewriter rewriter(loop.getContext());
-  auto grown = cast<scf::ForOp>(
-      loop.replaceWithAdditionalYields(rewriter, init, /*replaceInitOperandUsesInLoop=*/false,
-                                       [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
-                                         return SmallVector<Value>{args.front()};
-                                       })
-          ->getOperation());
+  scf::ForOp grown = nvidia::addIterArg(loop, init);
   Value next = inside(grown.getRegionIterArgs().back(), grown.getBody());
   auto yield = cast<scf::YieldOp>(grown.getBody()->getTerminator());
   yield->setOperand(yield->getNumOperands() - 1, next);

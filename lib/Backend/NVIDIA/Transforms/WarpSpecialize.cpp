@@ -22,6 +22,7 @@
 // consumers store the last one.
 //
 //===----------------------------------------------------------------------===//
+#include "LoopCounters.h"
 #include "PipelinePlan.h"
 
 #include "kiln/Analysis/Allocation.h"
@@ -110,18 +111,6 @@ Value slotOf(OpBuilder &b, Location loc, Value ring, Value slot) {
   auto slotType = MemDescType::get(type.getShape().drop_front(), type.getElementType(),
                                    type.getEncoding(), type.getMemorySpace(), true);
   return MemDescIndexOp::create(b, loc, slotType, ring, slot);
-}
-
-/// `loop` with one more i32 iter_arg starting at `init`, yielded unchanged
-/// (the caller sets what it yields); the loop is replaced.
-scf::ForOp addCounter(scf::ForOp loop, Value init) {
-  IRRewriter rewriter(loop.getContext());
-  auto grown = loop.replaceWithAdditionalYields(
-      rewriter, init, /*replaceInitOperandUsesInLoop=*/false,
-      [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
-        return SmallVector<Value>{args.front()};
-      });
-  return cast<scf::ForOp>(grown->getOperation());
 }
 
 class Specializer {
@@ -242,7 +231,7 @@ private:
       Value init = i32(b, loc, 0);
       SmallVector<scf::ForOp> grown;
       for (scf::ForOp l : chain) {
-        scf::ForOp g = addCounter(l, init);
+        scf::ForOp g = nvidia::addIterArg(l, init);
         init = g.getRegionIterArgs().back();
         grown.push_back(g);
       }
