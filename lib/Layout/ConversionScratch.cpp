@@ -21,36 +21,12 @@ llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Element coordinates as one integer, dim0 in the lowest bits.
-struct ElementBits {
-  llvm::SmallVector<unsigned> shift, width;
-  unsigned total = 0;
-
-  explicit ElementBits(const LinearLayout &ll) {
-    for (const LinearLayout::DimSize &d : ll.getOutDims()) {
-      shift.push_back(total);
-      width.push_back(llvm::Log2_32(d.size));
-      total += width.back();
-    }
-  }
-  uint64_t flatten(llvm::ArrayRef<int32_t> coords) const {
-    uint64_t v = 0;
-    for (auto [k, c] : llvm::enumerate(coords))
-      v |= uint64_t(c) << shift[k];
-    return v;
-  }
-  std::vector<int32_t> unflatten(uint64_t v) const {
-    std::vector<int32_t> coords;
-    for (auto [s, w] : llvm::zip(shift, width))
-      coords.push_back(int32_t((v >> s) & ((uint64_t(1) << w) - 1)));
-    return coords;
-  }
-};
-
-std::vector<uint64_t> basesOf(const LinearLayout &ll, llvm::StringRef in, const ElementBits &eb) {
+/// The bases of input `in` as flat element bits (LinearLayout::flatten);
+/// the layouts compared here share their outputs, so their bits agree.
+std::vector<uint64_t> basesOf(const LinearLayout &ll, llvm::StringRef in) {
   std::vector<uint64_t> out;
   for (unsigned i = 0, e = ll.getInDimSizeLog2(in); i < e; ++i)
-    out.push_back(eb.flatten(ll.getBasis(in, i)));
+    out.push_back(ll.flatten(ll.getBasis(in, i)));
   return out;
 }
 
@@ -115,20 +91,18 @@ llvm::Error checkSameTensor(const LinearLayout &src, const LinearLayout &dst) {
   return llvm::Error::success();
 }
 
-std::vector<uint64_t> threadVectorsOf(const LinearLayout &src, const LinearLayout &dst,
-                                      const ElementBits &eb) {
+std::vector<uint64_t> threadVectorsOf(const LinearLayout &src, const LinearLayout &dst) {
   std::vector<uint64_t> out;
   for (const LinearLayout *ll : {&src, &dst})
     for (llvm::StringRef in : {kLane, kWarp, kBlock})
-      for (uint64_t v : basesOf(*ll, in, eb))
+      for (uint64_t v : basesOf(*ll, in))
         out.push_back(v);
   return out;
 }
 
 /// Builds M from `spec` and inverts it into the scratch layout.
-llvm::Expected<ConversionScratch> buildScratch(const LinearLayout &src, const ElementBits &eb,
-                                               const ScratchSpec &spec) {
-  const unsigned n = eb.total;
+llvm::Expected<ConversionScratch> buildScratch(const LinearLayout &src, const ScratchSpec &spec) {
+  const unsigned n = src.getTotalOutDimSizeLog2();
   unsigned vb = spec.vector.size(), rb = spec.rounds.size();
   unsigned m = n - vb - rb; // address bits
 
@@ -198,16 +172,14 @@ llvm::Expected<ConversionScratch> buildScratch(const LinearLayout &src, const El
     for (unsigned i = 0; i < images.size(); ++i)
       if (ids & (uint64_t(1) << i))
         v ^= images[i].first;
-    return eb.unflatten(v);
+    return src.unflatten(v);
   };
   LinearLayout::InDim offset{std::string(kOffset), {}}, round{std::string(kRound), {}};
   for (unsigned p = 0; p < vb + m; ++p) {
-    std::vector<int32_t> c = preimage(uint64_t(1) << p);
-    offset.bases.push_back(LinearLayout::Basis(c.begin(), c.end()));
+    offset.bases.push_back(preimage(uint64_t(1) << p));
   }
   for (unsigned i = 0; i < rb; ++i) {
-    std::vector<int32_t> c = preimage(uint64_t(1) << (vb + m + i));
-    round.bases.push_back(LinearLayout::Basis(c.begin(), c.end()));
+    round.bases.push_back(preimage(uint64_t(1) << (vb + m + i)));
   }
   std::vector<LinearLayout::DimSize> outs(src.getOutDims().begin(), src.getOutDims().end());
   ConversionScratch result;
@@ -223,10 +195,9 @@ llvm::Expected<ConversionScratch> conversionScratch(const LinearLayout &src, con
                                                     unsigned elemBits) {
   if (llvm::Error e = checkSameTensor(src, dst))
     return std::move(e);
-  ElementBits eb(src);
   const unsigned bits = std::max(8u, elemBits);
   ScratchSpec spec;
-  spec.threadVectors = threadVectorsOf(src, dst, eb);
+  spec.threadVectors = threadVectorsOf(src, dst);
 
   // Vector and round vectors: held in registers by both layouts and
   // independent of everything threads differ by, so that no thread's id
@@ -235,23 +206,23 @@ llvm::Expected<ConversionScratch> conversionScratch(const LinearLayout &src, con
   for (uint64_t v : spec.threadVectors)
     taken.insert(v);
   std::vector<uint64_t> registerOnly;
-  for (uint64_t v : intersection(basesOf(src, kRegister, eb), basesOf(dst, kRegister, eb)))
+  for (uint64_t v : intersection(basesOf(src, kRegister), basesOf(dst, kRegister)))
     if (taken.insert(v))
       registerOnly.push_back(v);
   unsigned maxVectorBits = llvm::Log2_32(std::max(1u, 128 / bits));
   unsigned vb = std::min<unsigned>(maxVectorBits, registerOnly.size());
   spec.vector.assign(registerOnly.begin(), registerOnly.begin() + vb);
   spec.rounds.assign(registerOnly.begin() + vb, registerOnly.end());
-  unsigned m = eb.total - registerOnly.size(); // address bits
+  unsigned m = src.getTotalOutDimSizeLog2() - registerOnly.size(); // address bits
 
   // Bank bits: the 128-byte line holds 2^g accesses of 2^vb elements.
   unsigned g = std::min<unsigned>(m, llvm::Log2_32(std::max(1u, 1024 / (bits << vb))));
   unsigned laneBits = std::min<unsigned>(g, src.getInDimSizeLog2(kLane));
-  spec.srcGroup = basesOf(src, kLane, eb);
-  spec.dstGroup = basesOf(dst, kLane, eb);
+  spec.srcGroup = basesOf(src, kLane);
+  spec.dstGroup = basesOf(dst, kLane);
   spec.srcGroup.resize(laneBits);
   spec.dstGroup.resize(laneBits);
-  return buildScratch(src, eb, spec);
+  return buildScratch(src, spec);
 }
 
 llvm::Expected<ConversionScratch> matrixConversionScratch(const LinearLayout &matrices,
@@ -262,9 +233,8 @@ llvm::Expected<ConversionScratch> matrixConversionScratch(const LinearLayout &ma
   if (matrices.getInDimSizeLog2(kLane) != 5 || matrices.getInDimSizeLog2(kRegister) < 3 ||
       vectors.getInDimSizeLog2(kRegister) < 3 || vectors.getInDimSizeLog2(kLane) < 3)
     return error("the layouts cannot move 8x8 matrices and 8-element vectors");
-  ElementBits eb(matrices);
-  std::vector<uint64_t> regs = basesOf(matrices, kRegister, eb);
-  std::vector<uint64_t> lanes = basesOf(matrices, kLane, eb);
+  std::vector<uint64_t> regs = basesOf(matrices, kRegister);
+  std::vector<uint64_t> lanes = basesOf(matrices, kLane);
   // A row of a matrix: a thread's pair and lane bits 0-1 (.trans: lane bits
   // 2-4); the other three pick the row.
   std::vector<uint64_t> row = {regs[0], lanes[0], lanes[1]};
@@ -273,17 +243,17 @@ llvm::Expected<ConversionScratch> matrixConversionScratch(const LinearLayout &ma
     std::swap(row, rowPickers);
   // The vector side moves the rows as 16-byte vectors: its first three
   // registers hold a row, in the row's order.
-  std::vector<uint64_t> vectorRegs = basesOf(vectors, kRegister, eb);
+  std::vector<uint64_t> vectorRegs = basesOf(vectors, kRegister);
   if (!std::equal(row.begin(), row.end(), vectorRegs.begin()))
     return error("the vector side does not hold the matrices' rows in its registers");
   ScratchSpec spec;
   spec.vector = row;
-  spec.threadVectors = threadVectorsOf(matrices, vectors, eb);
+  spec.threadVectors = threadVectorsOf(matrices, vectors);
   // A matrix's 8 rows are one wavefront; so are 8 lanes' 16-byte vectors.
   spec.srcGroup = rowPickers;
-  spec.dstGroup = basesOf(vectors, kLane, eb);
+  spec.dstGroup = basesOf(vectors, kLane);
   spec.dstGroup.resize(3);
-  return buildScratch(matrices, eb, spec);
+  return buildScratch(matrices, spec);
 }
 
 } // namespace kiln::layout

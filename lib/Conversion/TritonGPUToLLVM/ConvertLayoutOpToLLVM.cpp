@@ -78,17 +78,8 @@ private:
                         MutableArrayRef<Value> dst) const {
     auto [lane, warp] = laneAndWarp(b, loc, ctx);
     (void)warp;
-    Value laneImage = i32Constant(b, loc, 0);
-    for (unsigned i = 0, e = c.getInDimSizeLog2(layout::kLane); i < e; ++i) {
-      int32_t image = c.getBasis(layout::kLane, i, layout::kLane);
-      if (!image)
-        continue;
-      Value bit = LLVM::AndOp::create(b, loc, lane, i32Constant(b, loc, int64_t(1) << i));
-      Value set = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, bit, i32Constant(b, loc, 0));
-      laneImage = LLVM::XOrOp::create(
-          b, loc, laneImage,
-          LLVM::SelectOp::create(b, loc, set, i32Constant(b, loc, image), i32Constant(b, loc, 0)));
-    }
+    Value laneImage = xorOfBases(b, loc, lane, c.getInDims()[c.getInDimIndex(layout::kLane)],
+                                 c.getOutDimIndex(layout::kLane), i32Constant(b, loc, 0));
     std::map<std::pair<int32_t, int32_t>, Value> done;
     for (int32_t r = 0, e = dst.size(); r < e; ++r) {
       auto out = c.apply({{layout::kRegister, r}});

@@ -398,14 +398,13 @@ DenseMap<Operation *, Value> kiln::nvidia::placeTensorMapsInLoops(ModuleOp modul
       byBlock[make->getBlock()].push_back(make);
   });
   DenseMap<Operation *, Value> places;
-  SmallVector<SmallVector<tt::MakeTensorDescOp>> alone;
+  // The other makes in loops: each its own ring of one more slot, one
+  // counter per block (a marked make that shares no ring, its own).
+  SmallVector<SmallVector<tt::MakeTensorDescOp>> groups;
   for (auto &entry : byMark)
     if (!shareRing(entry.second, slots, places))
       for (tt::MakeTensorDescOp make : entry.second)
-        alone.push_back({make});
-  // The other makes in loops: each its own ring of one more slot, one
-  // counter per block.
-  SmallVector<SmallVector<tt::MakeTensorDescOp>> groups = std::move(alone);
+        groups.push_back({make});
   for (auto &entry : byBlock)
     groups.push_back(std::move(entry.second));
   auto bytePtr = tt::PointerType::get(IntegerType::get(module.getContext(), 8), 1);
