@@ -20,7 +20,8 @@
 // In a cluster, a slot every CTA of a group holds the same tile of (B when
 // the product is split along M) is filled by a multicast copy the group
 // shares, so a CTA writes into its peers' slots: each CTA then frees a slot
-// by arriving on the `empty` mbarrier of every CTA of its group, and waits
+// by arriving on the `empty` mbarrier of every CTA of its groups (one group
+// per multicast operand), and waits
 // on its own before filling it again (parity of the round before; the
 // first round passes on the fresh barrier). Such rings have S + 1 slots:
 // iteration i frees the slot it read last (i - 1) and fills the one freed
@@ -43,6 +44,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <limits>
 
@@ -111,8 +113,9 @@ private:
   }
   /// Multicast copies: the ring of empty mbarriers and the cluster sync
   /// after the inits (see the file comment); the ranks of the CTAs a slot
-  /// is shared with.
-  void initEmptyBarriers(int64_t sharedBits);
+  /// is shared with. `replicated` holds each multicast load's replicated
+  /// CTA bits.
+  void initEmptyBarriers(ArrayRef<int64_t> replicated);
   /// Frees `slot` in every CTA of the group where `pred` holds.
   void releaseSlot(Value slot, Value pred);
 
@@ -133,7 +136,7 @@ Value LoopPipeliner::barrierSlot(Value ring, Value slot) {
   return MemDescIndexOp::create(builder, loc, one, ring, slot);
 }
 
-void LoopPipeliner::initEmptyBarriers(int64_t sharedBits) {
+void LoopPipeliner::initEmptyBarriers(ArrayRef<int64_t> replicated) {
   // Slots only wgmmas read are freed per warp group (each waited for its
   // own), others per warp.
   bool wgmmaOnly = llvm::all_of(plan.loads, [](const StreamedLoad &s) {
@@ -142,23 +145,28 @@ void LoopPipeliner::initEmptyBarriers(int64_t sharedBits) {
   });
   unsigned numWarps = lookupNumWarps(loop).value_or(4);
   warpsPerArrival = wgmmaOnly && numWarps % 4 == 0 ? 4 : 1;
-  unsigned copies = 1u << llvm::popcount(uint64_t(sharedBits));
+  // A CTA's copies write into the CTAs of each multicast load's group (its
+  // rank with some of that load's replicated bits flipped), and only those
+  // write into its slots: the peers are the union of the groups, not every
+  // combination of their bits (4 + 4 - 1 CTAs, not 16, for a 4x4 product).
+  llvm::SmallSetVector<int64_t, 16> flips;
+  for (int64_t bits : replicated)
+    for (int64_t sub = bits;; sub = (sub - 1) & bits) {
+      flips.insert(sub);
+      if (!sub)
+        break;
+    }
   MLIRContext *ctx = loop.getContext();
   auto type = MemDescType::get({int64_t(plan.slots), 1}, builder.getI64Type(),
                                ttng::barrierEncoding(loop), SharedMemorySpaceAttr::get(ctx), true);
   emptyBarriers = LocalAllocOp::create(builder, loc, type, Value(), IntegerAttr());
   for (unsigned s = 0; s < plan.slots; ++s)
     ttng::InitBarrierOp::create(builder, loc, barrierSlot(emptyBarriers, slotConstant(s)),
-                                copies * (numWarps / warpsPerArrival));
-  // The group: this CTA's rank with its shared bits set every way.
+                                flips.size() * (numWarps / warpsPerArrival));
   Value rank = ttng::ClusterCTARankOp::create(builder, loc, builder.getI32Type());
-  Value base = arith::AndIOp::create(builder, loc, rank, slotConstant(~sharedBits));
-  for (int64_t sub = sharedBits;; sub = (sub - 1) & sharedBits) {
-    peers.push_back(sub ? Value(arith::OrIOp::create(builder, loc, base, slotConstant(sub)))
-                        : base);
-    if (!sub)
-      break;
-  }
+  for (int64_t flip : flips)
+    peers.push_back(flip ? Value(arith::XOrIOp::create(builder, loc, rank, slotConstant(flip)))
+                         : rank);
 }
 
 void LoopPipeliner::releaseSlot(Value slot, Value pred) {
@@ -381,13 +389,14 @@ void LoopPipeliner::run() {
       ttng::InitBarrierOp::create(builder, loc, barrierSlot(streamed, slotConstant(s)), 1);
   }
   // The CTAs the shared slots are shared with.
-  int64_t sharedBits = 0;
+  SmallVector<int64_t> replicated;
   for (StreamedLoad &streamed : plan.loads)
     if (streamed.multicast)
-      sharedBits |= ttng::replicatedCTABits(
-          cast<LayoutEncodingInterface>(streamed.slotType.getEncoding()));
-  if (sharedBits) {
-    initEmptyBarriers(sharedBits);
+      if (int64_t bits = ttng::replicatedCTABits(
+              cast<LayoutEncodingInterface>(streamed.slotType.getEncoding())))
+        replicated.push_back(bits);
+  if (!replicated.empty()) {
+    initEmptyBarriers(replicated);
     ttng::FenceMBarrierInitReleaseClusterOp::create(builder, loc);
     ttng::ClusterArriveOp::create(builder, loc, /*relaxed=*/false);
     ttng::ClusterWaitOp::create(builder, loc);
