@@ -5,9 +5,9 @@
 // of num_stages shared-memory buffers, issued num_stages - 1 iterations
 // ahead, so that the loads of later iterations overlap the dots of earlier
 // ones. Follows what Triton 3.6's tritongpu-pipeline produces (two stages:
-// the copies and their address computation, then everything else); a TMA
-// ring has one mbarrier per slot, waited on with the parity of the ring's
-// round.
+// the copies and their address computation, then everything else); TMA
+// loads first read together (a GEMM's A and B) share one mbarrier per slot,
+// expecting all their bytes, waited on with the parity of the ring's round.
 //
 // For a loop  for i in [lb, ub) step s { body(i, args) }  with S stages:
 //   prologue: copies of iterations 0 .. S-2 into slots 0 .. S-2
@@ -124,6 +124,8 @@ private:
   Location loc;
   OpBuilder builder, constants;
   DenseMap<std::pair<Type, int64_t>, Value> constantCache;
+  /// The TMA groups' rings of mbarriers (LoopPlan::barrierBytes).
+  SmallVector<Value> groupBarriers;
   Value emptyBarriers;
   SmallVector<Value> peers;
   int32_t warpsPerArrival = 1;
@@ -194,13 +196,19 @@ SmallVector<Value> LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value 
   for (Operation *op : plan.addressOps)
     builder.clone(*op, map);
   SmallVector<Value> tokens;
+  SmallVector<Value> groupBarrier(plan.barrierBytes.size());
   for (StreamedLoad &streamed : plan.loads) {
     if (auto descLoad = dyn_cast<tt::DescriptorLoadOp>(streamed.load)) {
       Value buffer = MemDescIndexOp::create(builder, loc, streamed.slotType, streamed.ring, slot);
-      // Past the trip count the predicate is off: no bytes are expected
-      // and nothing is copied.
-      Value barrier = barrierSlot(streamed, slot);
-      ttng::BarrierExpectOp::create(builder, loc, barrier, int32_t(streamed.bytes), pred);
+      // The group's bytes are expected before its first copy. Past the
+      // trip count the predicate is off: no bytes are expected and nothing
+      // is copied.
+      Value &barrier = groupBarrier[streamed.barrierGroup];
+      if (!barrier) {
+        barrier = barrierSlot(streamed, slot);
+        ttng::BarrierExpectOp::create(builder, loc, barrier,
+                                      int32_t(plan.barrierBytes[streamed.barrierGroup]), pred);
+      }
       SmallVector<Value> indices;
       for (Value index : descLoad.getIndices())
         indices.push_back(map.lookupOrDefault(index));
@@ -276,6 +284,7 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Va
   // of the S - 2 iterations issued ahead (each iteration commits one group
   // per load). Each load is waited for where its value is first read.
   DenseMap<unsigned, Value> waitOf;
+  llvm::SmallDenseSet<unsigned> waitedGroups;
   auto waitFor = [&](unsigned j) -> Value {
     if (Value token = waitOf.lookup(j))
       return token;
@@ -301,12 +310,10 @@ void LoopPipeliner::cloneBody(scf::ForOp newLoop, IRMapping &map, Value slot, Va
       Value read = it->second;
       unsigned j = loadOf.lookup(&op);
       if (plan.loads[j].isTMA()) {
-        // The slot's mbarrier completes a phase per round of the ring.
-        if (!waitOf.count(j)) {
+        // The group's mbarrier completes a phase per round of the ring.
+        if (waitedGroups.insert(plan.loads[j].barrierGroup).second)
           ttng::WaitBarrierOp::create(builder, loc, barrierSlot(plan.loads[j], slot), phase,
                                       Value(), ValueRange());
-          waitOf[j] = Value();
-        }
         if (plan.loads[j].toRegisters)
           read = LocalLoadOp::create(builder, loc, op.getResult(0).getType(), read, Value());
         map.map(op.getResult(0), read);
@@ -376,18 +383,19 @@ void LoopPipeliner::run() {
   }
   // Constants go before everything this rewrite adds.
   constants.setInsertionPoint(firstNew);
-  // A TMA ring's mbarriers, one arrival (the expect) per phase.
+  // A TMA group's mbarriers, one arrival (the expect) per phase.
   MLIRContext *ctx = loop.getContext();
-  auto barrierLayout = ttng::barrierEncoding(loop);
-  for (StreamedLoad &streamed : plan.loads) {
-    if (!streamed.isTMA())
-      continue;
-    auto type = MemDescType::get({int64_t(slots), 1}, builder.getI64Type(), barrierLayout,
-                                 SharedMemorySpaceAttr::get(ctx), true);
-    streamed.barriers = LocalAllocOp::create(builder, loc, type, Value(), IntegerAttr());
+  auto barrierType = MemDescType::get({int64_t(slots), 1}, builder.getI64Type(),
+                                      ttng::barrierEncoding(loop), SharedMemorySpaceAttr::get(ctx),
+                                      true);
+  for (unsigned g = 0; g < plan.barrierBytes.size(); ++g) {
+    groupBarriers.push_back(LocalAllocOp::create(builder, loc, barrierType, Value(), IntegerAttr()));
     for (unsigned s = 0; s < slots; ++s)
-      ttng::InitBarrierOp::create(builder, loc, barrierSlot(streamed, slotConstant(s)), 1);
+      ttng::InitBarrierOp::create(builder, loc, barrierSlot(groupBarriers[g], slotConstant(s)), 1);
   }
+  for (StreamedLoad &streamed : plan.loads)
+    if (streamed.isTMA())
+      streamed.barriers = groupBarriers[streamed.barrierGroup];
   // The CTAs the shared slots are shared with.
   SmallVector<int64_t> replicated;
   for (StreamedLoad &streamed : plan.loads)
@@ -561,14 +569,13 @@ void LoopPipeliner::run() {
     AsyncWaitOp::create(builder, loc, ValueRange(), 0);
   // Every TMA copy issued was waited for: those past the trip count were
   // predicated off.
-  for (StreamedLoad &streamed : plan.loads) {
-    if (streamed.isTMA()) {
-      for (unsigned s = 0; s < slots; ++s)
-        ttng::InvalBarrierOp::create(builder, loc, barrierSlot(streamed, slotConstant(s)));
-      LocalDeallocOp::create(builder, loc, streamed.barriers);
-    }
-    LocalDeallocOp::create(builder, loc, streamed.ring);
+  for (Value barriers : groupBarriers) {
+    for (unsigned s = 0; s < slots; ++s)
+      ttng::InvalBarrierOp::create(builder, loc, barrierSlot(barriers, slotConstant(s)));
+    LocalDeallocOp::create(builder, loc, barriers);
   }
+  for (StreamedLoad &streamed : plan.loads)
+    LocalDeallocOp::create(builder, loc, streamed.ring);
   // Every arrival on these came before a wait this CTA passed.
   if (emptyBarriers) {
     for (unsigned s = 0; s < slots; ++s)

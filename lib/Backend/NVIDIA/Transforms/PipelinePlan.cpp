@@ -461,6 +461,63 @@ void findDeferredWaits(LoopPlan &plan) {
   }
 }
 
+/// Whether waiting before `op` rather than after it costs nothing worth
+/// keeping a second mbarrier for: a view of a buffer, or scalar arithmetic.
+bool isCheap(Operation &op) {
+  if (isa<MemDescIndexOp, MemDescTransOp, MemDescSubsliceOp, MemDescReinterpretOp>(op))
+    return true;
+  return isPure(&op) && op.getNumRegions() == 0 &&
+         llvm::all_of(op.getResultTypes(), [](Type t) { return t.isIntOrIndexOrFloat(); });
+}
+
+/// Sets the TMA loads' barrier groups (LoopPlan::barrierBytes): walking
+/// the body, where each load's slot is first read, a group runs on while
+/// only first reads of TMA slots, other reads of slots already waited for,
+/// the streamed loads themselves (which the rewrite drops) and cheap ops
+/// follow one another.
+void groupBarriers(LoopPlan &plan) {
+  DenseMap<Operation *, unsigned> readerOf;
+  llvm::SmallPtrSet<Operation *, 8> loads;
+  for (auto [j, streamed] : llvm::enumerate(plan.loads)) {
+    loads.insert(streamed.load);
+    if (streamed.toRegisters)
+      readerOf[streamed.load] = unsigned(j);
+    for (Operation *user : streamed.users)
+      readerOf[user] = unsigned(j);
+  }
+  std::optional<unsigned> open;
+  llvm::SmallDenseSet<unsigned> read;
+  auto join = [&](StreamedLoad &streamed) {
+    if (!open) {
+      open = unsigned(plan.barrierBytes.size());
+      plan.barrierBytes.push_back(0);
+    }
+    streamed.barrierGroup = *open;
+    plan.barrierBytes[*open] += streamed.bytes;
+  };
+  for (Operation &op : plan.loop.getBody()->without_terminator()) {
+    auto it = readerOf.find(&op);
+    if (it == readerOf.end()) {
+      if (!loads.contains(&op) && !isCheap(op))
+        open.reset();
+      continue;
+    }
+    StreamedLoad &streamed = plan.loads[it->second];
+    if (!streamed.isTMA()) {
+      open.reset();
+      continue;
+    }
+    if (read.insert(it->second).second)
+      join(streamed);
+  }
+  // Every TMA load is read in the body; a group of its own otherwise.
+  for (auto [j, streamed] : llvm::enumerate(plan.loads))
+    if (streamed.isTMA() && !read.contains(unsigned(j))) {
+      open.reset();
+      join(streamed);
+    }
+}
+
 } // namespace
 
 std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
@@ -558,6 +615,7 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
                                          slot.getMemorySpace(), true);
   }
   findAdvancedOnly(plan);
+  groupBarriers(plan);
   for (Operation &op : *body)
     if (auto dot = dyn_cast<ttng::WarpGroupDotOp>(op))
       if (mayKeepOneInFlight(plan, dot, numWgmma))
@@ -583,11 +641,11 @@ std::optional<LoopPlan> planLoopWithin(scf::ForOp loop, unsigned numStages,
         largest = nullptr;
         // A ring replaces the local_allocs its slots stand for (counted in
         // the budget's other buffers), not a load read into registers or
-        // converted, which had no buffer; its mbarriers are 8 bytes each
-        // (twice that in a shared ring: full and empty).
-        int64_t bytes = 0;
+        // converted, which had no buffer; mbarriers are 8 bytes a slot, a
+        // ring for each TMA group and one more for shared copies' frees.
+        int64_t bytes = 8 * plan->slots * int64_t(plan->barrierBytes.size());
         for (const StreamedLoad &s : plan->loads) {
-          bytes += ttng::bufferBytes(s.ringType) + (s.isTMA() ? 8 * plan->slots : 0);
+          bytes += ttng::bufferBytes(s.ringType);
           for (Operation *user : s.users)
             if (isa<LocalAllocOp>(user))
               bytes -= localAllocBytes(user);

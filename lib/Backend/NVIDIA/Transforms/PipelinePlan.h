@@ -41,7 +41,9 @@ struct StreamedLoad {
   /// conversions to a dot operand layout (a local_load of the slot).
   llvm::SmallVector<mlir::Operation *> users;
   mlir::Value ring;
-  /// TMA: one mbarrier per slot.
+  /// TMA: the loads of a group share one mbarrier per slot (see
+  /// LoopPlan::barrierBytes), `barriers`.
+  unsigned barrierGroup = 0;
   mlir::Value barriers;
   /// TMA in a cluster: the CTAs holding the same tile share its copy
   /// (ttng.async_tma_copy_global_to_local's `multicast`).
@@ -58,6 +60,13 @@ struct LoopPlan {
   /// whole iteration to arrive instead of stalling every refill.
   unsigned numStages = 0, slots = 0;
   llvm::SmallVector<StreamedLoad> loads;
+  /// The TMA loads' groups, by the bytes each group's mbarrier expects a
+  /// phase. Loads whose slots are first read one right after another (a
+  /// GEMM's A and B before their wgmma) form a group: one expect and one
+  /// wait a step for all of them, as Triton's pipeliner has it. A load
+  /// first read later (attention's V, after Q @ K) has a group of its own,
+  /// so that waiting for it does not hold up the dot before.
+  llvm::SmallVector<int64_t> barrierBytes;
   /// The pure ops of the body the copies' addresses depend on, with the
   /// updates of the loop-carried values they read, in body order.
   llvm::SmallVector<mlir::Operation *> addressOps;

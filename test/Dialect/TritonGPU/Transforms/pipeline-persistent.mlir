@@ -18,7 +18,7 @@
 // CHECK: %[[NEWROW:.*]] = scf.if %{{.*}} -> (i32) {
 // CHECK: arith.muli %[[TILE]]
 // CHECK: ttng.wait_barrier %{{.*}}, %[[PHASE]]
-// CHECK: ttng.wait_barrier %{{.*}}, %[[PHASE]]
+// CHECK-NOT: ttng.wait_barrier
 // CHECK: %[[USE:.*]] = arith.xori %[[FIRST]], %true
 // CHECK: %[[D:.*]] = ttng.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC]], %[[USE]] {{.*}}isAsync = true
 // CHECK: %[[W:.*]]:3 = ttng.warp_group_dot_wait %[[D]], {{.*}} {pendings = 1 : i32}
