@@ -305,6 +305,11 @@ CONFIGS = [
     dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8, CLUSTER=2),
     dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=8, CLUSTER=2),
     dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8, CLUSTER=4),
+    # Small tiles in pairs, for shapes of a tile or two per SM (1024³,
+    # 2048³), where reading B from L2 once per 64 or 128 rows of A bounds
+    # the time: a pair shares B's copies, halving that traffic.
+    dict(BM=64, BN=128, BK=64, STAGES=6, GROUP_M=8, num_warps=4, CLUSTER=2),
+    dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4, CLUSTER=2),
 ]
 
 
