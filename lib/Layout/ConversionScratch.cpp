@@ -175,12 +175,10 @@ llvm::Expected<ConversionScratch> buildScratch(const LinearLayout &src, const Sc
     return src.unflatten(v);
   };
   LinearLayout::InDim offset{std::string(kOffset), {}}, round{std::string(kRound), {}};
-  for (unsigned p = 0; p < vb + m; ++p) {
+  for (unsigned p = 0; p < vb + m; ++p)
     offset.bases.push_back(preimage(uint64_t(1) << p));
-  }
-  for (unsigned i = 0; i < rb; ++i) {
+  for (unsigned i = 0; i < rb; ++i)
     round.bases.push_back(preimage(uint64_t(1) << (vb + m + i)));
-  }
   std::vector<LinearLayout::DimSize> outs(src.getOutDims().begin(), src.getOutDims().end());
   ConversionScratch result;
   result.layout = LinearLayout({std::move(offset), std::move(round)}, std::move(outs),

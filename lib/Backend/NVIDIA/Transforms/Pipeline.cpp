@@ -109,7 +109,7 @@ private:
   /// Slot `slot` of a ring of mbarriers.
   Value barrierSlot(Value ring, Value slot);
   Value barrierSlot(StreamedLoad &streamed, Value slot) {
-    return barrierSlot(streamed.barriers, slot);
+    return barrierSlot(groupBarriers[streamed.barrierGroup], slot);
   }
   /// Multicast copies: the ring of empty mbarriers and the cluster sync
   /// after the inits (see the file comment); the ranks of the CTAs a slot
@@ -393,9 +393,6 @@ void LoopPipeliner::run() {
     for (unsigned s = 0; s < slots; ++s)
       ttng::InitBarrierOp::create(builder, loc, barrierSlot(groupBarriers[g], slotConstant(s)), 1);
   }
-  for (StreamedLoad &streamed : plan.loads)
-    if (streamed.isTMA())
-      streamed.barriers = groupBarriers[streamed.barrierGroup];
   // The CTAs the shared slots are shared with.
   SmallVector<int64_t> replicated;
   for (StreamedLoad &streamed : plan.loads)

@@ -487,14 +487,6 @@ void groupBarriers(LoopPlan &plan) {
   }
   std::optional<unsigned> open;
   llvm::SmallDenseSet<unsigned> read;
-  auto join = [&](StreamedLoad &streamed) {
-    if (!open) {
-      open = unsigned(plan.barrierBytes.size());
-      plan.barrierBytes.push_back(0);
-    }
-    streamed.barrierGroup = *open;
-    plan.barrierBytes[*open] += streamed.bytes;
-  };
   for (Operation &op : plan.loop.getBody()->without_terminator()) {
     auto it = readerOf.find(&op);
     if (it == readerOf.end()) {
@@ -507,15 +499,19 @@ void groupBarriers(LoopPlan &plan) {
       open.reset();
       continue;
     }
-    if (read.insert(it->second).second)
-      join(streamed);
-  }
-  // Every TMA load is read in the body; a group of its own otherwise.
-  for (auto [j, streamed] : llvm::enumerate(plan.loads))
-    if (streamed.isTMA() && !read.contains(unsigned(j))) {
-      open.reset();
-      join(streamed);
+    if (!read.insert(it->second).second)
+      continue;
+    if (!open) {
+      open = unsigned(plan.barrierBytes.size());
+      plan.barrierBytes.push_back(0);
     }
+    streamed.barrierGroup = *open;
+    plan.barrierBytes[*open] += streamed.bytes;
+  }
+  // A streamed load's readers are ops of the body (planDescriptorLoad).
+  assert(size_t(llvm::count_if(plan.loads, [](const StreamedLoad &s) { return s.isTMA(); })) ==
+             read.size() &&
+         "a TMA load with no reader in the loop body");
 }
 
 } // namespace

@@ -42,9 +42,8 @@ struct StreamedLoad {
   llvm::SmallVector<mlir::Operation *> users;
   mlir::Value ring;
   /// TMA: the loads of a group share one mbarrier per slot (see
-  /// LoopPlan::barrierBytes), `barriers`.
+  /// LoopPlan::barrierBytes).
   unsigned barrierGroup = 0;
-  mlir::Value barriers;
   /// TMA in a cluster: the CTAs holding the same tile share its copy
   /// (ttng.async_tma_copy_global_to_local's `multicast`).
   bool multicast = false;

@@ -365,11 +365,12 @@ void waitForStoresBeforeEscapingLoops(ModuleOp module) {
     bool escapes = llvm::any_of(loop.getResults(), [](Value result) {
       return isa<tt::TensorDescType>(result.getType()) && !result.use_empty();
     });
-    bool makes = false;
-    loop.getBody()->walk([&](tt::MakeTensorDescOp) { makes = true; });
-    if (!escapes || !makes)
+    if (!escapes || isa_and_nonnull<ttng::TMAStoreWaitOp>(loop->getPrevNode()))
       return;
-    if (isa_and_nonnull<ttng::TMAStoreWaitOp>(loop->getPrevNode()))
+    bool makes = loop.getBody()
+                     ->walk([](tt::MakeTensorDescOp) { return WalkResult::interrupt(); })
+                     .wasInterrupted();
+    if (!makes)
       return;
     OpBuilder b(loop);
     ttng::TMAStoreWaitOp::create(b, loop.getLoc(), 0);
