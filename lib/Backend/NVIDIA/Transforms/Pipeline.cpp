@@ -118,6 +118,9 @@ private:
   void initEmptyBarriers(ArrayRef<int64_t> replicated);
   /// Frees `slot` in every CTA of the group where `pred` holds.
   void releaseSlot(Value slot, Value pred);
+  /// The op of the new body after which the copies ahead may go, or null
+  /// for the end of the body.
+  Operation *refillPoint(Block *newBody);
 
   LoopPlan &plan;
   scf::ForOp loop;
@@ -190,6 +193,46 @@ Value LoopPipeliner::nextSlot(Value slot) {
   Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, next,
                                       slotConstant(plan.slots));
   return arith::SelectOp::create(builder, loc, wraps, slotConstant(0), next);
+}
+
+Operation *LoopPipeliner::refillPoint(Block *newBody) {
+  // The copies ahead refill the slot the previous iteration read. With one
+  // wgmma in the body, left in flight at most one deep, that slot is free
+  // after the body's last use of the rings (the wait after the dot, which
+  // retires the previous iteration's): the copies go there, before the
+  // rest of the body (a persistent loop's epilogue), as in Triton's
+  // schedule, so that the ring refills while the epilogue runs. Deferred or
+  // nested dots are retired elsewhere, and mma.sync loops are left as they
+  // were: their copies stay at the end.
+  unsigned dots = 0;
+  bool nested = false;
+  loop.getBody()->walk([&](ttng::WarpGroupDotOp dot) {
+    ++dots;
+    nested |= dot->getBlock() != loop.getBody();
+  });
+  if (dots != 1 || nested || !plan.deferred.empty())
+    return nullptr;
+  llvm::SmallPtrSet<Value, 8> rings(groupBarriers.begin(), groupBarriers.end());
+  for (StreamedLoad &streamed : plan.loads)
+    rings.insert(streamed.ring);
+  auto isRingView = [&](Value value) {
+    while (Operation *def = value.getDefiningOp()) {
+      if (!isa<MemDescIndexOp, MemDescTransOp, MemDescSubsliceOp, MemDescReinterpretOp>(def))
+        break;
+      value = def->getOperand(0);
+    }
+    return rings.contains(value);
+  };
+  Operation *last = nullptr;
+  for (Operation &op : newBody->getOperations()) {
+    WalkResult usesRing = op.walk([&](Operation *inner) {
+      return llvm::any_of(inner->getOperands(), isRingView) ? WalkResult::interrupt()
+                                                            : WalkResult::advance();
+    });
+    if (usesRing.wasInterrupted())
+      last = &op;
+  }
+  return last;
 }
 
 SmallVector<Value> LoopPipeliner::issueCopies(IRMapping &map, Value slot, Value pred) {
@@ -494,6 +537,8 @@ void LoopPipeliner::run() {
   for (Value token : inFlightTokens.front())
     readTokens.push_back(token ? Value(newArgs[nextToken++]) : Value());
   cloneBody(newLoop, current, readSlot, phase, readTokens);
+  if (Operation *after = refillPoint(newBody))
+    builder.setInsertionPointAfter(after);
 
   // Iteration i issues iteration i + S - 1's copies: it exists iff
   // ub - iv > (S - 1) * step, unsigned (iv < ub here).
@@ -518,6 +563,7 @@ void LoopPipeliner::run() {
                                 pred, ValueRange());
   }
   SmallVector<Value> aheadTokens = issueCopies(ahead, fillSlot, pred);
+  builder.setInsertionPointToEnd(newBody);
 
   SmallVector<Value> yields;
   for (unsigned i = 0; i < numArgs; ++i)

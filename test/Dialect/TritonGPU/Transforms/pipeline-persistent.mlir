@@ -8,7 +8,8 @@
 // restarts its accumulator through use_acc instead of a select, stays in
 // flight, and is waited for only in the epilogue, whose TMA store has a
 // buffer for the whole loop and waits for the previous tile's copy only
-// before refilling it.
+// before refilling it. The copies ahead go right after the dot's wait,
+// before the epilogue, so that the ring refills while the tile is stored.
 // CHECK-LABEL: tt.func @persistent_tma
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x128xf16
@@ -22,6 +23,13 @@
 // CHECK: %[[USE:.*]] = arith.xori %[[FIRST]], %true
 // CHECK: %[[D:.*]] = ttng.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC]], %[[USE]] {{.*}}isAsync = true
 // CHECK: %[[W:.*]]:3 = ttng.warp_group_dot_wait %[[D]], {{.*}} {pendings = 1 : i32}
+// The copies two iterations ahead, their row from the ahead scf.if.
+// CHECK: %[[AHEADROW:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK: arith.muli %[[TILEA]]
+// CHECK: } else {
+// CHECK: scf.yield %[[ROWA]] : i32
+// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%[[AHEADROW]], %{{.*}}] %{{.*}}, %{{.*}}, %{{.*}} :
+// CHECK: ttng.async_tma_copy_global_to_local
 // CHECK: scf.if %{{.*}} {
 // CHECK-NEXT: %[[DONE:.*]] = ttng.warp_group_dot_wait %[[W]]#0 {pendings = 0 : i32}
 // CHECK-NEXT: %[[H:.*]] = arith.truncf %[[DONE]]
@@ -31,13 +39,6 @@
 // CHECK-NEXT: ttng.fence_async_shared
 // CHECK-NEXT: ttng.async_tma_copy_local_to_global %{{.*}}[%[[NEWROW]], %{{.*}}] %[[OUT]]
 // CHECK-NEXT: }
-// The copies two iterations ahead, their row from the ahead scf.if.
-// CHECK: %[[AHEADROW:.*]] = scf.if %{{.*}} -> (i32) {
-// CHECK: arith.muli %[[TILEA]]
-// CHECK: } else {
-// CHECK: scf.yield %[[ROWA]] : i32
-// CHECK: ttng.async_tma_copy_global_to_local %{{.*}}[%[[AHEADROW]], %{{.*}}] %{{.*}}, %{{.*}}, %{{.*}} :
-// CHECK: ttng.async_tma_copy_global_to_local
 // CHECK: scf.yield %[[W]]#0,
 // CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
 // CHECK: ttng.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}

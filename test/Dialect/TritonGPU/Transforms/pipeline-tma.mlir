@@ -85,12 +85,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // A descriptor load in another layout than the buffer the dot reads still
 // streams, read from its slot into registers after the slot's wait; the
-// dot's buffer is written from there.
+// dot's buffer is written from there. The slot read last iteration is
+// refilled once this one's is read, before the dot.
 // CHECK-LABEL: tt.func @other_layout
 // CHECK: ttng.async_tma_copy_global_to_local
 // CHECK: scf.for
 // CHECK: ttng.wait_barrier
 // CHECK-NEXT: %[[V:.*]] = ttg.local_load %{{.*}} : !ttg.memdesc<128x64xf16, #{{.*}}, #smem, mutable> -> tensor<128x64xf16, #blocked>
+// CHECK: ttng.async_tma_copy_global_to_local
 // CHECK-NEXT: ttg.local_alloc %[[V]]
 // CHECK-NOT: tt.descriptor_load
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>

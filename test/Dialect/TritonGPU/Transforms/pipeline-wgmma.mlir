@@ -145,9 +145,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 // CHECK-NEXT: ttng.fence_async_shared
 // CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[VA]], %[[MB]], %[[ACC]] {{.*}}isAsync = true
 // CHECK-NEXT: %[[W:.*]]:3 = ttng.warp_group_dot_wait %[[D]], %[[VA]], %[[MB]] {pendings = 0 : i32}
-// CHECK: %[[PA1:.*]] = tt.addptr %[[PA]],
 // CHECK: %[[PAH1:.*]] = tt.addptr %[[PAH]],
 // CHECK: ttg.async_copy_global_to_local %[[PAH]], %{{.*}} mask %{{.*}}
+// CHECK: %[[PA1:.*]] = tt.addptr %[[PA]],
 // CHECK: scf.yield %[[W]]#0, %[[PA1]], %{{.*}}, %[[PAH1]],
 // CHECK-NEXT: }
 // CHECK-NEXT: ttg.async_wait {num = 0 : i32}
