@@ -57,6 +57,7 @@ using namespace mlir;
 using namespace kiln;
 using namespace kiln::ttg;
 using kiln::nvidia::LoopPlan;
+using kiln::nvidia::isBufferView;
 using kiln::nvidia::StreamedLoad;
 using kiln::nvidia::viewedDef;
 
@@ -216,11 +217,9 @@ Operation *LoopPipeliner::refillPoint(Block *newBody) {
   for (StreamedLoad &streamed : plan.loads)
     rings.insert(streamed.ring);
   auto isRingView = [&](Value value) {
-    while (Operation *def = value.getDefiningOp()) {
-      if (!isa<MemDescIndexOp, MemDescTransOp, MemDescSubsliceOp, MemDescReinterpretOp>(def))
-        break;
+    for (Operation *def = value.getDefiningOp(); def && isBufferView(def);
+         def = value.getDefiningOp())
       value = def->getOperand(0);
-    }
     return rings.contains(value);
   };
   Operation *last = nullptr;

@@ -37,6 +37,10 @@ bool LoopPlan::hasCpAsync() const {
   return llvm::any_of(loads, [](const StreamedLoad &s) { return !s.isTMA(); });
 }
 
+bool isBufferView(Operation *op) {
+  return isa<MemDescIndexOp, MemDescTransOp, MemDescSubsliceOp, MemDescReinterpretOp>(op);
+}
+
 Operation *viewedDef(Value operand) {
   if (auto trans = operand.getDefiningOp<MemDescTransOp>())
     operand = trans.getSrc();
@@ -464,7 +468,7 @@ void findDeferredWaits(LoopPlan &plan) {
 /// Whether waiting before `op` rather than after it costs nothing worth
 /// keeping a second mbarrier for: a view of a buffer, or scalar arithmetic.
 bool isCheap(Operation &op) {
-  if (isa<MemDescIndexOp, MemDescTransOp, MemDescSubsliceOp, MemDescReinterpretOp>(op))
+  if (isBufferView(&op))
     return true;
   return isPure(&op) && op.getNumRegions() == 0 &&
          llvm::all_of(op.getResultTypes(), [](Type t) { return t.isIntOrIndexOrFloat(); });

@@ -128,6 +128,9 @@ int64_t sharedBesideRings(mlir::scf::ForOp loop, const ScratchContext &scratch);
 /// The op that defines a dot's shared operand, through a transposed view.
 mlir::Operation *viewedDef(mlir::Value operand);
 
+/// Whether `op` is a view of a shared-memory buffer (its operand 0).
+bool isBufferView(mlir::Operation *op);
+
 } // namespace kiln::nvidia
 
 #endif
