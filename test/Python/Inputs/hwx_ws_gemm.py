@@ -7,12 +7,14 @@ cooperative (hwx_ws_matmul_kernel: the kernel's warps share each tile, a
 warp group 64 of its rows) and ping-pong (hwx_pingpong_matmul_kernel: two
 consumer warp groups own alternate tiles whole, one storing its tile while
 the other multiplies). Programs walk the output tiles in grouped order;
-the epilogue stores each tile by TMA.
+the epilogue stores each tile by TMA, whole or (SUBTILE) in column blocks
+through a pair of staging buffers taken in turn.
 
     python3 hwx_ws_gemm.py            # compile for cuda:90 (no GPU), check the PTX
     python3 hwx_ws_gemm.py --run [N ...]   # on a GPU: check against torch (N³), time it
     python3 hwx_ws_gemm.py --run-fp8 [N ...]   # e4m3 in, bf16 out, against torch._scaled_mm
 """
+import re
 import sys
 
 import triton
@@ -80,6 +82,49 @@ def _trace(trace, word: tl.constexpr, value, CLUSTER: tl.constexpr):
 
 
 @triton.jit
+def _store_block(c_desc, buf, row, col, block):
+    # The store two blocks back read this buffer (the pair is taken in
+    # turn, across tiles too): it must be done before the buffer is written.
+    hwx.async_store_wait(1)
+    hwx.store(buf, block.to(c_desc.dtype))
+    hwx.fence_async_shared()
+    hwx.async_store(c_desc, [row, col], buf)
+
+
+@triton.jit
+def _halves(x, BM: tl.constexpr, BN: tl.constexpr):
+    # A tile's left and right column halves (in the accumulator's layout
+    # the top column bit is a register's: no data moves).
+    return x.reshape([BM, 2, BN // 2]).permute(0, 2, 1).split()
+
+
+@triton.jit
+def _store_tile(c_desc, c_bufs, first, row, col, acc, BM: tl.constexpr, BN: tl.constexpr,
+                SUBTILE: tl.constexpr):
+    # The epilogue: the tile narrowed to C's dtype and stored by TMA. With
+    # SUBTILE > 1 it leaves in SUBTILE column blocks through the staging
+    # buffers c_bufs[first] and c_bufs[first + 1], in turn, so that the TMA
+    # unit reads one block out while the next is narrowed and written.
+    # c_desc's block is [BM, BN // SUBTILE].
+    if SUBTILE == 1:
+        c_desc.store([row, col], acc.to(c_desc.dtype))
+    else:
+        W: tl.constexpr = BN // SUBTILE
+        left, right = _halves(acc, BM, BN)
+        if SUBTILE == 2:
+            _store_block(c_desc, c_bufs[first], row, col, left)
+            _store_block(c_desc, c_bufs[first + 1], row, col + W, right)
+        else:
+            tl.static_assert(SUBTILE == 4, "SUBTILE is 1, 2 or 4")
+            b0, b1 = _halves(left, BM, BN // 2)
+            b2, b3 = _halves(right, BM, BN // 2)
+            _store_block(c_desc, c_bufs[first], row, col, b0)
+            _store_block(c_desc, c_bufs[first + 1], row, col + W, b1)
+            _store_block(c_desc, c_bufs[first], row, col + 2 * W, b2)
+            _store_block(c_desc, c_bufs[first + 1], row, col + 3 * W, b3)
+
+
+@triton.jit
 def _release(empty, s, CLUSTER: tl.constexpr):
     # The slot is free in every CTA whose copies fill it: each CTA's, in a
     # cluster sharing B.
@@ -136,7 +181,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                          BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
                          GROUP_M: tl.constexpr, CONSUMER_GROUPS: tl.constexpr,
                          B_KMAJOR: tl.constexpr = False, PROMOTE: tl.constexpr = 0,
-                         CLUSTER: tl.constexpr = 1, trace=None):
+                         CLUSTER: tl.constexpr = 1, SUBTILE: tl.constexpr = 1, trace=None):
     # trace: None, or TRACE_WORDS i64 a CTA of the consumers' SM clock
     # (which ones: above TRACE_WORDS; bench/gemm_power.py reads them).
     # B_KMAJOR: b_desc describes B's transpose ([N, K]), read transposed by
@@ -148,6 +193,7 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
     # CLUSTER (num_ctas): a program is a cluster of CLUSTER CTAs owning
     # CLUSTER tiles on top of one another (BM rows each), whose B they share:
     # each loads 1/CLUSTER of B's columns for all (TMA multicast).
+    # SUBTILE: the epilogue's column blocks (_store_tile).
     tl.static_assert(CLUSTER == 1 or not B_KMAJOR, "clusters share B [K, N] only")
     tl.static_assert(trace is None or PROMOTE != -1, "traces are without the overlapped promotion")
     dtype = a_desc.dtype
@@ -158,6 +204,9 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
     else:
         b_bufs = hwx.alloc([BK, BN], dtype, STAGES)
     full = hwx.alloc_barriers(STAGES)     # the producer's copies landed
+    c_bufs = None
+    if SUBTILE > 1:
+        c_bufs = hwx.alloc([BM, BN // SUBTILE], c_desc.dtype, 2)
     # The consumers' products retired: one arrival per warp group, each
     # after its own wait (a warp group knows only its own products retired);
     # in a cluster, every CTA's warp groups, since each CTA's copies fill
@@ -212,11 +261,14 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
                 _release(empty, (it + STAGES - 1) % STAGES, CLUSTER)
                 if trace is not None:
                     before = hwx.clock64()
-                c_desc.store([(pid_m * CLUSTER + rank) * BM, pid_n * BN], acc.to(c_desc.dtype))
+                _store_tile(c_desc, c_bufs, 0, (pid_m * CLUSTER + rank) * BM, pid_n * BN, acc, BM, BN,
+                            SUBTILE)
                 if trace is not None:
                     _trace(trace, 2, before, CLUSTER)
                     _trace(trace, 4, stores, CLUSTER)
                     stores += hwx.clock64() - before
+            if SUBTILE > 1:
+                hwx.async_store_wait(0)    # the last blocks read out before the CTA ends
             if trace is not None:
                 _trace(trace, 3, hwx.clock64(), CLUSTER)
                 _trace(trace, 5, stores, CLUSTER)
@@ -226,9 +278,10 @@ def hwx_ws_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.c
 
 
 @triton.jit
-def _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, r, num_tiles, num_programs,
+def _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, c_bufs, r, num_tiles, num_programs,
                        num_pid_m, num_pid_n, k_tiles, BM: tl.constexpr, BN: tl.constexpr,
-                       STAGES: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr):
+                       STAGES: tl.constexpr, GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr,
+                       SUBTILE: tl.constexpr):
     # Consumer r takes the program's tiles r, r + 2, ...: its i-th tile's
     # slots are ring positions i * k_tiles on, filled in tile order. The
     # consumers take turns at the ring (named barriers 8 + r, both warp
@@ -255,15 +308,19 @@ def _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, r, num_tiles, num_pr
         hwx.barrier_arrive(empty[(it + STAGES - 1) % STAGES], per_warp_group=True)
         if i + 1 < my_tiles:
             hwx.named_barrier_arrive(9 - r, 256)   # the other's turn
-        # The other consumer multiplies while this one stores.
-        c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+        # The other consumer multiplies while this one stores (through
+        # its own staging buffers: a store wait counts this thread's stores).
+        _store_tile(c_desc, c_bufs, 2 * r, pid_m * BM, pid_n * BN, acc, BM, BN, SUBTILE)
         i += 2
+    if SUBTILE > 1:
+        hwx.async_store_wait(0)
 
 
 @triton.jit
 def hwx_pingpong_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM: tl.constexpr,
                                BN: tl.constexpr, BK: tl.constexpr, STAGES: tl.constexpr,
-                               GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr):
+                               GROUP_M: tl.constexpr, B_KMAJOR: tl.constexpr,
+                               SUBTILE: tl.constexpr = 1):
     # Ping-pong: two consumer warp groups (the kernel's 4 warps and a task
     # of 4) own alternate tiles whole, so one's epilogue overlaps the
     # other's products; the ring hands them their slots in tile order.
@@ -275,6 +332,9 @@ def hwx_pingpong_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM
         b_bufs = hwx.alloc([BK, BN], dtype, STAGES)
     full = hwx.alloc_barriers(STAGES)
     empty = hwx.alloc_barriers(STAGES)    # one consumer warp group frees a slot
+    c_bufs = None
+    if SUBTILE > 1:
+        c_bufs = hwx.alloc([BM, BN // SUBTILE], c_desc.dtype, 4)   # a pair per consumer
     num_pid_m = tl.cdiv(M, BM)
     num_pid_n = tl.cdiv(N, BN)
     k_tiles = tl.cdiv(K, BK)
@@ -284,11 +344,13 @@ def hwx_pingpong_matmul_kernel(a_desc, b_desc, c_desc, M, N, K, num_programs, BM
             _producer(a_desc, b_desc, a_bufs, b_bufs, full, empty, num_tiles, num_programs,
                       num_pid_m, num_pid_n, k_tiles, BM, BN, BK, STAGES, GROUP_M, B_KMAJOR)
         with hwx.async_task("default"):
-            _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, 0, num_tiles, num_programs,
-                               num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M, B_KMAJOR)
+            _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, c_bufs, 0, num_tiles,
+                               num_programs, num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M,
+                               B_KMAJOR, SUBTILE)
         with hwx.async_task(num_warps=4):
-            _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, 1, num_tiles, num_programs,
-                               num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M, B_KMAJOR)
+            _pingpong_consumer(a_bufs, b_bufs, full, empty, c_desc, c_bufs, 1, num_tiles,
+                               num_programs, num_pid_m, num_pid_n, k_tiles, BM, BN, STAGES, GROUP_M,
+                               B_KMAJOR, SUBTILE)
 
 
 CONFIGS = [
@@ -301,6 +363,11 @@ CONFIGS = [
     # Ping-pong: num_warps is one consumer's; the other brings 4 more.
     dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4, schedule="pingpong"),
     dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=4, schedule="pingpong"),
+    # Subtiled epilogues: the tile leaves in 64-column blocks through two
+    # staging buffers (a pair per ping-pong consumer), each block's TMA
+    # store overlapping the next block's narrowing.
+    dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8, SUBTILE=4),
+    dict(BM=128, BN=128, BK=64, STAGES=4, GROUP_M=8, num_warps=4, schedule="pingpong", SUBTILE=2),
     # Clusters of two and four CTAs (num_ctas) sharing B by TMA multicast.
     dict(BM=128, BN=256, BK=64, STAGES=4, GROUP_M=8, num_warps=8, CLUSTER=2),
     dict(BM=128, BN=128, BK=64, STAGES=5, GROUP_M=8, num_warps=8, CLUSTER=2),
@@ -318,7 +385,8 @@ def config_name(config):
             + (" pingpong" if config.get("schedule") == "pingpong" else "")
             + (f" promote{config['PROMOTE']}" if config.get("PROMOTE", 0) > 0 else "")
             + (" promote1 overlapped" if config.get("PROMOTE") == -1 else "")
-            + (f" c{config['CLUSTER']}" if config.get("CLUSTER", 1) > 1 else ""))
+            + (f" c{config['CLUSTER']}" if config.get("CLUSTER", 1) > 1 else "")
+            + (f" sub{config['SUBTILE']}" if config.get("SUBTILE", 1) > 1 else ""))
 
 
 def kernel_of(config):
@@ -330,9 +398,10 @@ def constexprs(config, b_kmajor=False):
     # Every constexpr named (Triton 3.9's ASTSource takes no defaults).
     values = {k: v for k, v in config.items() if k not in ("num_warps", "schedule")}
     if config.get("schedule") == "pingpong":
-        return dict(values, B_KMAJOR=b_kmajor)
+        return dict(values, B_KMAJOR=b_kmajor, SUBTILE=config.get("SUBTILE", 1))
     return dict(values, CONSUMER_GROUPS=config["num_warps"] // 4, B_KMAJOR=b_kmajor,
-                PROMOTE=config.get("PROMOTE", 0), CLUSTER=config.get("CLUSTER", 1), trace=None)
+                PROMOTE=config.get("PROMOTE", 0), CLUSTER=config.get("CLUSTER", 1),
+                SUBTILE=config.get("SUBTILE", 1), trace=None)
 
 
 def options(config):
@@ -340,11 +409,12 @@ def options(config):
     return {"num_warps": config["num_warps"], "num_ctas": config.get("CLUSTER", 1)}
 
 
-def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, CLUSTER=1, schedule=None, **_):
+def signature(BM, BN, BK, dtype="fp16", out="", b_kmajor=False, CLUSTER=1, SUBTILE=1, schedule=None,
+              **_):
     # In a cluster each CTA loads 1/CLUSTER of B's columns.
     b_block = f"[{BN}, {BK}]" if b_kmajor else f"[{BK}, {BN // CLUSTER}]"
     return dict({"a_desc": f"tensordesc<{dtype}[{BM}, {BK}]>", "b_desc": f"tensordesc<{dtype}{b_block}>",
-                 "c_desc": f"tensordesc<{out or dtype}[{BM}, {BN}]>", "M": "i32", "N": "i32", "K": "i32",
+                 "c_desc": f"tensordesc<{out or dtype}[{BM}, {BN // SUBTILE}]>", "M": "i32", "N": "i32", "K": "i32",
                  "num_programs": "i32"}, **({} if schedule == "pingpong" else {"trace": "constexpr"}))
 
 
@@ -363,7 +433,7 @@ def launcher(a, b, c, config, num_sms, trace=None):
     cluster = config.get("CLUSTER", 1)
     descs = (TensorDescriptor.from_tensor(a, [BM, BK]),
              TensorDescriptor.from_tensor(b, [BK, BN // cluster]),
-             TensorDescriptor.from_tensor(c, [BM, BN]))
+             TensorDescriptor.from_tensor(c, [BM, BN // config.get("SUBTILE", 1)]))
     tiles = triton.cdiv(M, BM * cluster) * triton.cdiv(N, BN)
     programs = min(num_sms // cluster, tiles)
     kernel = kernel_of(config)
@@ -409,6 +479,14 @@ def compile_only():
                 assert "multicast::cluster" in ptx
                 assert "mapa.shared::cluster" in ptx and "barrier.cluster.wait" in ptx
                 assert "%clusterid.x" in ptx
+            if config.get("SUBTILE", 1) > 1:
+                # The tile leaves in SUBTILE blocks, each store waiting only
+                # for the one two blocks back (its buffer's last reader),
+                # written straight from the accumulator's registers.
+                stores = ptx.count("cp.async.bulk.tensor.2d.global.shared")
+                assert stores == config["SUBTILE"] * (2 if config.get("schedule") else 1), stores
+                assert re.search(r"cp\.async\.bulk\.wait_group\.read\s+1;", ptx)
+                assert "ttg.convert_layout" not in ttgir and "stmatrix" in ptx
             # With 12 warps the register file is short: the producer gives back
             # what the consumers take. With 8, every warp has 255 already.
             if config["num_warps"] == 8:
@@ -505,7 +583,7 @@ def run_fp8(sizes):
         for config in FP8_CONFIGS:
             BM, BN, BK = config["BM"], config["BN"], config["BK"]
             descs = (TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(bt, [BN, BK]),
-                     TensorDescriptor.from_tensor(c, [BM, BN]))
+                     TensorDescriptor.from_tensor(c, [BM, BN // config.get("SUBTILE", 1)]))
             programs = min(sms, triton.cdiv(n, BM) * triton.cdiv(n, BN))
             go = lambda: kernel_of(config)[(programs,)](*descs, n, n, n, programs,
                                                         **constexprs(config, b_kmajor=True),

@@ -536,8 +536,8 @@ struct RebuildInLayout : public OpRewritePattern<ConvertLayoutOp> {
 };
 
 /// A buffer is written from a tensor in any distributed layout: the
-/// conversion in front of ttg.local_alloc is a shared-memory round trip
-/// for nothing.
+/// conversion in front of ttg.local_alloc or ttg.local_store is a
+/// shared-memory round trip for nothing.
 struct AllocFromSource : public OpRewritePattern<LocalAllocOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LocalAllocOp alloc, PatternRewriter &rewriter) const override {
@@ -549,10 +549,21 @@ struct AllocFromSource : public OpRewritePattern<LocalAllocOp> {
   }
 };
 
+struct StoreFromSource : public OpRewritePattern<LocalStoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalStoreOp store, PatternRewriter &rewriter) const override {
+    auto cvt = store.getSrc().getDefiningOp<ConvertLayoutOp>();
+    if (!cvt)
+      return failure();
+    rewriter.modifyOpInPlace(store, [&] { store.getSrcMutable().assign(cvt.getSrc()); });
+    return success();
+  }
+};
+
 LogicalResult cleanUp(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   RewritePatternSet patterns(ctx);
-  patterns.add<RebuildInLayout, AllocFromSource>(ctx);
+  patterns.add<RebuildInLayout, AllocFromSource, StoreFromSource>(ctx);
   return applyPatternsGreedily(module, std::move(patterns));
 }
 

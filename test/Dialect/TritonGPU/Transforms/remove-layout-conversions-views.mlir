@@ -115,3 +115,34 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %c : tensor<128x64xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   }
 }
+
+// -----
+
+// The same half of a split accumulator written into an existing buffer (a
+// staging buffer of a subtiled TMA epilogue): ttg.local_store takes the
+// tensor in any distributed layout, so the conversion to the blocked
+// layout the store was given goes, and with it its shared-memory scratch.
+// CHECK-LABEL: tt.func @split_into_buffer
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<128x64xf32, #[[L:linear[0-9]*]]> to tensor<128x64xf16, #[[L]]>
+// CHECK-NEXT: ttg.local_store %[[H]], %arg3 : tensor<128x64xf16, #[[L]]> ->
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [1, 2, 2], order = [2, 1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @split_into_buffer(%a: !ttg.memdesc<128x64xf16, #shared, #ttg.shared_memory>, %b: !ttg.memdesc<64x128xf16, #shared1, #ttg.shared_memory>, %c: tensor<128x128xf32, #mma>, %buf: !ttg.memdesc<128x64xf16, #shared, #ttg.shared_memory, mutable>) {
+    %acc = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<128x64xf16, #shared, #ttg.shared_memory> * !ttg.memdesc<64x128xf16, #shared1, #ttg.shared_memory> -> tensor<128x128xf32, #mma>
+    %0 = tt.reshape %acc : tensor<128x128xf32, #mma> -> tensor<128x2x64xf32, #blocked>
+    %1 = tt.trans %0 {order = array<i32: 0, 2, 1>} : tensor<128x2x64xf32, #blocked> -> tensor<128x64x2xf32, #blocked>
+    %lhs, %rhs = tt.split %1 : tensor<128x64x2xf32, #blocked> -> tensor<128x64xf32, #blocked1>
+    %2 = arith.truncf %lhs : tensor<128x64xf32, #blocked1> to tensor<128x64xf16, #blocked1>
+    %3 = ttg.convert_layout %2 : tensor<128x64xf16, #blocked1> -> tensor<128x64xf16, #blocked2>
+    ttg.local_store %3, %buf : tensor<128x64xf16, #blocked2> -> !ttg.memdesc<128x64xf16, #shared, #ttg.shared_memory, mutable>
+    tt.return
+  }
+}
