@@ -538,24 +538,15 @@ struct RebuildInLayout : public OpRewritePattern<ConvertLayoutOp> {
 /// A buffer is written from a tensor in any distributed layout: the
 /// conversion in front of ttg.local_alloc or ttg.local_store is a
 /// shared-memory round trip for nothing.
-struct AllocFromSource : public OpRewritePattern<LocalAllocOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LocalAllocOp alloc, PatternRewriter &rewriter) const override {
-    auto cvt = alloc.getSrc() ? alloc.getSrc().getDefiningOp<ConvertLayoutOp>() : ConvertLayoutOp();
+template <typename WriteOp>
+struct WriteFromSource : public OpRewritePattern<WriteOp> {
+  using OpRewritePattern<WriteOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(WriteOp write, PatternRewriter &rewriter) const override {
+    Value src = write.getSrc();
+    auto cvt = src ? src.template getDefiningOp<ConvertLayoutOp>() : ConvertLayoutOp();
     if (!cvt)
       return failure();
-    rewriter.modifyOpInPlace(alloc, [&] { alloc.getSrcMutable().assign(cvt.getSrc()); });
-    return success();
-  }
-};
-
-struct StoreFromSource : public OpRewritePattern<LocalStoreOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LocalStoreOp store, PatternRewriter &rewriter) const override {
-    auto cvt = store.getSrc().getDefiningOp<ConvertLayoutOp>();
-    if (!cvt)
-      return failure();
-    rewriter.modifyOpInPlace(store, [&] { store.getSrcMutable().assign(cvt.getSrc()); });
+    rewriter.modifyOpInPlace(write, [&] { write.getSrcMutable().assign(cvt.getSrc()); });
     return success();
   }
 };
@@ -563,7 +554,7 @@ struct StoreFromSource : public OpRewritePattern<LocalStoreOp> {
 LogicalResult cleanUp(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   RewritePatternSet patterns(ctx);
-  patterns.add<RebuildInLayout, AllocFromSource, StoreFromSource>(ctx);
+  patterns.add<RebuildInLayout, WriteFromSource<LocalAllocOp>, WriteFromSource<LocalStoreOp>>(ctx);
   return applyPatternsGreedily(module, std::move(patterns));
 }
 
