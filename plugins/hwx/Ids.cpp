@@ -6,6 +6,7 @@
 //   hwx.cluster_barrier()              # every thread of the cluster meets
 //   peer = hwx.remote(bars[s], r ^ 1)  # barrier s of the CTA of rank r ^ 1
 //   i = hwx.thread_id()                # this thread's index (in its task)
+//   w = hwx.warp_id()                  # this warp's index (in its task)
 //   t = hwx.clock64()                  # the SM's cycle counter
 //
 //===----------------------------------------------------------------------===//
@@ -107,6 +108,13 @@ Results threadId(KernelBuilder &kb, ValueRange, DictionaryAttr constants) {
   return SmallVector<Value>{kiln::ttg::ThreadIdOp::create(b, kb.loc(), b.getI32Type())};
 }
 
+// NVIDIA warps are 32 threads; a task's threads start at a whole warp.
+Results warpId(KernelBuilder &kb, ValueRange, DictionaryAttr) {
+  OpBuilder &b = kb.builder();
+  Value thread = kiln::ttg::ThreadIdOp::create(b, kb.loc(), b.getI32Type());
+  return SmallVector<Value>{arith::DivUIOp::create(b, kb.loc(), thread, kb.constInt(32))};
+}
+
 // Triton's own inline-asm op, not pure: each read is a new sample.
 Results clock64(KernelBuilder &kb, ValueRange, DictionaryAttr) {
   OpBuilder &b = kb.builder();
@@ -145,6 +153,10 @@ void registerIdOps(kiln::OpRegistry &registry) {
            "this thread's index in its program, or in its hwx.async_task (counted from the "
            "task's first thread); not the same in every thread: a branch on it diverges",
            &threadId},
+          {"hwx.warp_id", {}, {{"tensor", "()", "'int32'"}}, "() -> int32",
+           "this warp's index in its program, or in its hwx.async_task (counted from the "
+           "task's first warp); the same in the threads of a warp",
+           &warpId},
           {"hwx.clock64", {}, {{"tensor", "()", "'int64'"}}, "() -> int64",
            "the SM's cycle counter (%clock64)", &clock64}});
 }

@@ -109,6 +109,9 @@ def thread_id_kernel(y_ptr, BLOCK: tl.constexpr):
         with hwx.async_task("default"):
             if hwx.thread_id() == 0:
                 tl.store(y_ptr + offs, offs + hwx.thread_id(axis=1))
+            # Each warp's first thread writes its warp's index.
+            if hwx.thread_id() % 32 == 0:
+                tl.store(y_ptr + 2 * BLOCK + hwx.warp_id(), hwx.warp_id())
 
 
 @triton.jit
@@ -347,9 +350,10 @@ def main():
     print("ids: clock64 twice, named barrier 3 of 128 threads, the cluster rank")
 
     kernel = compile(thread_id_kernel, {"y_ptr": "*i32"}, {"BLOCK": 128})
-    assert kernel.asm["ttgir"].count("ttg.thread_id") == 2, kernel.asm["ttgir"]
+    ttgir = kernel.asm["ttgir"]
+    assert ttgir.count("ttg.thread_id") >= 2 and "arith.divui" in ttgir, ttgir
     assert "%tid.x" in kernel.asm["ptx"]
-    print("thread ids: one in each task (axis 1 is 0)")
+    print("thread ids: in each task (axis 1 is 0); warp ids")
 
     kernel = compile(reduce_kernel, {"y_desc": "tensordesc<fp32[64, 64]>"}, {})
     assert "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add" in kernel.asm["ptx"]
@@ -490,7 +494,7 @@ def run():
     report("swizzle", ok)
 
     block = 128
-    y = torch.full((2 * block,), -1, device="cuda", dtype=torch.int32)
+    y = torch.full((2 * block + 8,), -1, device="cuda", dtype=torch.int32)
     thread_id_kernel[(1,)](y, BLOCK=block, num_warps=4)
     ys = y.tolist()
     default = [i for i in range(block) if ys[i] != -1]
@@ -498,8 +502,10 @@ def run():
     # 128 elements over the default task's 128 threads, over the one-warp
     # task's 32: thread 0 holds one, and four.
     ok = default == [0] and ys[0] == 0 and len(task) == 4 and all(ys[block + i] == i for i in task)
+    warps = ys[2 * block:]
+    ok = ok and warps == [0, 1, 2, 3, -1, -1, -1, -1]
     print(f"thread_id: {'PASS' if ok else 'FAIL'}: the default task wrote {default}, the "
-          f"one-warp task {task}")
+          f"one-warp task {task}; warp_id: the default task's warps wrote {warps}")
     failed += not ok
 
     for cluster in (2, 4):
