@@ -7,7 +7,9 @@ PyTorch's, both timed. For the device machine:
     KILN_EXECUTABLE=/path/to/static/kiln python3 bench/cluster_check.py [CASE ...] [ctas=N ...]
 
 (`ctas=N` picks the cluster sizes, 2 and 4 by default; 8 and 16 are the
-largest portable and non-portable ones.)
+largest portable and non-portable ones. `--kiln-b=PATH` adds a second kiln
+binary, checked and timed as a column of its own: an A/B of a compiler
+change in one run, against the same Triton figures.)
 
 Each kernel splits its block over the CTAs of a cluster as Triton's default
 layouts do; what they check: tensor coordinates per CTA (program id is the
@@ -259,11 +261,23 @@ CASES = [("add", case_add), ("row_stats", case_row_stats), ("col_sum", case_col_
          ("tma_matmul_copy_a", make_tma_matmul(128, 256, 64, copy_a=True))]
 
 
+kiln_b = None   # --kiln-b: the second kiln binary, or None
+
+
+def use(compiler):
+    if compiler == "kiln":
+        kiln.triton.enable()
+    elif compiler == "kiln_b":
+        kiln.triton.enable(executable=kiln_b)
+    else:
+        kiln.triton.disable()
+
+
 def run(name, make, num_ctas):
     launch, outs, reference, (rtol, atol), moved = make(num_ctas)
     results, times, problems = {}, {}, []
-    for compiler in ("triton", "kiln"):
-        (kiln.triton.enable if compiler == "kiln" else kiln.triton.disable)()
+    for compiler in ("triton", "kiln") + (("kiln_b",) if kiln_b else ()):
+        use(compiler)
         try:
             for t in outs:
                 t.fill_(float("nan") if t.is_floating_point() else -1)
@@ -272,7 +286,7 @@ def run(name, make, num_ctas):
             results[compiler] = [t.clone() for t in outs]
             times[compiler] = median_ms([launch])
         except Exception as e:
-            if compiler == "kiln":
+            if compiler != "triton":
                 raise
             # Stock Triton failing is reported; kiln still runs.
             problems.append(f"Triton: {type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}")
@@ -285,8 +299,9 @@ def run(name, make, num_ctas):
             if not ok:
                 problems.append(f"{compiler} output {i} differs from PyTorch's (worst {worst})")
     status = "FAIL" if any(p.startswith("kiln") for p in problems) else "PASS"
+    b = (f" {times['kiln_b']:.4f} | {times['kiln_b'] / times['triton']:.3f} |" if kiln_b else "")
     print(f"| {name} | {num_ctas} | {times['triton']:.4f} | {times['kiln']:.4f} | "
-          f"{times['kiln'] / times['triton']:.3f} | {moved / times['kiln'] * 1e-6:.0f} | {status} |",
+          f"{times['kiln'] / times['triton']:.3f} | {moved / times['kiln'] * 1e-6:.0f} |{b} {status} |",
           flush=True)
     for p in problems:
         print(f"    {p}", flush=True)
@@ -294,10 +309,18 @@ def run(name, make, num_ctas):
 
 
 def main():
-    print("| kernel | num_ctas | Triton ms | kiln ms | kiln/Triton | kiln GB/s (matmuls: GFLOP/s) | result |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
-    sizes = [int(t[5:]) for t in sys.argv[1:] if t.startswith("ctas=")] or [2, 4]
-    only = [t for t in sys.argv[1:] if not t.startswith("ctas=")]  # case names (all when none)
+    global kiln_b
+    args = sys.argv[1:]
+    for a in [a for a in args if a.startswith("--kiln-b=")]:
+        kiln_b = a.split("=", 1)[1]
+        if not os.access(kiln_b, os.X_OK):
+            sys.exit(f"cluster_check.py: --kiln-b: {kiln_b} is not an executable")
+    args = [a for a in args if not a.startswith("--kiln-b=")]
+    b = (" kiln B ms | kiln B/Triton |", " ---: | ---: |") if kiln_b else ("", "")
+    print(f"| kernel | num_ctas | Triton ms | kiln ms | kiln/Triton | kiln GB/s (matmuls: GFLOP/s) |{b[0]} result |")
+    print(f"| --- | ---: | ---: | ---: | ---: | ---: |{b[1]} --- |")
+    sizes = [int(t[5:]) for t in args if t.startswith("ctas=")] or [2, 4]
+    only = [t for t in args if not t.startswith("ctas=")]  # case names (all when none)
     passed = total = 0
     for num_ctas in sizes:
         for name, make in CASES:
