@@ -36,7 +36,7 @@ import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
 import kiln.triton  # noqa: E402
-from triton_side_by_side import close, median_ms  # noqa: E402
+from triton_side_by_side import close, median_ms, use_compiler  # noqa: E402
 
 
 @triton.jit
@@ -264,20 +264,11 @@ CASES = [("add", case_add), ("row_stats", case_row_stats), ("col_sum", case_col_
 kiln_b = None   # --kiln-b: the second kiln binary, or None
 
 
-def use(compiler):
-    if compiler == "kiln":
-        kiln.triton.enable()
-    elif compiler == "kiln_b":
-        kiln.triton.enable(executable=kiln_b)
-    else:
-        kiln.triton.disable()
-
-
 def run(name, make, num_ctas):
     launch, outs, reference, (rtol, atol), moved = make(num_ctas)
     results, times, problems = {}, {}, []
     for compiler in ("triton", "kiln") + (("kiln_b",) if kiln_b else ()):
-        use(compiler)
+        use_compiler(compiler, kiln_b)
         try:
             for t in outs:
                 t.fill_(float("nan") if t.is_floating_point() else -1)

@@ -72,6 +72,7 @@ import triton  # noqa: E402
 
 import kiln  # noqa: E402
 import kiln.triton  # noqa: E402
+from triton_side_by_side import use_compiler  # noqa: E402
 from dot_kernels import (attention, attention_desc, block_scaled_inputs, block_scaled_reference,  # noqa: E402
                          matmul, matmul_block_scaled, matmul_tma_persistent, matmul_tma_ws)
 
@@ -219,15 +220,6 @@ def cuda_alive():
 kiln_b = None   # --kiln-b: the second kiln binary, or None
 
 
-def use(compiler):
-    if compiler in ("kiln", "hwx"):
-        kiln.triton.enable()
-    elif compiler == "kiln_b":
-        kiln.triton.enable(executable=kiln_b)
-    else:
-        kiln.triton.disable()
-
-
 def compilers():
     """The compilers of the Triton kernels, in the order they are tuned and timed."""
     return ("triton", "kiln") + (("kiln_b",) if kiln_b else ())
@@ -249,7 +241,7 @@ def tune(compiler, configs, run, output, want, tol, deadline):
     problems): ranked the correct configs as (ms, config), fastest first; a
     config with a compile or launch error or a wrong output is named in
     problems."""
-    use(compiler)
+    use_compiler(compiler, kiln_b)
     results, problems = [], []
     try:
         for config in configs:
@@ -310,7 +302,7 @@ def final_times(row, run, vendor, hwx_run=None):
                 continue
             go = runs[compiler]
             for n, config in enumerate(row.get(f"{compiler}_finalists", [])):
-                use(compiler)
+                use_compiler(compiler, kiln_b)
                 try:
                     launches = [lambda i=i: go(i, config) for i in range(go.sets)]
                     times.setdefault((compiler, n), []).append(median_ms(launches, **window(row)))

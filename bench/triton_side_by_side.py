@@ -187,6 +187,17 @@ def close(got, want, rtol, atol):
     return (not bool(bad.any())), int(bad.sum())
 
 
+def use_compiler(compiler, kiln_b=None):
+    """Routes Triton's compiles to kiln ("kiln", or "hwx": kiln's plugin), to
+    the second kiln binary kiln_b ("kiln_b", an A/B), or to stock Triton."""
+    if compiler in ("kiln", "hwx"):
+        kiln.triton.enable()
+    elif compiler == "kiln_b":
+        kiln.triton.enable(executable=kiln_b)
+    else:
+        kiln.triton.disable()
+
+
 def compile_case(path, options, cache_root, tag):
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix=tag, dir=cache_root)
     began = time.perf_counter()
